@@ -1,0 +1,131 @@
+// Coheriq: the user API of the runtime dispatch framework.
+//
+// A domain (a library) marks functions and data-container classes as acceleration candidates;
+// engines override some of them; the user enables one engine per domain, once, before first use.
+// This header is what a user needs: enabling, introspection and the error types.
+// Authoring lives in <coheriq/domain.hpp> (domains) and <coheriq/engine.hpp> (engines).
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace coheriq {
+
+// The engine every domain has: its own reference implementation.
+inline constexpr std::string_view REFERENCE = "reference";
+
+// ------------------------------ Errors
+// Every message starts with "coheriq:", names what was wrong and says what to do.
+// A call that throws leaves the domain exactly as it was.
+
+class Error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+// No domain of that name is materialized in this process.
+class UnknownDomainError : public Error {
+ public:
+  using Error::Error;
+};
+// No engine of that name in the domain; the message lists the known ones.
+class UnknownEngineError : public Error {
+ public:
+  using Error::Error;
+};
+// The host lacks CPU features; the message names them and the engines this host supports.
+class UnsupportedEngineError : public Error {
+ public:
+  using Error::Error;
+};
+// A different engine was enabled, or the domain was used already; the message names the
+// engine in effect and the candidate whose first use locked it.
+class EngineLockedError : public Error {
+ public:
+  using Error::Error;
+};
+// Missing, cyclic or non-linearizable bases, or an incoherent layout.
+class CompositionError : public Error {
+ public:
+  using Error::Error;
+};
+// A plugin manifest that does not parse, a library that does not load, an ABI mismatch.
+class PluginError : public Error {
+ public:
+  using Error::Error;
+};
+
+// ------------------------------ Introspection
+
+struct EngineInfo {
+  struct Provider {
+    std::string candidate;  // candidate function name, e.g. "dot.f32"
+    std::string engine;     // first engine of the MRO that overrides it
+  };
+  struct Layout {
+    std::string candidate_class;  // e.g. "PackedMatrix<float>"
+    std::string engine;           // first engine of the MRO that defines a layout for it
+    std::string name;             // that engine's name for the layout
+  };
+
+  std::string name;
+  std::string description;
+  std::vector<std::string> bases;              // as declared
+  std::vector<std::string> mro;                // C3 order: the engine first, "reference" last
+  std::vector<std::string> required_features;  // cpu_features names, union over the MRO
+  std::vector<std::string> missing_features;   // those this host lacks
+  bool supported = false;                      // composes, and nothing is missing
+  int priority = 0;                            // higher wins under "auto"
+  std::string origin;                          // "builtin", "static" or "plugin:<manifest path>"
+  std::vector<Provider> providers;             // one per candidate function, in domain order
+  std::vector<Layout> layouts;                 // one per candidate class, in domain order
+  std::string error;  // why the engine does not compose (a CompositionError message), or empty
+};
+
+// What a domain would run and why. Never locks.
+struct DomainStatus {
+  std::string domain;
+  std::string env_var;    // the variable the domain opted into, or empty
+  std::string state;      // "open", "chosen" (enabled, not used yet) or "locked"
+  std::string engine;     // in effect now, or at first use
+  std::string reason;     // "enable_engine", "COHERIQ_ENGINE=auto", "default", ...
+  std::string locked_by;  // the candidate whose first use locked the domain, or empty
+  std::vector<std::string> candidates;  // candidate functions, in domain order
+  std::vector<std::string> classes;     // candidate classes, in domain order
+};
+
+// The host as the framework sees it (after COHERIQ_DISABLE_CPU_FEATURES).
+struct HostInfo {
+  std::string arch;                   // "x86_64", "aarch64", ...
+  std::string brand;                  // CPU brand string where the CPU reports one
+  std::vector<std::string> features;  // cpu_features names present, sorted
+  std::vector<std::string> disabled;  // names removed by COHERIQ_DISABLE_CPU_FEATURES
+};
+
+// ------------------------------ User API
+
+// Enables `engine` for `domain`, process-wide and one-way. Must happen before the first use of
+// any candidate of the domain. Enabling the engine already in effect is a no-op.
+void enable_engine(std::string_view domain, std::string_view engine);
+
+// The engine in effect now, or the one that would be at first use. Never locks. May throw the
+// errors of the domain's environment variable when that decides.
+std::string active_engine(std::string_view domain);
+
+// Whether the first use happened. Never locks.
+bool is_locked(std::string_view domain);
+
+// Names of the domains materialized in this process, sorted.
+std::vector<std::string> domains();
+
+// Every engine of the domain, highest priority first. Never locks, never loads a plugin.
+std::vector<EngineInfo> engines(std::string_view domain);
+
+// The domain's state, engine and the reason for it. Never locks.
+DomainStatus status(std::string_view domain);
+
+// The host CPU and its features. Throws Error when COHERIQ_DISABLE_CPU_FEATURES is malformed.
+HostInfo host();
+
+}  // namespace coheriq

@@ -1,0 +1,175 @@
+// Coheriq domain authoring.
+//
+// A domain is a struct that names itself, its environment variable, its candidate classes and
+// candidate functions, its reference implementation and its built-in engines:
+//
+//   struct Geometry {
+//     static constexpr std::string_view name = "example.geometry";
+//     static constexpr std::string_view env_var = "GEOMETRY_ENGINE";  // "" for none
+//     static constexpr std::string_view abi = "example.geometry/1";   // bump on signature change
+//     using classes = coheriq::list<Mesh>;
+//     using candidates = coheriq::list<area, make_mesh>;
+//     static const coheriq::OverrideTable& reference();
+//     static std::vector<coheriq::EngineSpec> builtin_engines();
+//   };
+//
+// Each candidate is a tag type with a name and a signature (and the classes it touches):
+//
+//   struct area : coheriq::candidate<double(const Mesh&), coheriq::touches<Mesh>> {
+//     static constexpr std::string_view name = "area";
+//   };
+//
+// and the domain's public function forwards to it, which callers never see:
+//
+//   double area(const Mesh& m) { return coheriq::call<Geometry, cand::area>(m); }
+//
+// After the domain locks, coheriq::call is one pointer load and one indirect call.
+#pragma once
+
+#include <coheriq/coheriq.hpp>
+#include <coheriq/engine.hpp>
+
+#include <atomic>
+#include <cstddef>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+
+namespace coheriq {
+
+template <class... T>
+struct list {};
+
+// The candidate classes a candidate function reads or writes the representation of.
+template <class... Classes>
+struct touches {};
+
+template <class Signature, class Touches = touches<>>
+struct candidate;
+
+template <class R, class... A, class... Classes>
+struct candidate<R(A...), touches<Classes...>> {
+  using signature = R(A...);
+  using pointer = R (*)(A...);
+  using touched = touches<Classes...>;
+};
+
+// Base of a candidate class's tag: `struct Mesh_tag : coheriq::candidate_class { name = ...; }`.
+struct candidate_class {};
+
+namespace detail {
+
+class DomainCore;
+
+struct FunctionDesc {
+  std::string_view name;
+  const std::string_view* touches;  // class names
+  std::size_t touches_size;
+  void (*install)(const void* function);  // stores *(pointer*)function into the slot
+};
+
+struct DomainDesc {
+  std::string_view name;
+  std::string_view env_var;
+  std::string_view abi;
+  const std::string_view* classes;
+  std::size_t classes_size;
+  const FunctionDesc* functions;
+  std::size_t functions_size;
+  const OverrideTable& (*reference)();
+  std::vector<EngineSpec> (*builtin_engines)();
+};
+
+// Registers the domain (idempotent per name) and checks its reference implements every candidate.
+DomainCore& materialize(const DomainDesc& desc);
+// Slow paths: settle the choice, install the resolved table and lock. Thread-safe.
+void settle_function(DomainCore& core, std::size_t candidate);
+void settle_class(DomainCore& core, std::size_t candidate_class);
+
+template <class T, class List>
+struct index_of;
+template <class T, class... Rest>
+struct index_of<T, list<T, Rest...>> : std::integral_constant<std::size_t, 0> {};
+template <class T, class U, class... Rest>
+struct index_of<T, list<U, Rest...>>
+    : std::integral_constant<std::size_t, 1 + index_of<T, list<Rest...>>::value> {};
+
+template <class Domain>
+DomainCore& core();
+
+template <class Domain, class Candidate, class Signature = typename Candidate::signature>
+struct slot;
+
+template <class Domain, class Candidate, class R, class... A>
+struct slot<Domain, Candidate, R(A...)> {
+  // Until the domain locks, every slot points here: settle, then forward.
+  static R first_use(A... args) {
+    settle_function(core<Domain>(), index_of<Candidate, typename Domain::candidates>::value);
+    return fn.load(std::memory_order_acquire)(static_cast<A>(args)...);
+  }
+  static void install(const void* function) {
+    fn.store(*static_cast<R (*const*)(A...)>(function), std::memory_order_release);
+  }
+  static inline std::atomic<R (*)(A...)> fn{&first_use};
+};
+
+template <class Touches>
+struct touched_names;
+template <class... Classes>
+struct touched_names<touches<Classes...>> {
+  static constexpr std::string_view value[sizeof...(Classes) + 1] = {Classes::name..., {}};
+  static constexpr std::size_t size = sizeof...(Classes);
+};
+
+template <class Domain, class Classes = typename Domain::classes,
+          class Candidates = typename Domain::candidates>
+struct describe;
+
+template <class Domain, class... Classes, class... Candidates>
+struct describe<Domain, list<Classes...>, list<Candidates...>> {
+  static_assert((std::is_base_of_v<candidate_class, Classes> && ...),
+                "every entry of Domain::classes derives from coheriq::candidate_class");
+  static constexpr std::string_view classes[sizeof...(Classes) + 1] = {Classes::name..., {}};
+  static constexpr FunctionDesc functions[sizeof...(Candidates)] = {FunctionDesc{
+      Candidates::name, touched_names<typename Candidates::touched>::value,
+      touched_names<typename Candidates::touched>::size, &slot<Domain, Candidates>::install}...};
+  static constexpr DomainDesc desc = {Domain::name,
+                                      Domain::env_var,
+                                      Domain::abi,
+                                      classes,
+                                      sizeof...(Classes),
+                                      functions,
+                                      sizeof...(Candidates),
+                                      &Domain::reference,
+                                      &Domain::builtin_engines};
+};
+
+template <class Domain>
+DomainCore& core() {
+  static DomainCore& c = materialize(describe<Domain>::desc);
+  return c;
+}
+
+}  // namespace detail
+
+// Registers the domain in this process (idempotent). Domains call it from their public entry
+// points; nothing runs at load time.
+template <class Domain>
+void materialize() {
+  (void)detail::core<Domain>();
+}
+
+// Calls the candidate in the engine in effect; the first call settles and locks the domain.
+template <class Domain, class Candidate, class... Args>
+inline decltype(auto) call(Args&&... args) {
+  return detail::slot<Domain, Candidate>::fn.load(std::memory_order_acquire)(
+      std::forward<Args>(args)...);
+}
+
+// Constructing an object of a candidate class is a first use: call this in its constructors.
+template <class Domain, class Class>
+inline void use_class() {
+  detail::settle_class(detail::core<Domain>(), detail::index_of<Class, typename Domain::classes>::value);
+}
+
+}  // namespace coheriq

@@ -1,0 +1,90 @@
+// Coheriq engine authoring.
+//
+// An engine is described by baseline code (an EngineSpec: name, bases, CPU requirements, layouts)
+// and implemented by constant data (an OverrideTable) that points at its kernels. The table is
+// constant-initialized, so reading it runs no code of the engine: listing an engine is safe on any
+// host, and the engine's kernels are first called after the host check passed.
+#pragma once
+
+#include <coheriq/coheriq.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace coheriq {
+
+// One overridden candidate: its name and the address of a typed function pointer.
+struct Override {
+  std::string_view candidate;
+  const void* function;  // points to a `typename Candidate::pointer`
+};
+
+struct OverrideTable {
+  const Override* entries;
+  std::size_t size;
+};
+
+namespace detail {
+template <class Candidate, typename Candidate::pointer F>
+inline constexpr typename Candidate::pointer function_holder = F;
+}  // namespace detail
+
+// The override entry for `Candidate` implemented by `F`. A function whose signature differs from
+// the candidate's does not compile. Use it in a constexpr array:
+//   constexpr coheriq::Override overrides[] = {coheriq::implement<cand::dot_f32, &dot>()};
+template <class Candidate, typename Candidate::pointer F>
+constexpr Override implement() noexcept {
+  return Override{Candidate::name, &detail::function_holder<Candidate, F>};
+}
+
+template <std::size_t N>
+constexpr OverrideTable table_of(const Override (&entries)[N]) noexcept {
+  return OverrideTable{entries, N};
+}
+
+// A candidate class's layout as an engine defines it.
+struct LayoutSpec {
+  std::string candidate_class;  // the class's candidate name, e.g. "PackedMatrix<float>"
+  std::string name;             // the engine's name for its layout
+};
+
+struct EngineSpec {
+  std::string domain;
+  std::string name;
+  std::string description;
+  std::vector<std::string> bases;              // empty means {"reference"}
+  std::vector<std::string> required_features;  // cpu_features names (only this engine's own)
+  int priority = 0;                            // higher wins under "auto"
+  std::vector<LayoutSpec> layouts;             // the candidate classes whose layout it changes
+  const OverrideTable* overrides = nullptr;    // its kernels; may be empty
+};
+
+// Registers a third-party engine linked into the application. Call it before the domain's first
+// use if the engine is to be enabled. Throws UnknownDomainError, or CompositionError when the
+// spec names a candidate or class the domain does not have, or an engine name already taken.
+void register_engine(const EngineSpec& spec);
+
+// ------------------------------ Plugin engines
+// A plugin is a shared object exporting one constant PluginEngine (use COHERIQ_PLUGIN_ENGINE),
+// described by a manifest (docs/engine-guide.md). It is loaded only when its engine, or one that
+// inherits it, is enabled on a host that has its required features.
+
+inline constexpr std::uint32_t plugin_abi_version = 1;
+
+struct PluginEngine {
+  std::uint32_t abi_version;       // plugin_abi_version when the plugin was built
+  const char* domain_abi;          // the domain's `abi` when the plugin was built
+  const char* name;                // the engine's name; must match the manifest
+  const OverrideTable* overrides;  // its kernels
+};
+
+}  // namespace coheriq
+
+// Defines the plugin's exported engine: COHERIQ_PLUGIN_ENGINE(coheriq::kernels::Domain, "mine", table)
+#define COHERIQ_PLUGIN_ENGINE(Domain, engine_name, override_table)                        \
+  extern "C" __attribute__((visibility("default"))) const ::coheriq::PluginEngine           \
+      coheriq_plugin_engine = {::coheriq::plugin_abi_version, (Domain::abi).data(), engine_name, \
+                               &(override_table)}

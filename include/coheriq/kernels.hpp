@@ -1,0 +1,105 @@
+// Coheriq kernels: BLAS-1, vector math and GEMM, dispatched to the engine in effect.
+//
+// Every function is an ordinary C++ function; which engine runs it is settled once per process
+// (coheriq::kernels::enable_engine, or COHERIQ_ENGINE) at the first call. Sizes are std::size_t,
+// data is contiguous, pointers need no alignment, n == 0 is valid with any pointers. Elementwise
+// kernels allow y == x; other overlaps are undefined. Bounds: docs/kernels.md.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace coheriq::kernels {
+
+inline constexpr std::string_view domain_name = "coheriq.kernels";
+
+// = coheriq::enable_engine(domain_name, engine)
+void enable_engine(std::string_view engine);
+// = coheriq::active_engine(domain_name)
+std::string active_engine();
+
+enum class Trans { N, T };
+
+// ------------------------------ BLAS-1
+float dot(std::size_t n, const float* x, const float* y);
+double dot(std::size_t n, const double* x, const double* y);
+void axpy(std::size_t n, float a, const float* x, float* y);
+void axpy(std::size_t n, double a, const double* x, double* y);
+void scal(std::size_t n, float a, float* x);
+void scal(std::size_t n, double a, double* x);
+float sum(std::size_t n, const float* x);
+double sum(std::size_t n, const double* x);
+float asum(std::size_t n, const float* x);
+double asum(std::size_t n, const double* x);
+float nrm2(std::size_t n, const float* x);
+double nrm2(std::size_t n, const double* x);
+std::size_t iamax(std::size_t n, const float* x);
+std::size_t iamax(std::size_t n, const double* x);
+
+// ------------------------------ Vector math (f32)
+void exp(std::size_t n, const float* x, float* y);
+void log(std::size_t n, const float* x, float* y);
+void tanh(std::size_t n, const float* x, float* y);
+void sigmoid(std::size_t n, const float* x, float* y);
+void softmax(std::size_t n, const float* x, float* y);
+
+// ------------------------------ GEMM
+// Row-major C = alpha * op(A) * op(B) + beta * C, op(A) is m x k, op(B) is k x n.
+// beta == 0 ignores C's old contents. Throws std::invalid_argument naming a leading dimension
+// smaller than its row.
+void gemm(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, float alpha,
+          const float* A, std::size_t lda, const float* B, std::size_t ldb, float beta, float* C,
+          std::size_t ldc);
+void gemm(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, double alpha,
+          const double* A, std::size_t lda, const double* B, std::size_t ldb, double beta,
+          double* C, std::size_t ldc);
+
+// op(B) (k x n) packed once in the layout of the engine in effect, for repeated products.
+// A candidate class: constructing one is a first use of the domain. Its representation is
+// opaque and owned by the engine that packed it.
+template <class T>
+class PackedMatrix final {
+ public:
+  PackedMatrix(PackedMatrix&& other) noexcept;
+  PackedMatrix& operator=(PackedMatrix&& other) noexcept;
+  PackedMatrix(const PackedMatrix&) = delete;
+  PackedMatrix& operator=(const PackedMatrix&) = delete;
+  ~PackedMatrix();
+
+  std::size_t rows() const noexcept { return rows_; }  // k
+  std::size_t cols() const noexcept { return cols_; }  // n
+  std::size_t bytes() const noexcept { return bytes_; }
+  std::string_view engine() const noexcept { return engine_; }
+
+ private:
+  PackedMatrix(std::size_t rows, std::size_t cols, std::size_t bytes);
+  const void* data() const noexcept { return data_; }
+  void* data() noexcept { return data_; }
+
+  std::size_t rows_ = 0;
+  std::size_t cols_ = 0;
+  std::size_t bytes_ = 0;
+  void* data_ = nullptr;  // 64-byte aligned, `bytes_` long, in the engine's layout
+  std::string engine_;
+
+  template <class U>
+  friend struct PackedAccess;
+};
+
+PackedMatrix<float> pack_b(Trans tb, std::size_t k, std::size_t n, const float* B,
+                           std::size_t ldb);
+PackedMatrix<double> pack_b(Trans tb, std::size_t k, std::size_t n, const double* B,
+                            std::size_t ldb);
+
+// As gemm, with op(B) packed by pack_b. Throws std::invalid_argument when k or n disagree with B.
+void gemm(Trans ta, std::size_t m, std::size_t n, std::size_t k, float alpha, const float* A,
+          std::size_t lda, const PackedMatrix<float>& B, float beta, float* C, std::size_t ldc);
+void gemm(Trans ta, std::size_t m, std::size_t n, std::size_t k, double alpha, const double* A,
+          std::size_t lda, const PackedMatrix<double>& B, double beta, double* C,
+          std::size_t ldc);
+
+extern template class PackedMatrix<float>;
+extern template class PackedMatrix<double>;
+
+}  // namespace coheriq::kernels

@@ -1,0 +1,176 @@
+// Composition: C3 linearization of engine bases, providers per candidate, and the coherence rule
+// of DESIGN.md section 2 (every kernel sees the layout its provider was written for).
+#include <algorithm>
+#include <map>
+
+#include "core/core.hpp"
+
+namespace coheriq::detail {
+namespace {
+
+using Mro = std::vector<const Engine*>;
+
+std::vector<std::string> names_of(const Mro& engines) {
+  std::vector<std::string> names;
+  for (const Engine* e : engines) names.push_back(e->spec.name);
+  return names;
+}
+
+class Linearizer {
+ public:
+  explicit Linearizer(DomainCore& d) : d_(d) {}
+
+  const Mro& mro(const Engine& e) {
+    if (auto it = done_.find(&e); it != done_.end()) return it->second;
+    if (auto it = std::find(path_.begin(), path_.end(), &e); it != path_.end()) {
+      std::vector<std::string> cycle = names_of(Mro(it, path_.end()));
+      cycle.push_back(e.spec.name);
+      throw CompositionError("coheriq: engines of domain '" + d_.name +
+                             "' form a cycle of bases: " + join(cycle, " -> ") +
+                             "; an engine cannot inherit from itself, remove one of these bases");
+    }
+    path_.push_back(&e);
+    std::vector<Mro> seqs;
+    Mro bases;
+    for (const std::string& base_name : e.spec.bases) {
+      const Engine* base = d_.find(base_name);
+      if (base == nullptr) {
+        throw CompositionError("coheriq: engine '" + e.spec.name + "' of domain '" + d_.name +
+                               "' names base '" + base_name +
+                               "', which is not registered; known engines: " +
+                               join(d_.engine_names()) +
+                               ". Register the base engine first or fix the name");
+      }
+      seqs.push_back(mro(*base));
+      bases.push_back(base);
+    }
+    seqs.push_back(bases);
+    Mro result{&e};
+    merge(e, seqs, result);
+    path_.pop_back();
+    return done_.emplace(&e, std::move(result)).first->second;
+  }
+
+ private:
+  // C3 merge: repeatedly take the first head that appears in no sequence's tail.
+  void merge(const Engine& e, std::vector<Mro>& seqs, Mro& out) {
+    while (true) {
+      seqs.erase(std::remove_if(seqs.begin(), seqs.end(), [](const Mro& s) { return s.empty(); }),
+                 seqs.end());
+      if (seqs.empty()) return;
+      const Engine* next = nullptr;
+      for (const Mro& s : seqs) {
+        const Engine* head = s.front();
+        const bool in_tail = std::any_of(seqs.begin(), seqs.end(), [&](const Mro& t) {
+          return std::find(t.begin() + 1, t.end(), head) != t.end();
+        });
+        if (!in_tail) {
+          next = head;
+          break;
+        }
+      }
+      if (next == nullptr) {
+        std::vector<std::string> heads;
+        for (const Mro& s : seqs) heads.push_back(s.front()->spec.name);
+        heads.erase(std::unique(heads.begin(), heads.end()), heads.end());
+        throw CompositionError(
+            "coheriq: cannot compose engine '" + e.spec.name + "' of domain '" + d_.name +
+            "': its bases (" + join(e.spec.bases) +
+            ") order these engines inconsistently, so no C3 linearization exists: " +
+            join(heads) + ". Reorder the bases of '" + e.spec.name +
+            "' to agree with the order its bases already imply");
+      }
+      out.push_back(next);
+      for (Mro& s : seqs) {
+        if (!s.empty() && s.front() == next) s.erase(s.begin());
+      }
+    }
+  }
+
+  DomainCore& d_;
+  std::map<const Engine*, Mro> done_;
+  Mro path_;
+};
+
+const Engine* first_layout(const Mro& mro, std::size_t cls) {
+  for (const Engine* e : mro) {
+    if (e->defines_layout[cls]) return e;
+  }
+  return mro.back();  // reference
+}
+
+}  // namespace
+
+Composition compose(DomainCore& d, std::string_view engine_name) {
+  const Engine* engine = d.find(engine_name);
+  if (engine == nullptr) {
+    throw UnknownEngineError("coheriq: domain '" + d.name + "' has no engine named '" +
+                             std::string(engine_name) +
+                             "'; known engines: " + join(d.engine_names()) +
+                             ". Check the spelling, or install the plugin that provides it");
+  }
+  Linearizer lin(d);
+  Composition c;
+  c.mro = lin.mro(*engine);
+
+  for (const Engine* e : c.mro) {
+    if (!e->refusal.empty() && c.incoherent.empty()) c.incoherent = e->refusal;
+  }
+
+  c.provider.resize(d.candidates.size());
+  for (std::size_t k = 0; k < d.candidates.size(); ++k) {
+    for (const Engine* e : c.mro) {
+      if (e->function[k] != nullptr) {
+        c.provider[k] = e;
+        break;
+      }
+    }
+  }
+  c.layout.resize(d.classes.size());
+  for (std::size_t cls = 0; cls < d.classes.size(); ++cls) c.layout[cls] = first_layout(c.mro, cls);
+
+  // Coherence: kernel k, touching class cls, must see the layout its provider saw on its own.
+  std::vector<std::string> to_override;
+  std::vector<std::string> details;
+  for (std::size_t k = 0; k < d.candidates.size(); ++k) {
+    const Engine* p = c.provider[k];
+    for (std::size_t cls : d.touches[k]) {
+      const Engine* seen_by_provider = first_layout(lin.mro(*p), cls);
+      if (seen_by_provider != c.layout[cls]) {
+        to_override.push_back(d.candidates[k]);
+        details.push_back(d.candidates[k] + " comes from '" + p->spec.name + "', written for '" +
+                          seen_by_provider->spec.name + "' layout of " + d.classes[cls] +
+                          ", but the layout in effect is '" + c.layout[cls]->spec.name + "'");
+        break;
+      }
+    }
+  }
+  if (!to_override.empty() && c.incoherent.empty()) {
+    c.incoherent = ("coheriq: engine '" + engine->spec.name + "' of domain '" + d.name +
+                           "' is incoherent: " + join(details, "; ") + ". Override in '" +
+                           engine->spec.name + "': " + join(to_override) +
+                           " (or keep the inherited layout)");
+  }
+
+  for (const Engine* e : c.mro) {
+    c.required.insert(c.required.end(), e->spec.required_features.begin(),
+                      e->spec.required_features.end());
+  }
+  std::sort(c.required.begin(), c.required.end());
+  c.required.erase(std::unique(c.required.begin(), c.required.end()), c.required.end());
+  for (const std::string& f : c.required) {
+    if (!host_has(f)) c.missing.push_back(f);
+  }
+  return c;
+}
+
+Composition compose_coherent(DomainCore& d, std::string_view engine) {
+  Composition c = compose(d, engine);
+  for (const Engine* e : c.mro) {
+    if (!e->refusal.empty()) throw PluginError(e->refusal);
+  }
+  if (!c.incoherent.empty()) throw CompositionError(c.incoherent);
+  return c;
+}
+
+}  // namespace coheriq::detail

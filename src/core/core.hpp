@@ -1,0 +1,104 @@
+// The framework's internals: the domain registry, composition and activation state.
+#pragma once
+
+#include <coheriq/coheriq.hpp>
+#include <coheriq/domain.hpp>
+#include <coheriq/engine.hpp>
+
+#include <atomic>
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace coheriq::detail {
+
+// An engine registered in a domain, its spec normalized (bases filled in) and its overrides
+// indexed by candidate.
+struct Engine {
+  EngineSpec spec;
+  std::string origin;                    // "builtin", "static", "plugin:<manifest>"
+  std::vector<const void*> function;     // per candidate: the override, or nullptr
+  std::vector<bool> defines_layout;      // per candidate class
+  std::function<void(Engine&)> loader;   // plugins: fills `function` when first needed
+  std::string refusal;                   // plugins: why it can never be enabled (ABI), or empty
+};
+
+// An engine composed with its bases.
+struct Composition {
+  std::vector<const Engine*> mro;        // the engine first, reference last
+  std::vector<const Engine*> provider;   // per candidate
+  std::vector<const Engine*> layout;     // per candidate class: first MRO engine defining one
+  std::vector<std::string> required;     // sorted union over the MRO
+  std::vector<std::string> missing;      // required features this host lacks
+  std::string incoherent;                // why it cannot be enabled (coherence, plugin ABI)
+};
+
+class DomainCore {
+ public:
+  explicit DomainCore(const DomainDesc& desc);
+
+  // ------------------------------ Description (immutable after construction)
+  const DomainDesc& desc;
+  std::string name;
+  std::vector<std::string> candidates;
+  std::vector<std::string> classes;
+  std::vector<std::vector<std::size_t>> touches;  // per candidate: class indices
+
+  std::size_t candidate_index(std::string_view candidate) const;  // npos when unknown
+  std::size_t class_index(std::string_view candidate_class) const;
+
+  // ------------------------------ State (guarded by mu)
+  enum class State { open, chosen, locked };
+  std::mutex mu;
+  State state = State::open;
+  std::string engine;     // chosen or locked engine
+  std::string reason;     // why that engine
+  std::string locked_by;  // the first use that locked
+  std::atomic<bool> locked{false};
+  std::vector<std::unique_ptr<Engine>> engines;  // reference first; builtins added lazily
+  bool builtins_added = false;
+  bool plugins_added = false;
+
+  // Every registered engine, built-ins included (adds them on first call). Needs mu.
+  const std::vector<std::unique_ptr<Engine>>& all_engines();
+  const Engine* find(std::string_view engine_name);  // needs mu; nullptr when unknown
+  std::vector<std::string> engine_names();           // needs mu; priority order
+  void add(std::unique_ptr<Engine> engine);          // needs mu; validates
+  void load(const Engine& engine);                   // needs mu; loads a plugin once
+};
+
+inline constexpr std::size_t npos = static_cast<std::size_t>(-1);
+
+// ------------------------------ Registry (registry.cpp)
+// An engine of `d` from its spec; throws CompositionError when the spec names unknown candidates.
+std::unique_ptr<Engine> make_engine(DomainCore& d, const EngineSpec& spec, std::string origin);
+DomainCore& find_domain(std::string_view domain);  // throws UnknownDomainError
+
+// ------------------------------ Composition (composition.cpp); needs the domain's mu
+// Throws UnknownEngineError or CompositionError.
+// Plugins not loaded yet compose with what their manifests declare. An incoherent composition is
+// returned with `incoherent` set; compose_coherent throws it (CompositionError or PluginError).
+Composition compose(DomainCore& d, std::string_view engine);
+Composition compose_coherent(DomainCore& d, std::string_view engine);
+
+// ------------------------------ Plugins (plugin.cpp)
+struct Manifest;
+// Adds an engine for each manifest of domain `d` found on the plugin path. Needs mu.
+void add_plugins(DomainCore& d);
+// Loads the plugin's library and fills e.function. Throws PluginError.
+void load_plugin(Engine& e, const Manifest& m, const DomainCore& d);
+
+// ------------------------------ Host (host.cpp)
+const HostInfo& host_info();  // detected once; throws Error on a bad COHERIQ_DISABLE_CPU_FEATURES
+bool host_has(std::string_view feature);
+bool is_known_feature(std::string_view feature);
+
+// ------------------------------ Messages (errors.cpp): one place for the wording
+std::string join(const std::vector<std::string>& items, std::string_view sep = ", ");
+
+
+}  // namespace coheriq::detail

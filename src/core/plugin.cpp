@@ -1,0 +1,277 @@
+// Plugin engines: manifest parsing, discovery and loading.
+#include "core/plugin.hpp"
+
+#include <dirent.h>
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "core/core.hpp"
+#include "core/env.hpp"
+
+#ifndef COHERIQ_ENGINE_DIR
+#define COHERIQ_ENGINE_DIR ""
+#endif
+
+namespace coheriq::detail {
+namespace {
+
+constexpr std::string_view manifest_suffix = ".coheriq-engine";
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) {
+    s.remove_prefix(1);
+  }
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  return s;
+}
+
+[[noreturn]] void fail(std::string_view path, std::size_t line, const std::string& what) {
+  throw PluginError("coheriq: plugin manifest " + std::string(path) + ":" + std::to_string(line) +
+                    ": " + what);
+}
+
+std::string directory_of(std::string_view path) {
+  const std::size_t slash = path.rfind('/');
+  return slash == std::string_view::npos ? std::string(".") : std::string(path.substr(0, slash));
+}
+
+}  // namespace
+
+Manifest parse_manifest(std::string_view text, std::string_view path) {
+  Manifest m;
+  m.path = std::string(path);
+  std::vector<std::string> seen;
+  std::size_t line_no = 0;
+  std::size_t pos = 0;
+  while (pos <= text.size()) {
+    std::size_t end = text.find('\n', pos);
+    if (end == std::string_view::npos) end = text.size();
+    const std::string_view line = trim(text.substr(pos, end - pos));
+    ++line_no;
+    pos = end + 1;
+    if (line.empty() || line.front() == '#') {
+      if (end == text.size()) break;
+      continue;
+    }
+    const std::size_t eq = line.find('=');
+    if (eq == std::string_view::npos) {
+      fail(path, line_no, "expected 'key = value', got '" + std::string(line) + "'");
+    }
+    const std::string key(trim(line.substr(0, eq)));
+    const std::string_view value = trim(line.substr(eq + 1));
+    if (std::find(seen.begin(), seen.end(), key) != seen.end()) {
+      fail(path, line_no, "key '" + key + "' appears twice");
+    }
+    seen.push_back(key);
+    if (value.empty()) fail(path, line_no, "key '" + key + "' has no value");
+    const auto list = [&](std::string_view what) {
+      try {
+        return parse_engine_list(value, key);
+      } catch (const Error& e) {
+        fail(path, line_no, std::string(what) + ": " + std::string(e.what()).substr(9));
+      }
+    };
+    if (key == "domain") {
+      m.domain = value;
+    } else if (key == "name") {
+      if (list("name").size() != 1 || value == "auto" || value == "reference") {
+        fail(path, line_no, "name must be one engine name (not 'auto' or 'reference')");
+      }
+      m.name = value;
+    } else if (key == "bases") {
+      m.bases = list("bases");
+    } else if (key == "requires") {
+      m.requires_features = list("requires");
+    } else if (key == "priority") {
+      const std::string v(value);
+      char* endp = nullptr;
+      const long p = std::strtol(v.c_str(), &endp, 10);
+      if (endp == v.c_str() || *endp != '\0' || p < -1000000 || p > 1000000) {
+        fail(path, line_no, "priority must be an integer, got '" + v + "'");
+      }
+      m.priority = static_cast<int>(p);
+    } else if (key == "description") {
+      m.description = value;
+    } else if (key == "library") {
+      m.library = value.front() == '/' ? std::string(value)
+                                       : directory_of(path) + "/" + std::string(value);
+    } else if (key == "abi") {
+      m.abi = value;
+    } else if (key == "overrides") {
+      m.overrides = list("overrides");
+    } else if (key == "layouts") {
+      // Class=layout pairs separated by ';' (class names may contain commas in templates).
+      std::string_view rest = value;
+      while (!rest.empty()) {
+        const std::size_t semi = rest.find(';');
+        const std::string_view item = trim(rest.substr(0, semi));
+        const std::size_t colon = item.find(':');
+        if (colon == std::string_view::npos || trim(item.substr(0, colon)).empty() ||
+            trim(item.substr(colon + 1)).empty()) {
+          fail(path, line_no, "layouts are 'Class: layout-name' pairs separated by ';'");
+        }
+        m.layouts.emplace_back(trim(item.substr(0, colon)), trim(item.substr(colon + 1)));
+        if (semi == std::string_view::npos) break;
+        rest = rest.substr(semi + 1);
+      }
+    } else {
+      fail(path, line_no,
+           "unknown key '" + key +
+               "'; keys are domain, name, bases, requires, priority, description, library, abi, "
+               "overrides, layouts");
+    }
+    if (end == text.size()) break;
+  }
+  for (const char* required : {"domain", "name", "library", "abi"}) {
+    if (std::find(seen.begin(), seen.end(), required) == seen.end()) {
+      fail(path, line_no, std::string("missing required key '") + required + "'");
+    }
+  }
+  return m;
+}
+
+std::vector<Manifest> find_manifests() {
+  std::vector<std::string> dirs;
+  if (const char* p = std::getenv("COHERIQ_ENGINE_PATH")) {
+    std::string_view rest = p;
+    while (true) {
+      const std::size_t colon = rest.find(':');
+      const std::string_view dir = rest.substr(0, colon);
+      if (!dir.empty()) dirs.emplace_back(dir);
+      if (colon == std::string_view::npos) break;
+      rest = rest.substr(colon + 1);
+    }
+  }
+  if (std::string_view(COHERIQ_ENGINE_DIR).size() > 0) dirs.emplace_back(COHERIQ_ENGINE_DIR);
+
+  std::vector<Manifest> out;
+  for (const std::string& dir : dirs) {
+    DIR* d = opendir(dir.c_str());
+    if (d == nullptr) continue;  // a missing directory on the path is not an error
+    std::vector<std::string> files;
+    while (const dirent* ent = readdir(d)) {
+      const std::string_view n = ent->d_name;
+      if (n.size() > manifest_suffix.size() &&
+          n.substr(n.size() - manifest_suffix.size()) == manifest_suffix) {
+        files.push_back(dir + "/" + std::string(n));
+      }
+    }
+    closedir(d);
+    std::sort(files.begin(), files.end());
+    for (const std::string& f : files) {
+      std::ifstream in(f);
+      if (!in) throw PluginError("coheriq: cannot read plugin manifest " + f);
+      std::stringstream text;
+      text << in.rdbuf();
+      out.push_back(parse_manifest(text.str(), f));
+    }
+  }
+  return out;
+}
+
+// Loads the plugin's shared object and fills the engine's overrides. Called after the host check.
+void load_plugin(Engine& e, const Manifest& m, const DomainCore& d) {
+  const std::string where = "coheriq: plugin engine '" + m.name + "' (" + m.path + ")";
+  void* handle = dlopen(m.library.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (handle == nullptr) {
+    const char* err = dlerror();
+    throw PluginError(where + ": cannot load " + m.library + ": " + (err ? err : "unknown error") +
+                      ". Check the manifest's library path");
+  }
+  const auto* p = static_cast<const PluginEngine*>(dlsym(handle, "coheriq_plugin_engine"));
+  if (p == nullptr) {
+    dlclose(handle);
+    throw PluginError(where + ": " + m.library +
+                      " does not export coheriq_plugin_engine; define it with "
+                      "COHERIQ_PLUGIN_ENGINE");
+  }
+  const std::string plugin_domain_abi = p->domain_abi ? p->domain_abi : "";
+  if (p->abi_version != plugin_abi_version || plugin_domain_abi != d.desc.abi) {
+    dlclose(handle);
+    throw PluginError(where + ": built against ABI " + plugin_domain_abi + " (plugin ABI " +
+                      std::to_string(p->abi_version) + "), this process has " +
+                      std::string(d.desc.abi) + " (plugin ABI " +
+                      std::to_string(plugin_abi_version) +
+                      "); rebuild the plugin against this version of " + d.name);
+  }
+  if (p->name == nullptr || m.name != p->name) {
+    dlclose(handle);
+    throw PluginError(where + ": the library says its engine is '" +
+                      std::string(p->name ? p->name : "") + "'; fix the manifest's name");
+  }
+  std::vector<const void*> functions(d.candidates.size(), nullptr);
+  std::vector<std::string> provided;
+  for (std::size_t i = 0; p->overrides != nullptr && i < p->overrides->size; ++i) {
+    const Override& o = p->overrides->entries[i];
+    const std::size_t k = d.candidate_index(o.candidate);
+    if (k == npos || o.function == nullptr) {
+      dlclose(handle);
+      throw PluginError(where + ": overrides unknown candidate '" + std::string(o.candidate) + "'");
+    }
+    functions[k] = o.function;
+    provided.emplace_back(o.candidate);
+  }
+  if (!m.overrides.empty()) {
+    std::vector<std::string> declared = m.overrides;
+    std::sort(declared.begin(), declared.end());
+    std::sort(provided.begin(), provided.end());
+    if (declared != provided) {
+      dlclose(handle);
+      throw PluginError(where + ": the manifest says it overrides " + join(declared) +
+                        " but the library overrides " + join(provided) + "; make them agree");
+    }
+  }
+  e.function = std::move(functions);  // the handle stays open for the life of the process
+}
+
+void add_plugins(DomainCore& d) {
+  // A declared, not yet loaded override: listing shows the plugin as its provider; loading
+  // replaces every entry before anything is installed.
+  static const char declared = 0;
+  std::vector<std::unique_ptr<Engine>> added;
+  for (const Manifest& m : find_manifests()) {
+    if (m.domain != d.name) continue;
+    if (d.find(m.name) != nullptr ||
+        std::any_of(added.begin(), added.end(), [&](const auto& e) { return e->spec.name == m.name; })) {
+      throw PluginError("coheriq: plugin manifest " + m.path + " names engine '" + m.name +
+                        "', which domain '" + d.name + "' already has; rename the plugin engine");
+    }
+    EngineSpec spec;
+    spec.domain = m.domain;
+    spec.name = m.name;
+    spec.description = m.description;
+    spec.bases = m.bases;
+    spec.required_features = m.requires_features;
+    spec.priority = m.priority;
+    for (const auto& [cls, layout] : m.layouts) spec.layouts.push_back({cls, layout});
+    std::unique_ptr<Engine> e;
+    try {
+      e = make_engine(d, spec, "plugin:" + m.path);
+    } catch (const CompositionError& err) {
+      throw PluginError(std::string(err.what()) + " (plugin manifest " + m.path + ")");
+    }
+    for (const std::string& o : m.overrides) {
+      const std::size_t k = d.candidate_index(o);
+      if (k == npos) {
+        throw PluginError("coheriq: plugin manifest " + m.path + " overrides '" + o +
+                          "', which is not a candidate of domain '" + d.name +
+                          "'; candidates: " + join(d.candidates));
+      }
+      e->function[k] = &declared;
+    }
+    if (m.abi != d.desc.abi) {
+      e->refusal = "coheriq: plugin engine '" + m.name + "' (" + m.path + ") was built for ABI '" +
+                   m.abi + "', this process has '" + std::string(d.desc.abi) +
+                   "'; rebuild the plugin against this version of " + d.name;
+    }
+    e->loader = [m, &d](Engine& engine) { load_plugin(engine, m, d); };
+    added.push_back(std::move(e));
+  }
+  for (auto& e : added) d.engines.push_back(std::move(e));
+}
+
+}  // namespace coheriq::detail
