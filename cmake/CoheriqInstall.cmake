@@ -22,5 +22,7 @@ install(FILES ${PROJECT_BINARY_DIR}/coheriqConfig.cmake
 if(CMAKE_DL_LIBS)
   set(CMAKE_DL_LIBS_FLAG -l${CMAKE_DL_LIBS})
 endif()
+# Relocatable: the prefix is found relative to the .pc file.
+file(RELATIVE_PATH COHERIQ_PC_TO_PREFIX /prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig /prefix)
 configure_file(${PROJECT_SOURCE_DIR}/cmake/coheriq.pc.in ${PROJECT_BINARY_DIR}/coheriq.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/coheriq.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

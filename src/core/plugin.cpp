@@ -174,6 +174,7 @@ std::vector<Manifest> find_manifests() {
 }
 
 // Loads the plugin's shared object and fills the engine's overrides. Called after the host check.
+// On any error the library is closed again and nothing changes.
 void load_plugin(Engine& e, const Manifest& m, const DomainCore& d) {
   const std::string where = "coheriq: plugin engine '" + m.name + "' (" + m.path + ")";
   void* handle = dlopen(m.library.c_str(), RTLD_NOW | RTLD_LOCAL);
@@ -182,16 +183,22 @@ void load_plugin(Engine& e, const Manifest& m, const DomainCore& d) {
     throw PluginError(where + ": cannot load " + m.library + ": " + (err ? err : "unknown error") +
                       ". Check the manifest's library path");
   }
+  struct Closer {
+    void* handle;
+    bool keep = false;
+    ~Closer() {
+      if (!keep) dlclose(handle);
+    }
+  } closer{handle};
+
   const auto* p = static_cast<const PluginEngine*>(dlsym(handle, "coheriq_plugin_engine"));
   if (p == nullptr) {
-    dlclose(handle);
     throw PluginError(where + ": " + m.library +
                       " does not export coheriq_plugin_engine; define it with "
                       "COHERIQ_PLUGIN_ENGINE");
   }
   const std::string plugin_domain_abi = p->domain_abi ? p->domain_abi : "";
   if (p->abi_version != plugin_abi_version || plugin_domain_abi != d.desc.abi) {
-    dlclose(handle);
     throw PluginError(where + ": built against ABI " + plugin_domain_abi + " (plugin ABI " +
                       std::to_string(p->abi_version) + "), this process has " +
                       std::string(d.desc.abi) + " (plugin ABI " +
@@ -199,7 +206,6 @@ void load_plugin(Engine& e, const Manifest& m, const DomainCore& d) {
                       "); rebuild the plugin against this version of " + d.name);
   }
   if (p->name == nullptr || m.name != p->name) {
-    dlclose(handle);
     throw PluginError(where + ": the library says its engine is '" +
                       std::string(p->name ? p->name : "") + "'; fix the manifest's name");
   }
@@ -209,7 +215,6 @@ void load_plugin(Engine& e, const Manifest& m, const DomainCore& d) {
     const Override& o = p->overrides->entries[i];
     const std::size_t k = d.candidate_index(o.candidate);
     if (k == npos || o.function == nullptr) {
-      dlclose(handle);
       throw PluginError(where + ": overrides unknown candidate '" + std::string(o.candidate) + "'");
     }
     functions[k] = o.function;
@@ -220,12 +225,12 @@ void load_plugin(Engine& e, const Manifest& m, const DomainCore& d) {
     std::sort(declared.begin(), declared.end());
     std::sort(provided.begin(), provided.end());
     if (declared != provided) {
-      dlclose(handle);
       throw PluginError(where + ": the manifest says it overrides " + join(declared) +
                         " but the library overrides " + join(provided) + "; make them agree");
     }
   }
-  e.function = std::move(functions);  // the handle stays open for the life of the process
+  e.function = std::move(functions);
+  closer.keep = true;  // the library stays loaded for the life of the process
 }
 
 void add_plugins(DomainCore& d) {
@@ -235,8 +240,9 @@ void add_plugins(DomainCore& d) {
   std::vector<std::unique_ptr<Engine>> added;
   for (const Manifest& m : find_manifests()) {
     if (m.domain != d.name) continue;
-    if (d.find(m.name) != nullptr ||
-        std::any_of(added.begin(), added.end(), [&](const auto& e) { return e->spec.name == m.name; })) {
+    const auto same_name = [&](const std::unique_ptr<Engine>& e) { return e->spec.name == m.name; };
+    if (std::any_of(d.engines.begin(), d.engines.end(), same_name) ||
+        std::any_of(added.begin(), added.end(), same_name)) {
       throw PluginError("coheriq: plugin manifest " + m.path + " names engine '" + m.name +
                         "', which domain '" + d.name + "' already has; rename the plugin engine");
     }

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# The whole test suite: installs what is missing, then builds and runs each stage.
+#   default  Release build (warnings are errors): unit, per-engine kernel, emulator matrix,
+#            symbol, tool, example and packaging tests
+#   asan     AddressSanitizer + UndefinedBehaviorSanitizer: framework and kernel tests
+#   tsan     ThreadSanitizer: the framework tests, activation races included
+#   fuzz     libFuzzer (clang) on the parsers of outside input, for a bounded time
+# COHERIQ_TEST_STAGES selects stages (default: "default asan tsan fuzz").
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/deps.sh
+jobs=$(nproc)
+stages=${COHERIQ_TEST_STAGES:-default asan tsan fuzz}
+failed=()
+start=$SECONDS
+
+run_stage() {
+  local preset=$1
+  shift
+  echo "=== stage $preset ($((SECONDS - start)) s elapsed)"
+  cmake --preset "$preset" "$@" >/dev/null &&
+    cmake --build --preset "$preset" -j "$jobs" &&
+    ctest --preset "$preset" -j "$jobs" || failed+=("$preset")
+}
+
+for stage in $stages; do
+  case "$stage" in
+    default) run_stage default ;;
+    asan) run_stage asan -DCOHERIQ_BUILD_TOOLS=OFF -DCOHERIQ_BUILD_EXAMPLES=OFF ;;
+    tsan) run_stage tsan -DCOHERIQ_ENGINES= -DCOHERIQ_BUILD_TOOLS=OFF -DCOHERIQ_BUILD_EXAMPLES=OFF ;;
+    fuzz) run_stage fuzz ;;
+    *) echo "coheriq: unknown test stage '$stage' (default, asan, tsan, fuzz)" >&2; exit 2 ;;
+  esac
+done
+
+echo "=== test stages done in $((SECONDS - start)) s"
+if [ "${#failed[@]}" -gt 0 ]; then
+  echo "coheriq: failed stages: ${failed[*]}" >&2
+  exit 1
+fi

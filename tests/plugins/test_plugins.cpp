@@ -1,0 +1,140 @@
+// Plugin engines: manifests, lazy loading, ABI checks. Each case runs in a fresh process (ctest
+// per test case) with COHERIQ_ENGINE_PATH set by CMake to a directory of test manifests.
+#include <coheriq/coheriq.hpp>
+#include <coheriq/kernels.hpp>
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "core/plugin.hpp"
+
+namespace {
+
+bool mapped(const std::string& library) {
+  std::ifstream maps("/proc/self/maps");
+  std::stringstream s;
+  s << maps.rdbuf();
+  return s.str().find(library) != std::string::npos;
+}
+
+const coheriq::EngineInfo* find(const std::vector<coheriq::EngineInfo>& all, const std::string& n) {
+  for (const auto& e : all) {
+    if (e.name == n) return &e;
+  }
+  return nullptr;
+}
+
+std::string message_of(void (*f)()) {
+  try {
+    f();
+  } catch (const coheriq::Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("manifest: a complete manifest parses") {
+  const auto m = coheriq::detail::parse_manifest(
+      "# comment\n\ndomain = coheriq.kernels\nname = fast\nbases = avx2, reference\n"
+      "requires = avx2\npriority = -3\ndescription = a = b\nlibrary = libfast.so\n"
+      "abi = coheriq.kernels/1\noverrides = dot.f32, sum.f32\n"
+      "layouts = PackedMatrix<float>: wide; PackedMatrix<double>: wide\n",
+      "/opt/x/fast.coheriq-engine");
+  CHECK(m.name == "fast");
+  CHECK(m.bases == std::vector<std::string>{"avx2", "reference"});
+  CHECK(m.priority == -3);
+  CHECK(m.description == "a = b");
+  CHECK(m.library == "/opt/x/libfast.so");
+  CHECK(m.overrides.size() == 2);
+  REQUIRE(m.layouts.size() == 2);
+  CHECK(m.layouts[0].first == "PackedMatrix<float>");
+  CHECK(m.layouts[0].second == "wide");
+}
+
+TEST_CASE("manifest: every malformed line names the file and line") {
+  const char* cases[][2] = {
+      {"domain = d\nname fast\n", "m.coheriq-engine:2: expected 'key = value'"},
+      {"domain = d\ncolour = red\n", "m.coheriq-engine:2: unknown key 'colour'"},
+      {"domain = d\ndomain = e\n", "m.coheriq-engine:2: key 'domain' appears twice"},
+      {"domain = d\nname = \n", "m.coheriq-engine:2: key 'name' has no value"},
+      {"domain = d\npriority = high\n", "m.coheriq-engine:2: priority must be an integer"},
+      {"domain = d\nbases = a,,b\n", "m.coheriq-engine:2: bases"},
+      {"domain = d\nname = a b\n", "m.coheriq-engine:2: name"},
+      {"domain = d\nname = x\nlibrary = l.so\n", "missing required key 'abi'"},
+  };
+  for (const auto& c : cases) {
+    CAPTURE(c[0]);
+    try {
+      (void)coheriq::detail::parse_manifest(c[0], "m.coheriq-engine");
+      FAIL("no PluginError");
+    } catch (const coheriq::PluginError& e) {
+      const std::string what = e.what();
+      CHECK(what.rfind("coheriq: plugin manifest m.coheriq-engine", 0) == 0);
+      CHECK(what.find(c[1]) != std::string::npos);
+    }
+  }
+}
+
+TEST_CASE("plugin: listing reads manifests only and never loads a library") {
+  const auto all = coheriq::engines(coheriq::kernels::domain_name);
+  const auto* p = find(all, "test_plugin");
+  REQUIRE(p != nullptr);
+  CHECK(p->origin.rfind("plugin:", 0) == 0);
+  CHECK(p->supported);
+  CHECK(p->mro == std::vector<std::string>{"test_plugin", "reference"});
+  bool sum_from_plugin = false;
+  for (const auto& pr : p->providers) {
+    if (pr.candidate == "sum.f32") sum_from_plugin = pr.engine == "test_plugin";
+  }
+  CHECK(sum_from_plugin);
+  CHECK_FALSE(mapped("libtest_plugin.so"));
+  CHECK_FALSE(coheriq::is_locked(coheriq::kernels::domain_name));
+}
+
+TEST_CASE("plugin: enabling loads it and its override runs") {
+  coheriq::kernels::enable_engine("test_plugin");
+  CHECK(mapped("libtest_plugin.so"));
+  const float x[3] = {1, 2, 3};
+  CHECK(coheriq::kernels::sum(3, x) == 1006.0f);
+  CHECK(coheriq::kernels::active_engine() == "test_plugin");
+}
+
+TEST_CASE("plugin: a plugin built for another domain ABI is refused, never called") {
+  const auto all = coheriq::engines(coheriq::kernels::domain_name);
+  const auto* p = find(all, "old_plugin");
+  REQUIRE(p != nullptr);
+  CHECK_FALSE(p->supported);
+  CHECK(p->error.find("ABI") != std::string::npos);
+  const std::string m = message_of([] { coheriq::kernels::enable_engine("old_plugin"); });
+  CHECK(m.rfind("coheriq: plugin engine 'old_plugin'", 0) == 0);
+  CHECK(m.find("coheriq.kernels/0") != std::string::npos);
+  CHECK_FALSE(mapped("libold_plugin.so"));
+  CHECK(coheriq::kernels::active_engine() == "reference");
+}
+
+TEST_CASE("plugin: a library that lies about its ABI is refused at load") {
+  // The manifest claims the right ABI, the library was built for another one.
+  const std::string m = message_of([] { coheriq::kernels::enable_engine("liar_plugin"); });
+  CHECK(m.find("built against ABI coheriq.kernels/0") != std::string::npos);
+  CHECK(coheriq::status(coheriq::kernels::domain_name).state == "open");
+}
+
+TEST_CASE("plugin: a missing library is a PluginError naming it, and nothing changes") {
+  const std::string m = message_of([] { coheriq::kernels::enable_engine("missing_plugin"); });
+  CHECK(m.find("cannot load") != std::string::npos);
+  CHECK(m.find("libdoes_not_exist.so") != std::string::npos);
+  CHECK(coheriq::status(coheriq::kernels::domain_name).state == "open");
+}
+
+TEST_CASE("plugin: an unsupported plugin is refused before its library is loaded") {
+  // Host features are detected at first need, so this process can still remove one.
+  ::setenv("COHERIQ_DISABLE_CPU_FEATURES", "avx2", 1);
+  const std::string m = message_of([] { coheriq::kernels::enable_engine("needs_cpu_plugin"); });
+  CHECK(m.find("not supported on this host") != std::string::npos);
+  CHECK_FALSE(mapped("libtest_plugin.so"));
+}
