@@ -107,9 +107,8 @@ Selection selection(DomainCore& d) {
         const Composition c = compose_coherent(d, e->spec.name);
         if (c.missing.empty()) return {e->spec.name, setting};
         why = "missing " + join(c.missing);
-      } catch (const CompositionError& err) {
-        if (t != "auto") throw;
-        why = "does not compose";
+      } catch (const Error& err) {  // CompositionError, or PluginError (a plugin's ABI)
+        why = err.what();
       }
       if (t != "auto") passed_over.push_back("'" + t + "': " + why);
     }

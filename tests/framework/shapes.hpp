@@ -1,0 +1,111 @@
+// test.shapes: the framework's test domain.
+//
+// Three plain candidates whose results name the engine that computed them (so a test sees which
+// engine answered), one candidate class (Grid) whose layout engines may change, and built-in
+// engines arranged to exercise composition:
+//
+//   engine              bases                    requires  layout of Grid  overrides
+//   base                (reference)                                        area perimeter volume
+//   left                base                                               perimeter
+//   right               base                                               perimeter volume
+//   left_first          left, right                                        -        (diamond)
+//   right_first         right, left                                        -        (diamond)
+//   tangled             left_first, right_first                            -        (no C3 order)
+//   cycle_a / cycle_b   each other                                         -        (cycle)
+//   orphan              ghost (not registered)                             -        (missing base)
+//   wide                base                     avx2                      area
+//   wider               wide                     avx512f                   area volume
+//   reversed            (reference)                        reversed        grid_store grid_load
+//   reversed_load       reversed                                           grid_load
+//   reversed_partial    (reference)                        reversed        grid_store (incoherent)
+//   paired              reversed                           paired          grid_store (incoherent)
+//   paired_fixed        reversed                           paired          grid_store grid_load
+//
+// Broken engines get the highest priorities, so "auto" proves it passes over them.
+#pragma once
+
+#include <coheriq/domain.hpp>
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace shapes {
+
+// What the shape candidates return: the value, and the engine whose implementation computed it.
+struct Result {
+  double value;
+  std::string_view engine;
+};
+
+namespace cand {
+
+struct grid : coheriq::candidate_class {
+  static constexpr std::string_view name = "Grid";
+};
+
+struct area : coheriq::candidate<Result(double, double)> {
+  static constexpr std::string_view name = "area";
+};
+struct perimeter : coheriq::candidate<Result(double, double)> {
+  static constexpr std::string_view name = "perimeter";
+};
+struct volume : coheriq::candidate<Result(double, double, double)> {
+  static constexpr std::string_view name = "volume";
+};
+// Writes n cells from `cells` into `storage` (n ints) in the engine's Grid layout.
+struct grid_store
+    : coheriq::candidate<void(const int*, std::size_t, int*), coheriq::touches<grid>> {
+  static constexpr std::string_view name = "grid_store";
+};
+// Reads logical cell i of a Grid of n cells held in `storage`.
+struct grid_load
+    : coheriq::candidate<int(const int*, std::size_t, std::size_t), coheriq::touches<grid>> {
+  static constexpr std::string_view name = "grid_load";
+};
+
+}  // namespace cand
+
+struct Domain {
+  static constexpr std::string_view name = "test.shapes";
+  static constexpr std::string_view env_var = "SHAPES_ENGINE";
+  static constexpr std::string_view abi = "test.shapes/1";
+  using classes = coheriq::list<cand::grid>;
+  using candidates =
+      coheriq::list<cand::area, cand::perimeter, cand::volume, cand::grid_store, cand::grid_load>;
+  static const coheriq::OverrideTable& reference();
+  static std::vector<coheriq::EngineSpec> builtin_engines();
+};
+
+inline constexpr std::string_view domain = Domain::name;
+
+// ------------------------------ The domain's public API (what callers see)
+
+Result area(double width, double height);
+Result perimeter(double width, double height);
+Result volume(double width, double height, double depth);
+
+// A candidate class: cells held in the layout of the engine in effect. Constructing one is a
+// first use of the domain.
+class Grid final {
+ public:
+  explicit Grid(const std::vector<int>& cells);
+
+  std::size_t size() const { return storage_.size(); }
+  int operator[](std::size_t i) const;
+  // The representation, exposed so tests can see whose layout it is. Real domains keep it opaque.
+  const std::vector<int>& storage() const { return storage_; }
+  // The engine whose layout the cells are in.
+  const std::string& engine() const { return engine_; }
+
+ private:
+  std::vector<int> storage_;
+  std::string engine_;
+};
+
+// A third-party engine linked into the test ("static" origin once registered): on top of `left`,
+// overrides volume. Register it with coheriq::register_engine before the first use.
+coheriq::EngineSpec outside_engine();
+
+}  // namespace shapes

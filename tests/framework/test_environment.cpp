@@ -1,0 +1,194 @@
+// Cases that need a variable in the process environment from the start. The name prefix of
+// each case selects the variable tests/framework/CMakeLists.txt passes it (main.cpp's --env):
+//   env-disable-avx2:     COHERIQ_DISABLE_CPU_FEATURES=avx2
+//   env-disable-avx512f:  COHERIQ_DISABLE_CPU_FEATURES=avx512f
+//   env-disable-unknown:  COHERIQ_DISABLE_CPU_FEATURES=avx2,avx9000
+//   env-log-info:         COHERIQ_LOG=info
+//   env-shapes-right:     SHAPES_ENGINE=right
+#include "support.hpp"
+
+using shapes::test::check_calls;
+using shapes::test::contains;
+using shapes::test::expect_error;
+using shapes::test::fresh_process;
+using shapes::test::host_has;
+using shapes::test::info_of;
+using shapes::test::require_env;
+using shapes::test::same_status;
+using shapes::test::set_env;
+using Names = std::vector<std::string>;
+
+namespace {
+
+coheriq::DomainStatus status() { return coheriq::status(shapes::domain); }
+void enable(std::string_view engine) { coheriq::enable_engine(shapes::domain, engine); }
+
+}  // namespace
+
+// ------------------------------ COHERIQ_DISABLE_CPU_FEATURES=avx2
+
+TEST_CASE("env-disable-avx2: the host no longer has the feature") {
+  fresh_process();
+  require_env("COHERIQ_DISABLE_CPU_FEATURES", "avx2");
+  const coheriq::HostInfo host = coheriq::host();
+  CHECK(host.disabled == Names{"avx2"});
+  CHECK(std::find(host.features.begin(), host.features.end(), "avx2") == host.features.end());
+  CHECK(std::is_sorted(host.features.begin(), host.features.end()));
+  CHECK_FALSE(info_of("wide").supported);
+  CHECK(info_of("wide").missing_features == Names{"avx2"});
+}
+
+TEST_CASE("env-disable-avx2: enabling an engine that needs it names the feature and alternatives") {
+  fresh_process();
+  require_env("COHERIQ_DISABLE_CPU_FEATURES", "avx2");
+  const auto open = status();
+  expect_error<coheriq::UnsupportedEngineError>(
+      [] { enable("wide"); }, {"wide", "avx2", "left_first", "reversed_load", "reference"});
+  CHECK(same_status(open, status()));
+  // wider needs avx2 through its base, even where the host has avx512f.
+  const std::string message =
+      expect_error<coheriq::UnsupportedEngineError>([] { enable("wider"); }, {"wider", "avx2"});
+  const auto wider = info_of("wider");
+  CHECK_FALSE(wider.supported);
+  CHECK(std::find(wider.missing_features.begin(), wider.missing_features.end(), "avx2") !=
+        wider.missing_features.end());
+  if (host_has("avx512f")) {
+    CHECK(wider.missing_features == Names{"avx2"});
+    CHECK_MESSAGE(!contains(message, "avx512f"), "the host has avx512f: " << message);
+  }
+  CHECK(same_status(open, status()));
+  enable("left");
+  check_calls("base", "left", "base");
+}
+
+TEST_CASE("env-disable-avx2: auto passes over engines that need it") {
+  fresh_process();
+  require_env("COHERIQ_DISABLE_CPU_FEATURES", "avx2");
+  set_env("SHAPES_ENGINE", "auto");
+  CHECK(coheriq::active_engine(shapes::domain) == "left_first");
+  check_calls("base", "left", "right");
+  CHECK(status().engine == "left_first");
+}
+
+TEST_CASE("env-disable-avx2: a list falls through to the first supported engine") {
+  fresh_process();
+  require_env("COHERIQ_DISABLE_CPU_FEATURES", "avx2");
+  set_env("SHAPES_ENGINE", "wider,wide,right");
+  check_calls("base", "right", "right");
+  CHECK(status().engine == "right");
+}
+
+TEST_CASE("env-disable-avx2: a list with nothing supported names each engine and the feature") {
+  fresh_process();
+  require_env("COHERIQ_DISABLE_CPU_FEATURES", "avx2");
+  set_env("SHAPES_ENGINE", "wider, wide");
+  expect_error<coheriq::UnsupportedEngineError>([] { shapes::area(1, 1); },
+                                                {"SHAPES_ENGINE", "wider", "wide", "avx2"});
+  CHECK_FALSE(coheriq::is_locked(shapes::domain));
+}
+
+// ------------------------------ COHERIQ_DISABLE_CPU_FEATURES=avx512f
+
+TEST_CASE("env-disable-avx512f: auto picks the best engine without it") {
+  fresh_process();
+  require_env("COHERIQ_DISABLE_CPU_FEATURES", "avx512f");
+  if (!host_has("avx2")) {
+    MESSAGE("skipped: this host lacks avx2, so wide is not supported either");
+    return;
+  }
+  set_env("SHAPES_ENGINE", "auto");
+  CHECK(coheriq::active_engine(shapes::domain) == "wide");
+  check_calls("wide", "base", "base");
+}
+
+TEST_CASE("env-disable-avx512f: only the engine needing it is refused") {
+  fresh_process();
+  require_env("COHERIQ_DISABLE_CPU_FEATURES", "avx512f");
+  if (!host_has("avx2")) {
+    MESSAGE("skipped: this host lacks avx2, so wide is not supported either");
+    return;
+  }
+  const std::string message =
+      expect_error<coheriq::UnsupportedEngineError>([] { enable("wider"); }, {"avx512f", "wide"});
+  CHECK_MESSAGE(!contains(message, "avx2"), "the host has avx2: " << message);
+  CHECK(info_of("wider").missing_features == Names{"avx512f"});
+  enable("wide");
+  check_calls("wide", "base", "base");
+}
+
+// ------------------------------ COHERIQ_DISABLE_CPU_FEATURES=avx2,avx9000
+
+TEST_CASE("env-disable-unknown: an unknown feature name is an Error") {
+  fresh_process();
+  require_env("COHERIQ_DISABLE_CPU_FEATURES", "avx2,avx9000");
+  expect_error<coheriq::Error>([] { coheriq::host(); },
+                               {"COHERIQ_DISABLE_CPU_FEATURES", "avx9000"});
+  // Whether an engine needing features is supported cannot be decided either.
+  const auto open = status();
+  expect_error<coheriq::Error>([] { enable("wide"); }, {"avx9000"});
+  CHECK(same_status(open, status()));
+}
+
+// ------------------------------ COHERIQ_LOG=info
+
+TEST_CASE("env-log-info: one line when an explicitly enabled engine locks") {
+  fresh_process();
+  require_env("COHERIQ_LOG", "info");
+  shapes::test::StderrCapture capture;
+  enable("left");
+  shapes::area(1, 1);
+  shapes::perimeter(1, 1);
+  const shapes::Grid grid({1});
+  CHECK(capture.text() == "coheriq: test.shapes locked to left (enable_engine; first use: area)\n");
+}
+
+TEST_CASE("env-log-info: the line gives the variable as the reason") {
+  fresh_process();
+  require_env("COHERIQ_LOG", "info");
+  set_env("SHAPES_ENGINE", "right");
+  shapes::test::StderrCapture capture;
+  shapes::volume(1, 1, 1);
+  const std::string reason = status().reason;
+  CHECK(contains(reason, "SHAPES_ENGINE"));
+  CHECK(capture.text() ==
+        "coheriq: test.shapes locked to right (" + reason + "; first use: volume)\n");
+}
+
+TEST_CASE("env-log-info: the line for the default reference") {
+  fresh_process();
+  require_env("COHERIQ_LOG", "info");
+  REQUIRE(unsetenv("SHAPES_ENGINE") == 0);
+  shapes::test::StderrCapture capture;
+  shapes::perimeter(1, 1);
+  CHECK(capture.text() ==
+        "coheriq: test.shapes locked to reference (default; first use: perimeter)\n");
+}
+
+TEST_CASE("env-log-info: nothing is printed before the lock") {
+  fresh_process();
+  require_env("COHERIQ_LOG", "info");
+  shapes::test::StderrCapture capture;
+  enable("left");
+  coheriq::engines(shapes::domain);
+  coheriq::status(shapes::domain);
+  CHECK(capture.text() == "");
+}
+
+// ------------------------------ SHAPES_ENGINE=right
+
+TEST_CASE("env-shapes-right: the variable from the environment selects the engine") {
+  fresh_process();
+  require_env("SHAPES_ENGINE", "right");
+  CHECK(status().engine == "right");
+  CHECK(status().state == "open");
+  check_calls("base", "right", "right");
+  CHECK(contains(status().reason, "SHAPES_ENGINE"));
+}
+
+TEST_CASE("env-shapes-right: an explicit enable_engine wins over the environment") {
+  fresh_process();
+  require_env("SHAPES_ENGINE", "right");
+  enable("left");
+  check_calls("base", "left", "base");
+  CHECK(status().reason == "enable_engine");
+}
