@@ -1,0 +1,304 @@
+// Generic BLAS-1 kernels (dot, axpy, scal, sum, asum, nrm2, iamax), written once with Highway.
+//
+// Meant to be included more than once: once per engine TU (src/engines/<engine>/kernels.cpp),
+// inside `namespace coheriq::kernels::<engine> { namespace {`, with `namespace hn =
+// hwy::HWY_NAMESPACE;` declared and HWY_BEFORE_NAMESPACE() active. So this file has no include
+// guard and includes nothing; hn::ScalableTag makes the same code ymm under avx2, zmm under avx512.
+//
+// ISA hygiene: no std:: calls on scalars here (they would be emitted as weak symbols built with
+// this engine's flags); scalar maths uses __builtin_* functions or Highway ops.
+//
+// Shape of every kernel: an unrolled main loop, then whole vectors, then one masked vector for
+// the remainder. Masked-off lanes load as zero, which is neutral for every reduction here, and
+// masked stores leave memory past n untouched.
+
+// ------------------------------ Shared helpers
+
+// Folds `step(acc, x_i, y_i)` over n elements into eight independent accumulators, which it
+// combines with `combine` (y may equal x for one-array reductions; unused loads are dropped by
+// the compiler). Eight, because an FMA has 4 cycles of latency and two pipes on the hosts we
+// tune for: four accumulators left Σx² at 60% of its throughput.
+template <class D, class T, class Step, class Combine>
+HWY_INLINE hn::Vec<D> Accumulate(D d, std::size_t n, const T* x, const T* y, Step step,
+                                 Combine combine) {
+  const std::size_t N = hn::Lanes(d);
+  auto a0 = hn::Zero(d), a1 = hn::Zero(d), a2 = hn::Zero(d), a3 = hn::Zero(d);
+  auto a4 = hn::Zero(d), a5 = hn::Zero(d), a6 = hn::Zero(d), a7 = hn::Zero(d);
+  std::size_t i = 0;
+  for (; i + 8 * N <= n; i += 8 * N) {
+    a0 = step(a0, hn::LoadU(d, x + i), hn::LoadU(d, y + i));
+    a1 = step(a1, hn::LoadU(d, x + i + N), hn::LoadU(d, y + i + N));
+    a2 = step(a2, hn::LoadU(d, x + i + 2 * N), hn::LoadU(d, y + i + 2 * N));
+    a3 = step(a3, hn::LoadU(d, x + i + 3 * N), hn::LoadU(d, y + i + 3 * N));
+    a4 = step(a4, hn::LoadU(d, x + i + 4 * N), hn::LoadU(d, y + i + 4 * N));
+    a5 = step(a5, hn::LoadU(d, x + i + 5 * N), hn::LoadU(d, y + i + 5 * N));
+    a6 = step(a6, hn::LoadU(d, x + i + 6 * N), hn::LoadU(d, y + i + 6 * N));
+    a7 = step(a7, hn::LoadU(d, x + i + 7 * N), hn::LoadU(d, y + i + 7 * N));
+  }
+  for (; i + N <= n; i += N) a0 = step(a0, hn::LoadU(d, x + i), hn::LoadU(d, y + i));
+  if (i < n) {
+    const auto mask = hn::FirstN(d, n - i);
+    a1 = step(a1, hn::MaskedLoad(mask, d, x + i), hn::MaskedLoad(mask, d, y + i));
+  }
+  return combine(combine(combine(a0, a1), combine(a2, a3)),
+                 combine(combine(a4, a5), combine(a6, a7)));
+}
+
+template <class D, class T, class Step>
+HWY_INLINE T SumAccumulated(D d, std::size_t n, const T* x, const T* y, Step step) {
+  const auto add = [](auto a, auto b) HWY_ATTR { return hn::Add(a, b); };
+  return hn::GetLane(hn::SumOfLanes(d, Accumulate(d, n, x, y, step, add)));
+}
+
+// Runs `body4(v0, v1, v2, v3, offset)` over x in blocks of four vectors, then `body1(v, offset)`
+// over single vectors and `body_tail(v, mask, offset)` over the zero-padded remainder. Loads x
+// only; kernels that read a second array load it themselves at the same offset.
+template <class D, class T, class Body4, class Body1, class BodyTail>
+HWY_INLINE void ForEachVector(D d, std::size_t n, const T* x, Body4 body4, Body1 body1,
+                              BodyTail body_tail) {
+  const std::size_t N = hn::Lanes(d);
+  std::size_t i = 0;
+  for (; i + 4 * N <= n; i += 4 * N) {
+    body4(hn::LoadU(d, x + i), hn::LoadU(d, x + i + N), hn::LoadU(d, x + i + 2 * N),
+          hn::LoadU(d, x + i + 3 * N), i);
+  }
+  for (; i + N <= n; i += N) body1(hn::LoadU(d, x + i), i);
+  if (i < n) {
+    const auto mask = hn::FirstN(d, n - i);
+    body_tail(hn::MaskedLoad(mask, d, x + i), mask, i);
+  }
+}
+
+// ------------------------------ Dot
+
+template <class T>
+HWY_ATTR T Dot(std::size_t n, const T* x, const T* y) {
+  const hn::ScalableTag<T> d;
+  return SumAccumulated(d, n, x, y,
+                        [](auto acc, auto a, auto b) HWY_ATTR { return hn::MulAdd(a, b, acc); });
+}
+
+// ------------------------------ Axpy
+
+// y += a * x with one FMA per element (within 1 ulp). Each vector of y is loaded before it is
+// stored, so y == x (in place) is fine.
+template <class T>
+HWY_ATTR void Axpy(std::size_t n, T a, const T* x, T* y) {
+  const hn::ScalableTag<T> d;
+  const std::size_t N = hn::Lanes(d);
+  const auto va = hn::Set(d, a);
+  ForEachVector(
+      d, n, x,
+      [&](auto x0, auto x1, auto x2, auto x3, std::size_t i) HWY_ATTR {
+        const auto y0 = hn::LoadU(d, y + i), y1 = hn::LoadU(d, y + i + N);
+        const auto y2 = hn::LoadU(d, y + i + 2 * N), y3 = hn::LoadU(d, y + i + 3 * N);
+        hn::StoreU(hn::MulAdd(va, x0, y0), d, y + i);
+        hn::StoreU(hn::MulAdd(va, x1, y1), d, y + i + N);
+        hn::StoreU(hn::MulAdd(va, x2, y2), d, y + i + 2 * N);
+        hn::StoreU(hn::MulAdd(va, x3, y3), d, y + i + 3 * N);
+      },
+      [&](auto xv, std::size_t i)
+          HWY_ATTR { hn::StoreU(hn::MulAdd(va, xv, hn::LoadU(d, y + i)), d, y + i); },
+      [&](auto xv, auto mask, std::size_t i) HWY_ATTR {
+        hn::BlendedStore(hn::MulAdd(va, xv, hn::MaskedLoad(mask, d, y + i)), mask, d, y + i);
+      });
+}
+
+// ------------------------------ Scal
+
+// x *= a, one rounded product per element (the same as the scalar reference, also for a == 0
+// with NaN/Inf in x).
+template <class T>
+HWY_ATTR void Scal(std::size_t n, T a, T* x) {
+  const hn::ScalableTag<T> d;
+  const std::size_t N = hn::Lanes(d);
+  const auto va = hn::Set(d, a);
+  ForEachVector(
+      d, n, x,
+      [&](auto x0, auto x1, auto x2, auto x3, std::size_t i) HWY_ATTR {
+        hn::StoreU(hn::Mul(va, x0), d, x + i);
+        hn::StoreU(hn::Mul(va, x1), d, x + i + N);
+        hn::StoreU(hn::Mul(va, x2), d, x + i + 2 * N);
+        hn::StoreU(hn::Mul(va, x3), d, x + i + 3 * N);
+      },
+      [&](auto xv, std::size_t i) HWY_ATTR { hn::StoreU(hn::Mul(va, xv), d, x + i); },
+      [&](auto xv, auto mask, std::size_t i)
+          HWY_ATTR { hn::BlendedStore(hn::Mul(va, xv), mask, d, x + i); });
+}
+
+// ------------------------------ Sum, Asum
+
+template <class T>
+HWY_ATTR T Sum(std::size_t n, const T* x) {
+  const hn::ScalableTag<T> d;
+  return SumAccumulated(d, n, x, x,
+                        [](auto acc, auto a, auto) HWY_ATTR { return hn::Add(acc, a); });
+}
+
+template <class T>
+HWY_ATTR T Asum(std::size_t n, const T* x) {
+  const hn::ScalableTag<T> d;
+  return SumAccumulated(d, n, x, x,
+                        [](auto acc, auto a, auto) HWY_ATTR { return hn::Add(acc, hn::Abs(a)); });
+}
+
+// ------------------------------ Nrm2
+
+// max |x| (0 for n == 0); NaN lanes may or may not win, callers handle NaN first.
+template <class D, class T>
+HWY_INLINE T MaxAbs(D d, std::size_t n, const T* x) {
+  const auto max = [](auto a, auto b) HWY_ATTR { return hn::Max(a, b); };
+  const auto step = [](auto acc, auto a, auto) HWY_ATTR { return hn::Max(acc, hn::Abs(a)); };
+  return hn::GetLane(hn::MaxOfLanes(d, Accumulate(d, n, x, x, step, max)));
+}
+
+// Σ (x·scale_a·scale_b)²; the scaling multiplies are there only when kScaled.
+template <bool kScaled, class D, class T>
+HWY_INLINE T SumOfSquares(D d, std::size_t n, const T* x, T scale_a = T{1}, T scale_b = T{1}) {
+  const auto va = hn::Set(d, scale_a), vb = hn::Set(d, scale_b);
+  return SumAccumulated(d, n, x, x, [&](auto acc, auto a, auto) HWY_ATTR {
+    if constexpr (kScaled) a = hn::Mul(hn::Mul(a, va), vb);
+    return hn::MulAdd(a, a, acc);
+  });
+}
+
+// Σ x² of float data accumulated in double: no float input can overflow or underflow there.
+HWY_INLINE double SumOfSquaresF64(std::size_t n, const float* x) {
+  const hn::ScalableTag<double> dd;
+  const hn::Rebind<float, decltype(dd)> df;  // half-width float vectors, one per double vector
+  const std::size_t N = hn::Lanes(dd);
+  auto s0 = hn::Zero(dd), s1 = hn::Zero(dd);
+  std::size_t i = 0;
+  for (; i + 2 * N <= n; i += 2 * N) {
+    const auto x0 = hn::PromoteTo(dd, hn::LoadU(df, x + i));
+    const auto x1 = hn::PromoteTo(dd, hn::LoadU(df, x + i + N));
+    s0 = hn::MulAdd(x0, x0, s0);
+    s1 = hn::MulAdd(x1, x1, s1);
+  }
+  for (; i < n; i += N) {
+    const auto mask = hn::FirstN(df, n - i);
+    const auto xv = hn::PromoteTo(dd, hn::MaskedLoad(mask, df, x + i));
+    s0 = hn::MulAdd(xv, xv, s0);
+  }
+  return hn::GetLane(hn::SumOfLanes(dd, hn::Add(s0, s1)));
+}
+
+template <class T>
+HWY_INLINE T ScalarSqrt(T v) {
+  if constexpr (sizeof(T) == 4) {
+    return __builtin_sqrtf(v);
+  } else {
+    return __builtin_sqrt(v);
+  }
+}
+
+// Below this the fast sum of squares may have lost significant terms to underflow (each
+// flushed or subnormal square errs by at most the smallest subnormal, negligible against a
+// total this large even for n = 2^40).
+template <class T>
+constexpr T kNrm2SafeMinSumSq = sizeof(T) == 4 ? 0x1p-80f : 0x1p-900;
+
+// √Σx²: sum of squares in T, then a fallback when that overflowed or may have underflowed
+// (float: accumulate in double; double: rescale by a power of two near 1/max|x|, exact).
+template <class T>
+HWY_ATTR T Nrm2(std::size_t n, const T* x) {
+  const hn::ScalableTag<T> d;
+  const T sumsq = SumOfSquares<false>(d, n, x);
+  if (sumsq >= kNrm2SafeMinSumSq<T> && sumsq <= hwy::HighestValue<T>()) {
+    return ScalarSqrt(sumsq);
+  }
+  if (sumsq != sumsq || n == 0) return sumsq;  // NaN in x; or n == 0 (sumsq == 0)
+  if constexpr (sizeof(T) == 4) {
+    return static_cast<float>(__builtin_sqrt(SumOfSquaresF64(n, x)));
+  } else {
+    const double amax = MaxAbs(d, n, x);
+    if (amax == 0.0 || amax > hwy::HighestValue<double>()) return amax;  // all zero, or an Inf
+    // 2^-e with amax = m·2^e, m in [0.5, 1): scaled values are at most 1 and the sum of their
+    // squares at most n. 2^-e alone overflows for subnormal amax, so it is applied in two
+    // halves, each a power of two within range (products stay exact).
+    int e = 0;
+    __builtin_frexp(amax, &e);
+    const int e_half = e / 2;
+    const double scale_a = __builtin_ldexp(1.0, -e_half);
+    const double scale_b = __builtin_ldexp(1.0, e_half - e);
+    return __builtin_ldexp(__builtin_sqrt(SumOfSquares<true>(d, n, x, scale_a, scale_b)), e);
+  }
+}
+
+// ------------------------------ Iamax
+
+// Index of the first lane of x[0, n) for which `pred(v)` holds (n if none).
+template <class D, class T, class Pred>
+HWY_INLINE std::size_t FindFirst(D d, std::size_t n, const T* x, Pred pred) {
+  const std::size_t N = hn::Lanes(d);
+  std::size_t i = 0;
+  for (; i + N <= n; i += N) {
+    const std::intptr_t lane = hn::FindFirstTrue(d, pred(hn::LoadU(d, x + i)));
+    if (lane >= 0) return i + static_cast<std::size_t>(lane);
+  }
+  if (i < n) {
+    const auto mask = hn::FirstN(d, n - i);
+    const std::intptr_t lane = hn::FindFirstTrue(d, hn::And(mask, pred(hn::MaskedLoad(mask, d, x + i))));
+    if (lane >= 0) return i + static_cast<std::size_t>(lane);
+  }
+  return n;
+}
+
+// Elements per iamax block: small enough that re-reading the winning block hits L1.
+inline constexpr std::size_t kIamaxBlockBytes = 8192;
+
+// First index of the largest |x|; the first NaN wins over everything; 0 for n == 0.
+// One pass computes each block's max |x| (and Σ|x|, which is NaN exactly when the block holds a
+// NaN, as |x| >= 0 rules out Inf - Inf); the first block with a NaN, or else the first block
+// holding the overall max, is then scanned again for the first matching index. No per-lane
+// index bookkeeping, so any n works and the pass runs at the speed of a max reduction.
+template <class T>
+HWY_ATTR std::size_t Iamax(std::size_t n, const T* x) {
+  const hn::ScalableTag<T> d;
+  constexpr std::size_t kBlock = kIamaxBlockBytes / sizeof(T);
+  T best = T{-1};  // below any |x|, so the first block always wins ties
+  std::size_t best_start = 0;
+  for (std::size_t start = 0; start < n; start += kBlock) {
+    const std::size_t len = n - start < kBlock ? n - start : kBlock;
+    auto m0 = hn::Zero(d), m1 = hn::Zero(d), m2 = hn::Zero(d), m3 = hn::Zero(d);
+    auto s0 = hn::Zero(d), s1 = hn::Zero(d);
+    ForEachVector(
+        d, len, x + start,
+        [&](auto x0, auto x1, auto x2, auto x3, std::size_t) HWY_ATTR {
+          x0 = hn::Abs(x0);
+          x1 = hn::Abs(x1);
+          x2 = hn::Abs(x2);
+          x3 = hn::Abs(x3);
+          m0 = hn::Max(m0, x0);
+          m1 = hn::Max(m1, x1);
+          m2 = hn::Max(m2, x2);
+          m3 = hn::Max(m3, x3);
+          s0 = hn::Add(s0, hn::Add(x0, x1));
+          s1 = hn::Add(s1, hn::Add(x2, x3));
+        },
+        [&](auto xv, std::size_t) HWY_ATTR {
+          xv = hn::Abs(xv);
+          m0 = hn::Max(m0, xv);
+          s0 = hn::Add(s0, xv);
+        },
+        [&](auto xv, auto, std::size_t) HWY_ATTR {
+          xv = hn::Abs(xv);
+          m1 = hn::Max(m1, xv);
+          s1 = hn::Add(s1, xv);
+        });
+    const auto nan_sum = hn::Add(s0, s1);
+    if (!hn::AllFalse(d, hn::IsNaN(nan_sum))) {
+      return start + FindFirst(d, len, x + start, [](auto v) HWY_ATTR { return hn::IsNaN(v); });
+    }
+    const T block_max = hn::GetLane(hn::MaxOfLanes(d, hn::Max(hn::Max(m0, m1), hn::Max(m2, m3))));
+    if (block_max > best) {
+      best = block_max;
+      best_start = start;
+    }
+  }
+  if (n == 0) return 0;
+  const std::size_t len = n - best_start < kBlock ? n - best_start : kBlock;
+  const auto vbest = hn::Set(d, best);
+  return best_start + FindFirst(d, len, x + best_start,
+                                [&](auto v) HWY_ATTR { return hn::Eq(hn::Abs(v), vbest); });
+}

@@ -1,0 +1,416 @@
+// Generic GEMM and packed GEMM, written once with Highway (BLIS/GotoBLAS structure).
+//
+// Meant to be included once per engine translation unit, INSIDE
+// `namespace coheriq::kernels::<engine> { namespace {` with `namespace hn = hwy::HWY_NAMESPACE;`
+// and HWY_BEFORE_NAMESPACE() in effect (see src/engines/avx2/kernels.cpp). It includes nothing,
+// calls nothing in std::, never allocates and never throws: everything it defines has internal
+// linkage in the engine's namespace (ISA hygiene, DESIGN.md section 6).
+//
+// Row-major C (m x n) = alpha * op(A) (m x k) * op(B) (k x n) + beta * C.
+//
+// The register tile is MR rows x NR columns of C, NR = kGemmNRVectors full vectors. Per step of k
+// the microkernel loads one row of NR values of op(B) as vectors, broadcasts MR values of op(A)
+// and issues MR * kGemmNRVectors FMAs into register accumulators. MR is what the register file
+// holds after the B vectors and one broadcast: 6 x 16 f32 with 16 ymm (avx2), 14 x 32 f32 with
+// 32 zmm (avx512). The same code gives each engine the shape that fits its registers.
+//
+// Loops, outermost first (the BLIS order, with the roles of A and B swapped because C is row-major
+// here and the vectors run along its rows):
+//   pc: k in blocks of KC. op(B) (kc x n) is packed into NR-column panels, k-major: the B k-block.
+//   ic: rows in blocks of MC. op(A) (mc x kc) is packed into MR-row micro-panels (the A block, L2).
+//   jc: columns in blocks of NC: the part of the B k-block used against the A block (L2).
+//   ir: one A micro-panel (MR x kc, L1) is reused against every B panel of the column block.
+//   jr: microkernel.
+// pack_b's layout is the sequence of the B k-blocks for the whole matrix, so gemm_packed runs the
+// same loops without packing B. It has no workspace: it packs A one micro-panel at a time into a
+// buffer on the stack (MC = MR), which streams the B k-block once per MR rows; the 9 bytes per
+// cycle that takes (128 bytes per 14 cycles with zmm) are within what L3 delivers.
+
+// ------------------------------ Shape and blocking
+
+// Fixed-width vectors only: the packed layout is a function of the vector length, and a scalable
+// target (SVE, RVV) would need one layout per hardware length.
+static_assert(!HWY_HAVE_SCALABLE, "generic/gemm-inl.h needs a fixed-width Highway target");
+
+constexpr std::size_t GemmMinC(std::size_t a, std::size_t b) { return a < b ? a : b; }
+
+template <class T>
+struct GemmShape {
+  using D = hn::ScalableTag<T>;
+  static constexpr std::size_t kLanes = HWY_LANES(T);
+#if HWY_ARCH_X86 && HWY_TARGET > HWY_AVX3
+  // SSE4/AVX2: 16 xmm/ymm registers. L2 of AVX2 parts: 256 KiB (Haswell) to 1 MiB and more.
+  static constexpr std::size_t kVectorRegisters = 16;
+  static constexpr std::size_t kL2Bytes = 512 * 1024;
+#else
+  // AVX-512 (32 zmm), NEON (32 q). AVX-512 parts have an L2 of 1 MiB or more.
+  static constexpr std::size_t kVectorRegisters = 32;
+  static constexpr std::size_t kL2Bytes = 1024 * 1024;
+#endif
+  static constexpr std::size_t kL1Bytes = 32 * 1024;
+  // Two vectors of B per k step: with one, the broadcasts of A (one load each) outnumber the FMAs
+  // they feed and the kernel becomes load-bound; with three, too few rows fit.
+  static constexpr std::size_t kNRVectors = 2;
+  static constexpr std::size_t kNR = kNRVectors * kLanes;
+  // Accumulators + the B vectors + one broadcast of A.
+  static constexpr std::size_t kMR = (kVectorRegisters - kNRVectors - 1) / kNRVectors;
+  // Packed A runs k in groups of 4 (see GemmPackA); the microkernel unrolls k by as much.
+  static constexpr std::size_t kKGroup = 4;
+  // k block: the A micro-panel (MR x KC) takes half of L1, the B panel streaming through and the
+  // C tile the rest; at most 384 deep, where the C update is already a small part of the work.
+  static constexpr std::size_t kKC = GemmMinC(kL1Bytes / 2 / (kMR * sizeof(T)), 384) / 16 * 16;
+  // Row block: the packed A block (MC x KC) takes half of L2.
+  static constexpr std::size_t kMC = kL2Bytes / 2 / (kKC * sizeof(T)) / kMR * kMR;
+  // Column block: the part of the B k-block (KC x NC) used against it, a quarter of L2.
+  static constexpr std::size_t kNC = kL2Bytes / 4 / (kKC * sizeof(T)) / kNR * kNR;
+
+  static_assert(kMR >= 1 && kKC >= 16 && kMC >= kMR && kNC >= kNR, "degenerate GEMM blocking");
+  // Panels of B and their rows stay 64-byte aligned inside a 64-byte aligned buffer.
+  static_assert((kNR * sizeof(T)) % 64 == 0 || 64 % (kNR * sizeof(T)) == 0,
+                "B panel rows must tile 64-byte lines");
+};
+
+HWY_INLINE std::size_t GemmMin(std::size_t a, std::size_t b) { return a < b ? a : b; }
+constexpr std::size_t GemmRoundUp(std::size_t x, std::size_t to) { return (x + to - 1) / to * to; }
+
+// ------------------------------ Packing
+
+// Packs rows [i0, i0 + mc) x columns [p0, p0 + kc) of op(A) into MR-row micro-panels of
+// MR * round_up(kc, 4) values. Inside a micro-panel k runs in groups of 4: group g holds, row
+// after row, the 4 values (i, 4g .. 4g + 3). Op(A) = A (the usual case) then packs by plain
+// 4-element copies from the rows of A, with no transposition. Rows past m and the unused tail
+// of the last group are zero, so the microkernel always runs a full MR x NR tile.
+template <class T>
+HWY_INLINE void GemmPackA(Trans ta, const T* HWY_RESTRICT A, std::size_t lda, std::size_t i0,
+                          std::size_t mc, std::size_t p0, std::size_t kc, T* HWY_RESTRICT dst) {
+  using Shape = GemmShape<T>;
+  constexpr std::size_t kMR = Shape::kMR;
+  constexpr std::size_t kG = Shape::kKGroup;
+  constexpr std::size_t kLanes = Shape::kLanes;
+  const typename Shape::D d;
+  const std::size_t kc_full = kc / kG * kG;
+  const std::size_t panel_size = kMR * GemmRoundUp(kc, kG);
+  for (std::size_t r = 0; r < mc; r += kMR, dst += panel_size) {
+    const std::size_t rows = GemmMin(kMR, mc - r);
+    if (ta == Trans::N) {
+      // One group after the other, so that the writes are sequential and the MR rows of A are
+      // read as MR parallel streams.
+      const T* HWY_RESTRICT src = A + (i0 + r) * lda + p0;
+      T* HWY_RESTRICT out = dst;
+      std::size_t p = 0;
+      for (; p < kc_full; p += kG, out += kMR * kG) {
+        for (std::size_t i = 0; i < rows; ++i) {
+          __builtin_memcpy(out + i * kG, src + i * lda + p, sizeof(T) * kG);
+        }
+        for (std::size_t e = rows * kG; e < kMR * kG; ++e) out[e] = T(0);
+      }
+      if (p < kc) {
+        for (std::size_t i = 0; i < kMR; ++i) {
+          for (std::size_t e = 0; e < kG; ++e) {
+            out[i * kG + e] = i < rows && p + e < kc ? src[i * lda + p + e] : T(0);
+          }
+        }
+      }
+    } else {
+      // op(A) column p is a row of A: four rows of A, MR values each, interleaved into one group.
+      HWY_ALIGN T group[kG * kLanes];
+      for (std::size_t p = 0; p < kc; p += kG) {
+        T* HWY_RESTRICT out = dst + p * kMR;
+        for (std::size_t c = 0; c < kMR; c += kLanes) {
+          const std::size_t valid = rows > c ? GemmMin(kLanes, rows - c) : 0;
+          const auto mask = hn::FirstN(d, valid);
+          auto row = [&](std::size_t e) HWY_ATTR {
+            if (p + e >= kc || valid == 0) return hn::Zero(d);
+            return hn::MaskedLoad(mask, d, A + (p0 + p + e) * lda + i0 + r + c);
+          };
+          hn::StoreInterleaved4(row(0), row(1), row(2), row(3), d, group);
+          const std::size_t count = kG * GemmMin(kLanes, kMR - c);
+          for (std::size_t e = 0; e < count; e += kLanes) {
+            const auto v = hn::Load(d, group + e);
+            if (e + kLanes <= count) {
+              hn::StoreU(v, d, out + kG * c + e);
+            } else {
+              hn::BlendedStore(v, hn::FirstN(d, count - e), d, out + kG * c + e);
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+// Packs rows [p0, p0 + kc) of op(B) (k x n) into NR-column panels over round_up(n, NR) columns:
+// element (p, j) goes to dst[(j / NR) * kc * NR + p * NR + j % NR], zero past n. dst is 64-byte
+// aligned, and so is every panel row.
+template <class T>
+HWY_INLINE void GemmPackB(Trans tb, const T* HWY_RESTRICT B, std::size_t ldb, std::size_t n,
+                          std::size_t p0, std::size_t kc, T* HWY_RESTRICT dst) {
+  using Shape = GemmShape<T>;
+  constexpr std::size_t kNR = Shape::kNR;
+  constexpr std::size_t kG = Shape::kKGroup;
+  constexpr std::size_t kLanes = Shape::kLanes;
+  const typename Shape::D d;
+  if (tb == Trans::N) {
+    // Row by row of B, so that its reads are sequential; each row feeds every panel.
+    for (std::size_t p = 0; p < kc; ++p) {
+      const T* HWY_RESTRICT src = B + (p0 + p) * ldb;
+      T* HWY_RESTRICT out = dst + p * kNR;
+      for (std::size_t j = 0; j < n; j += kNR, out += kc * kNR) {
+        const std::size_t cols = GemmMin(kNR, n - j);
+        for (std::size_t v = 0; v < kNR; v += kLanes) {
+          if (v + kLanes <= cols) {
+            hn::Store(hn::LoadU(d, src + j + v), d, out + v);
+          } else if (v < cols) {
+            hn::Store(hn::MaskedLoad(hn::FirstN(d, cols - v), d, src + j + v), d, out + v);
+          } else {
+            hn::Store(hn::Zero(d), d, out + v);
+          }
+        }
+      }
+    }
+    return;
+  }
+  // op(B) column j is row j of B: four rows of B, interleaved, give 4-column pieces of panel rows.
+  HWY_ALIGN T group[kG * kLanes];
+  for (std::size_t j = 0; j < n; j += kNR, dst += kc * kNR) {
+    for (std::size_t jq = 0; jq < kNR; jq += kG) {
+      for (std::size_t p = 0; p < kc; p += kLanes) {
+        const std::size_t steps = GemmMin(kLanes, kc - p);
+        const auto mask = hn::FirstN(d, steps);
+        auto row = [&](std::size_t e) HWY_ATTR {
+          if (j + jq + e >= n) return hn::Zero(d);
+          return hn::MaskedLoad(mask, d, B + (j + jq + e) * ldb + p0 + p);
+        };
+        hn::StoreInterleaved4(row(0), row(1), row(2), row(3), d, group);
+        T* HWY_RESTRICT out = dst + p * kNR + jq;
+        for (std::size_t e = 0; e < steps; ++e) {
+          __builtin_memcpy(out + e * kNR, group + e * kG, sizeof(T) * kG);
+        }
+      }
+    }
+  }
+}
+
+// ------------------------------ Microkernel
+
+// C tile (mr <= MR rows, nr <= NR columns at c) = alpha * a_panel * b_panel + beta * C tile,
+// over kc steps of k. beta == 0 does not read C.
+template <class T>
+HWY_NOINLINE void GemmMicroKernel(std::size_t kc, const T* HWY_RESTRICT a, const T* HWY_RESTRICT b,
+                                  T alpha, T beta, T* HWY_RESTRICT c, std::size_t ldc,
+                                  std::size_t mr, std::size_t nr) {
+  using Shape = GemmShape<T>;
+  constexpr std::size_t kMR = Shape::kMR;
+  constexpr std::size_t kNR = Shape::kNR;
+  constexpr std::size_t kNV = Shape::kNRVectors;
+  constexpr std::size_t kG = Shape::kKGroup;
+  constexpr std::size_t kLanes = Shape::kLanes;
+  using D = typename Shape::D;
+  using V = hn::Vec<D>;
+  const D d;
+
+  // The C tile is needed right after the k loop: start fetching it now.
+  for (std::size_t i = 0; i < mr; ++i) {
+    __builtin_prefetch(c + i * ldc, 1);
+    __builtin_prefetch(c + i * ldc + nr - 1, 1);
+  }
+
+  V acc[kMR][kNV];
+  HWY_UNROLL(32)
+  for (std::size_t i = 0; i < kMR; ++i) {
+    HWY_UNROLL(32)
+    for (std::size_t v = 0; v < kNV; ++v) acc[i][v] = hn::Zero(d);
+  }
+  // One k step: a_col[i * kG] is row i of op(A), b_row one row of the B panel.
+  auto step = [&](const T* HWY_RESTRICT a_col, const T* HWY_RESTRICT b_row) HWY_ATTR {
+    V bv[kNV];
+    HWY_UNROLL(32)
+    for (std::size_t v = 0; v < kNV; ++v) bv[v] = hn::Load(d, b_row + v * kLanes);
+    HWY_UNROLL(32)
+    for (std::size_t i = 0; i < kMR; ++i) {
+      const V ai = hn::Set(d, a_col[i * kG]);
+      HWY_UNROLL(32)
+      for (std::size_t v = 0; v < kNV; ++v) acc[i][v] = hn::MulAdd(ai, bv[v], acc[i][v]);
+    }
+  };
+  const std::size_t kc_full = kc / kG * kG;
+  for (std::size_t p = 0; p < kc_full; p += kG, a += kMR * kG, b += kG * kNR) {
+    // Not unrolled: GCC would interleave the steps and spill accumulators (31 of the 32 zmm
+    // registers are live); the loop costs two scalar instructions per 28 FMAs.
+    HWY_UNROLL(1)
+    for (std::size_t e = 0; e < kG; ++e) step(a + e, b + e * kNR);
+  }
+  for (std::size_t e = 0; e < kc - kc_full; ++e) step(a + e, b + e * kNR);
+
+  const V valpha = hn::Set(d, alpha);
+  const V vbeta = hn::Set(d, beta);
+  if (mr == kMR && nr == kNR) {
+    HWY_UNROLL(32)
+    for (std::size_t i = 0; i < kMR; ++i) {
+      T* HWY_RESTRICT row = c + i * ldc;
+      HWY_UNROLL(32)
+      for (std::size_t v = 0; v < kNV; ++v) {
+        T* HWY_RESTRICT out = row + v * kLanes;
+        V r = hn::Mul(valpha, acc[i][v]);
+        if (beta != T(0)) r = hn::MulAdd(vbeta, hn::LoadU(d, out), r);
+        hn::StoreU(r, d, out);
+      }
+    }
+    return;
+  }
+  // Edge tile: only the rows and columns inside C, the last vector of a row masked.
+  for (std::size_t i = 0; i < mr; ++i) {
+    T* HWY_RESTRICT row = c + i * ldc;
+    for (std::size_t v = 0; v < kNV && v * kLanes < nr; ++v) {
+      T* HWY_RESTRICT out = row + v * kLanes;
+      const std::size_t cols = nr - v * kLanes;
+      V r = hn::Mul(valpha, acc[i][v]);
+      if (cols >= kLanes) {
+        if (beta != T(0)) r = hn::MulAdd(vbeta, hn::LoadU(d, out), r);
+        hn::StoreU(r, d, out);
+      } else {
+        const auto mask = hn::FirstN(d, cols);
+        if (beta != T(0)) r = hn::MulAdd(vbeta, hn::MaskedLoad(mask, d, out), r);
+        hn::BlendedStore(r, mask, d, out);
+      }
+    }
+  }
+}
+
+// ------------------------------ Macro loops
+
+// C = beta * C for k == 0, beta == 0 writing zeros whatever C held.
+template <class T>
+HWY_INLINE void GemmScaleC(std::size_t m, std::size_t n, T beta, T* HWY_RESTRICT C,
+                           std::size_t ldc) {
+  using Shape = GemmShape<T>;
+  constexpr std::size_t kLanes = Shape::kLanes;
+  const typename Shape::D d;
+  const auto vbeta = hn::Set(d, beta);
+  for (std::size_t i = 0; i < m; ++i) {
+    T* HWY_RESTRICT row = C + i * ldc;
+    std::size_t j = 0;
+    for (; j + kLanes <= n; j += kLanes) {
+      const auto r = beta == T(0) ? hn::Zero(d) : hn::Mul(vbeta, hn::LoadU(d, row + j));
+      hn::StoreU(r, d, row + j);
+    }
+    if (j < n) {
+      const auto mask = hn::FirstN(d, n - j);
+      const auto r =
+          beta == T(0) ? hn::Zero(d) : hn::Mul(vbeta, hn::MaskedLoad(mask, d, row + j));
+      hn::BlendedStore(r, mask, d, row + j);
+    }
+  }
+}
+
+// Multiplies a packed A block (mc x kc, micro-panels) by a packed B block (kc x nc, panels)
+// into the C block at c.
+template <class T>
+HWY_INLINE void GemmMacroKernel(std::size_t mc, std::size_t nc, std::size_t kc,
+                                const T* HWY_RESTRICT a_block, const T* HWY_RESTRICT b_block,
+                                T alpha, T beta, T* HWY_RESTRICT c, std::size_t ldc) {
+  using Shape = GemmShape<T>;
+  const std::size_t a_panel_size = Shape::kMR * GemmRoundUp(kc, Shape::kKGroup);
+  for (std::size_t ir = 0; ir < mc; ir += Shape::kMR, a_block += a_panel_size) {
+    const std::size_t mr = GemmMin(Shape::kMR, mc - ir);
+    for (std::size_t jr = 0; jr < nc; jr += Shape::kNR) {
+      GemmMicroKernel<T>(kc, a_block, b_block + jr * kc, alpha, beta, c + ir * ldc + jr, ldc, mr,
+                         GemmMin(Shape::kNR, nc - jr));
+    }
+  }
+}
+
+// The loop nest of Gemm and GemmPacked. b_packed: op(B) in pack_b's layout, or nullptr to pack
+// each k-block of op(B) into b_work first. a_work holds up to mc_max packed rows of op(A).
+template <class T>
+HWY_INLINE void GemmLoops(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k,
+                          T alpha, const T* HWY_RESTRICT A, std::size_t lda,
+                          const T* HWY_RESTRICT B, std::size_t ldb,
+                          const T* HWY_RESTRICT b_packed, T beta, T* HWY_RESTRICT C,
+                          std::size_t ldc, T* HWY_RESTRICT a_work, std::size_t mc_max,
+                          T* HWY_RESTRICT b_work) {
+  using Shape = GemmShape<T>;
+  const std::size_t n_padded = GemmRoundUp(n, Shape::kNR);
+  for (std::size_t pc = 0; pc < k; pc += Shape::kKC) {
+    const std::size_t kc = GemmMin(Shape::kKC, k - pc);
+    // The first k-block applies the caller's beta; later ones accumulate into C.
+    const T block_beta = pc == 0 ? beta : T(1);
+    const T* HWY_RESTRICT b_kblock = b_work;
+    if (b_packed != nullptr) {
+      b_kblock = b_packed + pc * n_padded;  // the k-blocks before are KC x n_padded
+    } else {
+      GemmPackB(tb, B, ldb, n, pc, kc, b_work);
+    }
+    for (std::size_t ic = 0; ic < m; ic += mc_max) {
+      const std::size_t mc = GemmMin(mc_max, m - ic);
+      GemmPackA(ta, A, lda, ic, mc, pc, kc, a_work);
+      for (std::size_t jc = 0; jc < n; jc += Shape::kNC) {
+        GemmMacroKernel(mc, GemmMin(Shape::kNC, n - jc), kc, a_work, b_kblock + jc * kc, alpha,
+                        block_beta, C + ic * ldc + jc, ldc);
+      }
+    }
+  }
+}
+
+// Bytes of the packed A block in Gemm's workspace, a multiple of 64 so that the B k-block after
+// it stays 64-byte aligned.
+template <class T>
+HWY_INLINE std::size_t GemmABlockBytes(std::size_t m, std::size_t k) {
+  using Shape = GemmShape<T>;
+  const std::size_t rows = GemmMin(GemmRoundUp(m, Shape::kMR), Shape::kMC);
+  return GemmRoundUp(rows * GemmRoundUp(GemmMin(k, Shape::kKC), Shape::kKGroup) * sizeof(T), 64);
+}
+
+// ------------------------------ Candidates
+
+// The A block, then one packed k-block of op(B).
+template <class T>
+std::size_t GemmWorkspace(std::size_t m, std::size_t n, std::size_t k) {
+  using Shape = GemmShape<T>;
+  if (m == 0 || n == 0 || k == 0) return 0;
+  return GemmABlockBytes<T>(m, k) +
+         GemmMin(k, Shape::kKC) * GemmRoundUp(n, Shape::kNR) * sizeof(T);
+}
+
+template <class T>
+void Gemm(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, T alpha, const T* A,
+          std::size_t lda, const T* B, std::size_t ldb, T beta, T* C, std::size_t ldc,
+          void* workspace) {
+  if (m == 0 || n == 0) return;
+  if (k == 0) return GemmScaleC(m, n, beta, C, ldc);
+  T* a_work = static_cast<T*>(workspace);
+  T* b_work = reinterpret_cast<T*>(static_cast<unsigned char*>(workspace) +
+                                   GemmABlockBytes<T>(m, k));
+  GemmLoops<T>(ta, tb, m, n, k, alpha, A, lda, B, ldb, nullptr, beta, C, ldc, a_work,
+               GemmShape<T>::kMC, b_work);
+}
+
+// The packed layout: k-blocks of KC rows of op(B) (the last one k % KC rows), each a sequence of
+// NR-column panels over round_up(n, NR) columns, each panel k-major (NR values per k, zero past
+// n). The engine's layouts string describes it.
+template <class T>
+std::size_t PackedBytes(std::size_t k, std::size_t n) {
+  return GemmRoundUp(k * GemmRoundUp(n, GemmShape<T>::kNR) * sizeof(T), 64);
+}
+
+template <class T>
+void PackB(Trans tb, std::size_t k, std::size_t n, const T* B, std::size_t ldb, void* packed) {
+  using Shape = GemmShape<T>;
+  const std::size_t n_padded = GemmRoundUp(n, Shape::kNR);
+  T* dst = static_cast<T*>(packed);
+  for (std::size_t pc = 0; pc < k; pc += Shape::kKC) {
+    GemmPackB(tb, B, ldb, n, pc, GemmMin(Shape::kKC, k - pc), dst + pc * n_padded);
+  }
+}
+
+template <class T>
+void GemmPacked(Trans ta, std::size_t m, std::size_t n, std::size_t k, T alpha, const T* A,
+                std::size_t lda, const void* packed, T beta, T* C, std::size_t ldc) {
+  using Shape = GemmShape<T>;
+  if (m == 0 || n == 0) return;
+  if (k == 0) return GemmScaleC(m, n, beta, C, ldc);
+  // No workspace here: A is packed one micro-panel at a time into this buffer (half of L1).
+  HWY_ALIGN T a_panel[Shape::kMR * Shape::kKC];
+  GemmLoops<T>(ta, Trans::N, m, n, k, alpha, A, lda, nullptr, 0, static_cast<const T*>(packed),
+               beta, C, ldc, a_panel, Shape::kMR, nullptr);
+}

@@ -1,0 +1,134 @@
+// The reference engine's BLAS-1 kernels: scalar, compensated, baseline flags.
+#include <cmath>
+#include <cstddef>
+#include <limits>
+#include <type_traits>
+
+#include "reference/compensated.hpp"
+#include "reference/reference.hpp"
+
+namespace coheriq::kernels::reference {
+namespace {
+
+// f32: squares of f32 values are exact in f64 and their sum cannot overflow or underflow
+// (FLT_MAX² ≈ 1.2e77, the smallest f32 denormal squared ≈ 2e-90), so no scaling is needed.
+float nrm2_f32(std::size_t n, const float* x) {
+  CompensatedSum squares;
+  for (std::size_t i = 0; i < n; ++i) {
+    const double v = x[i];
+    squares.add(v * v);
+  }
+  return static_cast<float>(std::sqrt(squares.value()));
+}
+
+// f64: two passes. The first finds max |x| (and NaN/Inf); the second sums the squares of x
+// scaled by the power of two 2^-e that brings max |x| into [0.5, 1), so the sum lies in
+// [0.25, n] whatever the input's range. Scaling by a power of two is exact for every element
+// whose scaled value is normal; the others are below max|x|·2^-1021 and their squares cannot
+// change the result.
+double nrm2_f64(std::size_t n, const double* x) {
+  double largest = 0.0;
+  bool infinite = false;
+  for (std::size_t i = 0; i < n; ++i) {
+    const double magnitude = std::fabs(x[i]);
+    if (std::isnan(magnitude)) return std::numeric_limits<double>::quiet_NaN();
+    if (std::isinf(magnitude)) {
+      infinite = true;  // a later NaN still wins
+    } else if (magnitude > largest) {
+      largest = magnitude;
+    }
+  }
+  if (infinite) return std::numeric_limits<double>::infinity();
+  if (largest == 0.0) return 0.0;
+
+  int exponent = 0;
+  (void)std::frexp(largest, &exponent);  // largest = f·2^exponent, f in [0.5, 1)
+  CompensatedSum squares;
+  for (std::size_t i = 0; i < n; ++i) {
+    const double scaled = std::ldexp(x[i], -exponent);
+    squares.add_product(scaled, scaled);
+  }
+  return std::ldexp(std::sqrt(squares.value()), exponent);
+}
+
+}  // namespace
+
+// ------------------------------ Reductions
+
+template <class T>
+T dot(std::size_t n, const T* x, const T* y) {
+  CompensatedSum total;
+  for (std::size_t i = 0; i < n; ++i) {
+    if constexpr (std::is_same_v<T, float>) {
+      total.add(static_cast<double>(x[i]) * static_cast<double>(y[i]));  // exact in f64
+    } else {
+      total.add_product(x[i], y[i]);
+    }
+  }
+  return static_cast<T>(total.value());
+}
+
+template <class T>
+T sum(std::size_t n, const T* x) {
+  CompensatedSum total;
+  for (std::size_t i = 0; i < n; ++i) total.add(x[i]);
+  return static_cast<T>(total.value());
+}
+
+template <class T>
+T asum(std::size_t n, const T* x) {
+  CompensatedSum total;
+  for (std::size_t i = 0; i < n; ++i) total.add(std::fabs(x[i]));
+  return static_cast<T>(total.value());
+}
+
+template <class T>
+T nrm2(std::size_t n, const T* x) {
+  if constexpr (std::is_same_v<T, float>) {
+    return nrm2_f32(n, x);
+  } else {
+    return nrm2_f64(n, x);
+  }
+}
+
+template <class T>
+std::size_t iamax(std::size_t n, const T* x) {
+  std::size_t best = 0;
+  T best_magnitude = T(-1);  // below every |x|, so x[0] is taken first
+  for (std::size_t i = 0; i < n; ++i) {
+    if (std::isnan(x[i])) return i;
+    const T magnitude = std::fabs(x[i]);
+    if (magnitude > best_magnitude) {  // strictly greater: ties keep the first index
+      best = i;
+      best_magnitude = magnitude;
+    }
+  }
+  return best;
+}
+
+// ------------------------------ Elementwise
+
+template <class T>
+void axpy(std::size_t n, T a, const T* x, T* y) {
+  // Fused, so each element is correctly rounded: the most accurate answer an engine can give.
+  for (std::size_t i = 0; i < n; ++i) y[i] = std::fma(a, x[i], y[i]);
+}
+
+template <class T>
+void scal(std::size_t n, T a, T* x) {
+  for (std::size_t i = 0; i < n; ++i) x[i] = a * x[i];
+}
+
+#define COHERIQ_REFERENCE_BLAS1(T)                     \
+  template T dot<T>(std::size_t, const T*, const T*);  \
+  template void axpy<T>(std::size_t, T, const T*, T*); \
+  template void scal<T>(std::size_t, T, T*);           \
+  template T sum<T>(std::size_t, const T*);            \
+  template T asum<T>(std::size_t, const T*);           \
+  template T nrm2<T>(std::size_t, const T*);           \
+  template std::size_t iamax<T>(std::size_t, const T*);
+COHERIQ_REFERENCE_BLAS1(float)
+COHERIQ_REFERENCE_BLAS1(double)
+#undef COHERIQ_REFERENCE_BLAS1
+
+}  // namespace coheriq::kernels::reference

@@ -1,0 +1,103 @@
+// The reference engine's GEMM and packing: every element of C is one compensated dot product.
+//
+// Not fast (one operand is read with a stride), but each element is as accurate as a dot
+// product in twice f64 precision, which makes it the oracle for every engine's GEMM.
+#include <cmath>
+#include <cstddef>
+#include <type_traits>
+
+#include "reference/compensated.hpp"
+#include "reference/reference.hpp"
+
+namespace coheriq::kernels::reference {
+namespace {
+
+// op(M) of a row-major matrix with leading dimension ld: element (r, c) of the operand.
+template <class T>
+struct Operand {
+  const T* data;
+  std::size_t ld;
+  Trans trans;
+
+  T at(std::size_t r, std::size_t c) const noexcept {
+    return trans == Trans::N ? data[r * ld + c] : data[c * ld + r];
+  }
+};
+
+template <class T>
+void multiply(std::size_t m, std::size_t n, std::size_t k, T alpha, Operand<T> a, Operand<T> b,
+              T beta, T* C, std::size_t ldc) {
+  for (std::size_t i = 0; i < m; ++i) {
+    for (std::size_t j = 0; j < n; ++j) {
+      CompensatedSum dot;
+      for (std::size_t p = 0; p < k; ++p) {
+        if constexpr (std::is_same_v<T, float>) {
+          dot.add(static_cast<double>(a.at(i, p)) * static_cast<double>(b.at(p, j)));
+        } else {
+          dot.add_product(a.at(i, p), b.at(p, j));
+        }
+      }
+      T& c = C[i * ldc + j];
+      // beta == 0 must not read C: its old contents may be NaN or uninitialized.
+      if constexpr (std::is_same_v<T, float>) {
+        // f32: alpha·dot and beta·c are exact in f64 up to one f64 rounding; one f32 rounding.
+        const double scaled = double{alpha} * dot.value();
+        c = static_cast<float>(beta == 0.0f ? scaled : scaled + double{beta} * double{c});
+      } else {
+        const double scaled = alpha * dot.value();
+        c = beta == 0.0 ? scaled : scaled + beta * c;
+      }
+    }
+  }
+}
+
+}  // namespace
+
+template <class T>
+std::size_t gemm_workspace(std::size_t, std::size_t, std::size_t) {
+  return 0;
+}
+
+template <class T>
+void gemm(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, T alpha, const T* A,
+          std::size_t lda, const T* B, std::size_t ldb, T beta, T* C, std::size_t ldc,
+          void* /*workspace*/) {
+  multiply(m, n, k, alpha, Operand<T>{A, lda, ta}, Operand<T>{B, ldb, tb}, beta, C, ldc);
+}
+
+// ------------------------------ Packing: op(B) row-major k x n, contiguous
+
+template <class T>
+std::size_t packed_bytes(std::size_t k, std::size_t n) {
+  return k * n * sizeof(T);  // the caller checked that this does not overflow
+}
+
+template <class T>
+void pack_b(Trans tb, std::size_t k, std::size_t n, const T* B, std::size_t ldb, void* packed) {
+  T* out = static_cast<T*>(packed);
+  const Operand<T> b{B, ldb, tb};
+  for (std::size_t p = 0; p < k; ++p) {
+    for (std::size_t j = 0; j < n; ++j) out[p * n + j] = b.at(p, j);
+  }
+}
+
+template <class T>
+void gemm_packed(Trans ta, std::size_t m, std::size_t n, std::size_t k, T alpha, const T* A,
+                 std::size_t lda, const void* packed, T beta, T* C, std::size_t ldc) {
+  multiply(m, n, k, alpha, Operand<T>{A, lda, ta},
+           Operand<T>{static_cast<const T*>(packed), n, Trans::N}, beta, C, ldc);
+}
+
+#define COHERIQ_REFERENCE_GEMM(T)                                                         \
+  template std::size_t gemm_workspace<T>(std::size_t, std::size_t, std::size_t);          \
+  template void gemm<T>(Trans, Trans, std::size_t, std::size_t, std::size_t, T, const T*, \
+                        std::size_t, const T*, std::size_t, T, T*, std::size_t, void*);   \
+  template std::size_t packed_bytes<T>(std::size_t, std::size_t);                         \
+  template void pack_b<T>(Trans, std::size_t, std::size_t, const T*, std::size_t, void*); \
+  template void gemm_packed<T>(Trans, std::size_t, std::size_t, std::size_t, T, const T*, \
+                               std::size_t, const void*, T, T*, std::size_t);
+COHERIQ_REFERENCE_GEMM(float)
+COHERIQ_REFERENCE_GEMM(double)
+#undef COHERIQ_REFERENCE_GEMM
+
+}  // namespace coheriq::kernels::reference

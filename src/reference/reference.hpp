@@ -1,0 +1,80 @@
+// The reference engine: the kernels domain's own implementation of every candidate.
+//
+// Portable scalar C++ compiled with the target's baseline flags, so it runs on any host. It is
+// also the oracle of every kernel test, so accuracy comes before speed: sums are compensated,
+// f32 kernels accumulate in f64, nrm2 scales by a power of two, and the vector math is computed
+// in f64 by <cmath> and rounded once. Private to the library and its tests (the tests call these
+// functions directly, whichever engine is in effect); users call coheriq::kernels.
+#pragma once
+
+#include <coheriq/engine.hpp>
+#include <coheriq/kernels.hpp>
+
+#include <cstddef>
+
+namespace coheriq::kernels::reference {
+
+// Every candidate of src/kernels/candidates.hpp; Domain::reference() returns it (engine.cpp).
+extern const coheriq::OverrideTable overrides;
+
+// The templates below are defined and explicitly instantiated for float and double in their
+// .cpp files.
+
+// ------------------------------ BLAS-1 (blas1.cpp)
+
+// Σ x·y, compensated: as if computed in twice f64 precision, then rounded to T.
+template <class T>
+T dot(std::size_t n, const T* x, const T* y);
+// y = fma(a, x, y): one rounding per element. Allows y == x.
+template <class T>
+void axpy(std::size_t n, T a, const T* x, T* y);
+// x = a·x.
+template <class T>
+void scal(std::size_t n, T a, T* x);
+// Σ x, compensated.
+template <class T>
+T sum(std::size_t n, const T* x);
+// Σ |x|, compensated.
+template <class T>
+T asum(std::size_t n, const T* x);
+// √Σx² for any finite input without overflow or underflow; NaN if any x is NaN, else +Inf if
+// any is infinite.
+template <class T>
+T nrm2(std::size_t n, const T* x);
+// The first index of the largest |x|; the first NaN if any; 0 when n == 0.
+template <class T>
+std::size_t iamax(std::size_t n, const T* x);
+
+// ------------------------------ Vector math, f32 (math.cpp)
+// Each computes in f64 with <cmath> and rounds once, so results are within a hair of correctly
+// rounded, with IEEE special values. All allow y == x.
+
+void exp(std::size_t n, const float* x, float* y);
+void log(std::size_t n, const float* x, float* y);
+void tanh(std::size_t n, const float* x, float* y);
+void sigmoid(std::size_t n, const float* x, float* y);
+// exp(x - max x) / Σ exp(x - max x). A NaN, or a +Inf, or all entries -Inf make every output
+// NaN; -Inf entries among finite ones give exactly 0 (masking).
+void softmax(std::size_t n, const float* x, float* y);
+
+// ------------------------------ GEMM and packing (gemm.cpp)
+
+// 0: the reference needs no workspace.
+template <class T>
+std::size_t gemm_workspace(std::size_t m, std::size_t n, std::size_t k);
+// Row-major C = alpha·op(A)·op(B) + beta·C, every element a compensated dot product;
+// beta == 0 does not read C. `workspace` is unused.
+template <class T>
+void gemm(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, T alpha, const T* A,
+          std::size_t lda, const T* B, std::size_t ldb, T beta, T* C, std::size_t ldc,
+          void* workspace);
+// The reference layout of a packed op(B): row-major k x n, contiguous (k·n·sizeof(T) bytes).
+template <class T>
+std::size_t packed_bytes(std::size_t k, std::size_t n);
+template <class T>
+void pack_b(Trans tb, std::size_t k, std::size_t n, const T* B, std::size_t ldb, void* packed);
+template <class T>
+void gemm_packed(Trans ta, std::size_t m, std::size_t n, std::size_t k, T alpha, const T* A,
+                 std::size_t lda, const void* packed, T beta, T* C, std::size_t ldc);
+
+}  // namespace coheriq::kernels::reference

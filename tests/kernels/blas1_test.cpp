@@ -1,0 +1,385 @@
+// BLAS-1 kernels of the engine in effect against the reference engine, with API.md's bounds:
+// dot/sum/asum n·eps·Σ|terms|, axpy 1 ulp (FMA allowed), scal exact, nrm2 2·n·eps relative,
+// iamax exact. Each bound also allows what gradual underflow can cost (documented per check).
+#include <doctest/doctest.h>
+
+#include <coheriq/kernels.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "reference/reference.hpp"
+#include "support.hpp"
+
+namespace coheriq::kernels::testing {
+namespace {
+
+namespace ref = coheriq::kernels::reference;
+
+std::string where(const char* kernel, std::size_t n, std::size_t offset, const char* values) {
+  return std::string(kernel) + (*kernel != '\0' ? " " : "") + "n = " + std::to_string(n) +
+         ", offset " + std::to_string(offset) + ", " + values + " values";
+}
+
+// A reduction's result against the reference: |got - expected| <= n·eps·magnitude + slack.
+template <class T>
+void check_reduction(const char* kernel, T got, T expected, std::size_t n, double magnitude,
+                     double slack, const std::string& context, Worst& worst) {
+  const double error = std::fabs(double(got) - double(expected));
+  const double bound = double(n) * double(kEps<T>) * magnitude + slack;
+  CHECK_MESSAGE(error <= bound, context, ": ", kernel, " = ", show(got), ", reference ",
+                show(expected), ", error ", error, " > bound ", bound);
+  if (magnitude > 0) {
+    worst.offer(error / (double(kEps<T>) * magnitude), [&] { return context; });
+  }
+}
+
+// ------------------------------ The oracle itself
+
+// The reference is the oracle of every other test, so its own accuracy is checked on inputs
+// whose exact results naive (or merely Kahan-compensated) arithmetic gets wrong.
+TEST_CASE("the reference engine's reductions are exact where naive arithmetic is not") {
+  const double cancelling[] = {1.0, 1e100, 1.0, -1e100};  // Kahan's summation gives 0
+  CHECK(ref::sum(4, cancelling) == 2.0);
+  // (1 + 2^-30)(1 - 2^-30) - 1 = -2^-60: rounding the product first gives 0.
+  const double x[] = {1.0 + 0x1p-30, -1.0}, y[] = {1.0 - 0x1p-30, 1.0};
+  CHECK(ref::dot(2, x, y) == -0x1p-60);
+  const float xf[] = {1.0f + 0x1p-12f, -1.0f}, yf[] = {1.0f - 0x1p-12f, 1.0f};
+  CHECK(ref::dot(2, xf, yf) == -0x1p-24f);
+  // 3-4-5 triangles far outside the range where squares are representable, down to denormals.
+  const double huge[] = {0x3p1000, 0x4p1000}, tiny[] = {0x3p-1074, 0x4p-1074};
+  CHECK(ref::nrm2(2, huge) == 0x5p1000);
+  CHECK(ref::nrm2(2, tiny) == 0x5p-1074);
+  const float huge_f[] = {0x3p100f, 0x4p100f}, tiny_f[] = {0x3p-149f, 0x4p-149f};
+  CHECK(ref::nrm2(2, huge_f) == 0x5p100f);
+  CHECK(ref::nrm2(2, tiny_f) == 0x5p-149f);
+}
+
+// ------------------------------ dot, sum, asum
+
+TEST_CASE_TEMPLATE("dot, sum and asum are within n*eps*sum|terms| of the reference", T, float,
+                   double) {
+  Random random(1);
+  Worst worst_dot, worst_sum, worst_asum;
+  for (std::size_t n : sizes()) {
+    for (std::size_t offset : kOffsets) {
+      for (Values values : {Values::kUniform, Values::kWide}) {
+        Buffer<T> x(n, offset), y(n, offset);
+        fill(x.data(), n, values, random);
+        fill(y.data(), n, values, random);
+        double products = 0, magnitudes = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+          products += std::fabs(double(x[i]) * double(y[i]));
+          magnitudes += std::fabs(double(x[i]));
+        }
+        const std::string context = where("", n, offset, name_of(values));
+        // Each product may also lose up to denorm_min/2 to gradual underflow.
+        check_reduction("dot", dot(n, x.data(), y.data()), ref::dot(n, x.data(), y.data()), n,
+                        products, double(n) * double(kDenormMin<T>), context, worst_dot);
+        check_reduction("sum", sum(n, x.data()), ref::sum(n, x.data()), n, magnitudes, 0.0, context,
+                        worst_sum);
+        check_reduction("asum", asum(n, x.data()), ref::asum(n, x.data()), n, magnitudes, 0.0,
+                        context, worst_asum);
+      }
+    }
+  }
+  const std::string type = type_name<T>();
+  report_worst("dot." + type, worst_dot, "eps*sum|x*y|", "n");
+  report_worst("sum." + type, worst_sum, "eps*sum|x|", "n");
+  report_worst("asum." + type, worst_asum, "eps*sum|x|", "n");
+}
+
+TEST_CASE_TEMPLATE("dot, sum and asum propagate Inf and NaN from any position", T, float, double) {
+  Random random(2);
+  for (std::size_t n : sizes()) {
+    if (n == 0 || n > 200) continue;  // every position of every lane and tail, small sizes
+    Buffer<T> x(n, 1), y(n, 0);
+    for (std::size_t p = 0; p < n; ++p) {
+      CAPTURE(n);
+      CAPTURE(p);
+      fill(x.data(), n, Values::kUniform, random);
+      for (T& v : y) v = random.uniform<T>(T(0.5), T(1));  // positive: signs come from x
+      x[p] = kInf<T>;
+      CHECK(sum(n, x.data()) == kInf<T>);
+      CHECK(asum(n, x.data()) == kInf<T>);
+      CHECK(dot(n, x.data(), y.data()) == kInf<T>);
+      x[p] = -kInf<T>;
+      CHECK(sum(n, x.data()) == -kInf<T>);
+      CHECK(asum(n, x.data()) == kInf<T>);
+      CHECK(dot(n, x.data(), y.data()) == -kInf<T>);
+      if (n > 1) {  // +Inf and -Inf: NaN, whichever lanes they fall in
+        x[n - 1 - p == p ? (p + 1) % n : n - 1 - p] = kInf<T>;
+        CHECK(std::isnan(sum(n, x.data())));
+        CHECK(asum(n, x.data()) == kInf<T>);
+        CHECK(std::isnan(dot(n, x.data(), y.data())));
+      }
+      fill(x.data(), n, Values::kUniform, random);
+      x[p] = kNaN<T>;
+      CHECK(std::isnan(sum(n, x.data())));
+      CHECK(std::isnan(asum(n, x.data())));
+      CHECK(std::isnan(dot(n, x.data(), y.data())));
+      CHECK(std::isnan(dot(n, y.data(), x.data())));
+    }
+  }
+}
+
+TEST_CASE_TEMPLATE("dot, sum and asum handle denormals", T, float, double) {
+  Random random(3);
+  for (std::size_t n : sizes()) {
+    Buffer<T> x(n, 1), y(n, 0);
+    for (std::size_t i = 0; i < n; ++i) {
+      // Multiples of denorm_min up to 2^20 of them: all below the smallest normal.
+      x[i] = T(random.uniform<double>(-1, 1) * 1048576.0) * kDenormMin<T>;
+      y[i] = random.uniform<T>(T(-1), T(1));
+    }
+    double magnitudes = 0, products = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      magnitudes += std::fabs(double(x[i]));
+      products += std::fabs(double(x[i]) * double(y[i]));
+    }
+    Worst ignored;
+    const std::string context = where("", n, 1, "denormal");
+    // Sums of denormals are exact; products of denormals underflow by up to denorm_min/2 each.
+    check_reduction("sum", sum(n, x.data()), ref::sum(n, x.data()), n, magnitudes, 0.0, context,
+                    ignored);
+    check_reduction("asum", asum(n, x.data()), ref::asum(n, x.data()), n, magnitudes, 0.0, context,
+                    ignored);
+    check_reduction("dot", dot(n, x.data(), y.data()), ref::dot(n, x.data(), y.data()), n, products,
+                    double(n) * double(kDenormMin<T>), context, ignored);
+  }
+}
+
+// ------------------------------ nrm2
+
+// |got - expected| <= 2·n·eps·expected, plus denorm_min: a denormal result cannot carry a
+// relative precision.
+template <class T>
+void check_nrm2(T got, T expected, std::size_t n, const std::string& context, Worst& worst) {
+  REQUIRE_MESSAGE(std::isfinite(expected), context, ": the test's input overflows nrm2");
+  const double error = std::fabs(double(got) - double(expected));
+  const double bound = 2.0 * double(n) * double(kEps<T>) * double(expected) + kDenormMin<T>;
+  CHECK_MESSAGE(error <= bound, context, ": nrm2 = ", show(got), ", reference ", show(expected),
+                ", error ", error, " > bound ", bound);
+  if (expected > 0)
+    worst.offer(error / (double(kEps<T>) * double(expected)), [&] { return context; });
+}
+
+TEST_CASE_TEMPLATE("nrm2 is within 2*n*eps relative of the reference, for any finite scale", T,
+                   float, double) {
+  Random random(4);
+  // Scales whose squares overflow (huge) or underflow (tiny, denormal) in T: the kernel must
+  // scale. The huge one leaves room for the 2^21 of wide values and sqrt(n) growth.
+  const int huge = sizeof(T) == 4 ? 90 : 900;
+  const int tiny = sizeof(T) == 4 ? -100 : -1000;
+  const int denormal = sizeof(T) == 4 ? -140 : -1060;
+  Worst worst;
+  for (std::size_t n : sizes()) {
+    for (std::size_t offset : kOffsets) {
+      for (int scale : {0, huge, tiny, denormal}) {
+        for (Values values : {Values::kUniform, Values::kWide}) {
+          Buffer<T> x(n, offset);
+          fill(x.data(), n, values, random);
+          for (T& v : x) v = std::ldexp(v, scale);
+          const std::string context =
+              where("", n, offset, name_of(values)) + " times 2^" + std::to_string(scale);
+          check_nrm2(nrm2(n, x.data()), ref::nrm2(n, x.data()), n, context, worst);
+        }
+      }
+      // One huge element among tiny ones, at the end: the scale changes late in the pass.
+      if (n > 0) {
+        Buffer<T> x(n, offset);
+        fill(x.data(), n, Values::kUniform, random);
+        for (T& v : x) v = std::ldexp(v, tiny);
+        x[n - 1] = std::ldexp(T(1.5), huge);
+        check_nrm2(nrm2(n, x.data()), ref::nrm2(n, x.data()), n,
+                   where("", n, offset, "tiny then one huge"), worst);
+      }
+    }
+  }
+  report_worst(std::string("nrm2.") + type_name<T>(), worst, "eps*nrm2", "2n");
+}
+
+TEST_CASE_TEMPLATE("nrm2 special values: 0 for n = 0, +Inf for an Inf, NaN for a NaN", T, float,
+                   double) {
+  CHECK(nrm2(0, static_cast<const T*>(nullptr)) == T(0));
+  Random random(5);
+  for (std::size_t n : sizes()) {
+    if (n == 0 || n > 200) continue;
+    Buffer<T> x(n, 1);
+    for (std::size_t p = 0; p < n; ++p) {
+      CAPTURE(n);
+      CAPTURE(p);
+      fill(x.data(), n, Values::kUniform, random);
+      x[p] = -kInf<T>;
+      CHECK(nrm2(n, x.data()) == kInf<T>);
+      x[p] = kNaN<T>;
+      CHECK(std::isnan(nrm2(n, x.data())));
+      if (n > 1) {
+        x[p == 0 ? n - 1 : 0] = kInf<T>;  // NaN wins over Inf, before or after it
+        CHECK(std::isnan(nrm2(n, x.data())));
+      }
+    }
+    std::fill(x.begin(), x.end(), T(0));
+    CHECK(nrm2(n, x.data()) == T(0));
+  }
+}
+
+// ------------------------------ iamax
+
+TEST_CASE_TEMPLATE("iamax is the reference's index exactly", T, float, double) {
+  Random random(6);
+  for (std::size_t n : sizes()) {
+    for (std::size_t offset : kOffsets) {
+      for (Values values : {Values::kUniform, Values::kWide}) {
+        Buffer<T> x(n, offset);
+        fill(x.data(), n, values, random);
+        CHECK_MESSAGE(iamax(n, x.data()) == ref::iamax(n, x.data()),
+                      where("iamax", n, offset, name_of(values)));
+      }
+    }
+  }
+  CHECK(iamax(0, static_cast<const T*>(nullptr)) == 0);
+}
+
+TEST_CASE_TEMPLATE("iamax: first of ties, first NaN, infinities, at every position", T, float,
+                   double) {
+  Random random(7);
+  for (std::size_t n : sizes()) {
+    if (n == 0 || n > 200) continue;
+    Buffer<T> x(n, 1);
+    std::fill(x.begin(), x.end(), T(0));
+    CHECK(iamax(n, x.data()) == 0);  // all zeros
+    for (std::size_t p = 0; p < n; ++p) {
+      CAPTURE(n);
+      CAPTURE(p);
+      fill(x.data(), n, Values::kUniform, random);
+      x[p] = T(-2);  // the largest magnitude, negative
+      CHECK(iamax(n, x.data()) == p);
+      for (std::size_t q = p + 1; q < n; q += 3) x[q] = (q % 2) != 0 ? T(2) : T(-2);
+      CHECK(iamax(n, x.data()) == p);  // later ties, either sign, lose
+      x[p] = kInf<T>;
+      CHECK(iamax(n, x.data()) == p);
+      x[n - 1] = -kInf<T>;
+      CHECK(iamax(n, x.data()) == p);
+      x[n - 1 - p] = kNaN<T>;  // a NaN beats everything, before or after the largest
+      CHECK(iamax(n, x.data()) == n - 1 - p);
+      x[n - 1] = kNaN<T>;
+      CHECK(iamax(n, x.data()) == n - 1 - p);  // the first NaN
+    }
+  }
+  // The largest element far into a large array, past any block boundary.
+  const std::size_t n = large_size();
+  Buffer<T> x(n, 1);
+  fill(x.data(), n, Values::kUniform, random);
+  for (std::size_t p : {n / 2 + 1, n - 1}) {
+    CAPTURE(p);
+    x[p] = T(4);
+    CHECK(iamax(n, x.data()) == p);
+    x[p] = T(0);
+  }
+}
+
+// ------------------------------ scal, axpy
+
+TEST_CASE_TEMPLATE("scal is exactly the reference, special values included", T, float, double) {
+  Random random(8);
+  const T specials[] = {T(0),
+                        -T(0),
+                        kInf<T>,
+                        -kInf<T>,
+                        kNaN<T>,
+                        kDenormMin<T>,
+                        std::numeric_limits<T>::min(),
+                        std::numeric_limits<T>::max()};
+  for (std::size_t n : sizes()) {
+    for (std::size_t offset : kOffsets) {
+      Buffer<T> x(n, offset), expected(n, 0);
+      fill(x.data(), n, Values::kWide, random);
+      for (std::size_t i = 0; i < n && i < 64; i += 5) x[i] = specials[(i / 5) % 8];
+      for (T a : {T(0), T(-1), T(2.5), T(1e-30), kDenormMin<T>, kInf<T>, kNaN<T>}) {
+        Buffer<T> got(n, offset);
+        std::copy(x.begin(), x.end(), got.begin());
+        std::copy(x.begin(), x.end(), expected.begin());
+        scal(n, a, got.data());
+        ref::scal(n, a, expected.data());
+        Failures failures;
+        for (std::size_t i = 0; i < n; ++i) {
+          if (!same(got[i], expected[i])) {
+            failures.add([&] {
+              return "x[" + std::to_string(i) + "] = " + show(x[i]) + ": got " + show(got[i]) +
+                     ", expected " + show(expected[i]);
+            });
+          }
+        }
+        CHECK_MESSAGE(failures.none(), where("scal", n, offset, "wide"), ", a = ", show(a), ": ",
+                      failures.report());
+      }
+    }
+  }
+}
+
+// Per element: within 1 ulp of the fused (correctly rounded) reference, plus half an ulp of a·x
+// for engines that round the product first (API.md allows FMA, so both are accepted).
+template <class T>
+void check_axpy(const char* what, T a, const Buffer<T>& x, const Buffer<T>& y0,
+                const Buffer<T>& got, const Buffer<T>& expected) {
+  Failures failures;
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    const T e = expected[i], g = got[i];
+    bool ok;
+    if (std::isnan(e) || std::isinf(e)) {
+      ok = same(g, e);
+    } else {
+      const T product = a * x[i];
+      ok = std::isfinite(g) && std::fabs(double(g) - double(e)) <= std::max(ulp(e), ulp(g)) +
+                                                                       0.5 * ulp(product) +
+                                                                       double(kDenormMin<T>);
+    }
+    if (!ok) {
+      failures.add([&] {
+        return "i = " + std::to_string(i) + ": a = " + show(a) + ", x = " + show(x[i]) +
+               ", y = " + show(y0[i]) + ": got " + show(g) + ", reference " + show(e);
+      });
+    }
+  }
+  CHECK_MESSAGE(failures.none(), what, ": ", failures.report());
+}
+
+TEST_CASE_TEMPLATE("axpy is within 1 ulp of the fused reference, in place too", T, float, double) {
+  Random random(9);
+  for (std::size_t n : sizes()) {
+    for (std::size_t offset : kOffsets) {
+      for (Values values : {Values::kUniform, Values::kWide}) {
+        const T a = random.wide<T>(4);
+        Buffer<T> x(n, offset), y0(n, offset), got(n, offset), expected(n, 0);
+        fill(x.data(), n, values, random);
+        fill(y0.data(), n, values, random);
+        // Specials early in the array, where they cover vector bodies and tails alike.
+        if (n > 3) {
+          x[1] = kNaN<T>;
+          x[2] = kInf<T>;
+          y0[3] = -kInf<T>;
+        }
+        std::copy(y0.begin(), y0.end(), got.begin());
+        std::copy(y0.begin(), y0.end(), expected.begin());
+        axpy(n, a, x.data(), got.data());
+        ref::axpy(n, a, x.data(), expected.data());
+        check_axpy(where("axpy", n, offset, name_of(values)).c_str(), a, x, y0, got, expected);
+
+        // y == x: x += a·x.
+        std::copy(x.begin(), x.end(), got.begin());
+        std::copy(x.begin(), x.end(), expected.begin());
+        axpy(n, a, got.data(), got.data());
+        ref::axpy(n, a, expected.data(), expected.data());
+        check_axpy(where("axpy in place", n, offset, name_of(values)).c_str(), a, x, x, got,
+                   expected);
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace coheriq::kernels::testing

@@ -1,0 +1,160 @@
+// GEMM of the engine in effect against the reference engine: all four transposes, odd shapes,
+// leading dimensions wider than a row (padding holds NaN), misaligned data, general alpha and
+// beta, beta == 0 with NaN in C, and the degenerate sizes. Bound: see check_product.
+#include <doctest/doctest.h>
+
+#include <coheriq/kernels.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "gemm_support.hpp"
+#include "reference/reference.hpp"
+
+namespace coheriq::kernels::testing {
+namespace {
+
+template <class T>
+void run_engine(const Product<T>& p, Matrix<T>& c) {
+  gemm(p.ta, p.tb, p.shape.m, p.shape.n, p.shape.k, p.alpha, p.a.data(), p.a.ld(), p.b.data(),
+       p.b.ld(), p.beta, c.data(), c.ld());
+}
+
+// (alpha, beta): plain, accumulate, scaled with beta == 0, general.
+template <class T>
+const std::pair<T, T> kScalings[] = {
+    {T(1), T(0)}, {T(1), T(1)}, {T(-1.5), T(0)}, {T(0.75), T(-2.5)}};
+
+// Layouts: tight and aligned, or 3 elements of padding per row and misaligned by one element.
+struct Layout {
+  std::size_t pad, offset;
+};
+constexpr Layout kLayouts[] = {{0, 0}, {3, 1}};
+
+TEST_CASE_TEMPLATE("gemm matches the reference for every transpose, shape, layout and scaling", T,
+                   float, double) {
+  Random random(30);
+  Worst worst;
+  for (const Shape& shape : gemm_shapes()) {
+    for (Trans ta : {Trans::N, Trans::T}) {
+      for (Trans tb : {Trans::N, Trans::T}) {
+        for (const auto& [alpha, beta] : kScalings<T>) {
+          for (const Layout& layout : kLayouts) {
+            const Product<T> p(ta, tb, shape, alpha, beta, layout.pad, layout.offset, random);
+            Matrix<T> got = p.c;
+            run_engine(p, got);
+            check_product(p, got, reference_product(p), "", worst);
+          }
+        }
+      }
+    }
+  }
+  if (!quick()) {
+    for (Trans ta : {Trans::N, Trans::T}) {
+      for (Trans tb : {Trans::N, Trans::T}) {
+        const Product<T> p(ta, tb, kLargeGemm, T(0.5), T(-1), 5, 1, random);
+        Matrix<T> got = p.c;
+        run_engine(p, got);
+        check_product(p, got, reference_product(p), "large", worst);
+      }
+    }
+  }
+  report_worst(std::string("gemm.") + type_name<T>(), worst, "eps*(|alpha||A||B| + |beta C|)",
+               "k + 2");
+}
+
+TEST_CASE_TEMPLATE("gemm degenerate sizes: k = 0 scales C, m = 0 or n = 0 writes nothing", T, float,
+                   double) {
+  Random random(31);
+  Worst ignored;
+  for (Trans ta : {Trans::N, Trans::T}) {
+    for (Trans tb : {Trans::N, Trans::T}) {
+      for (const auto& [alpha, beta] : kScalings<T>) {
+        // k == 0: op(A)·op(B) is a zero matrix; C = beta·C, or 0 when beta == 0 (even over NaN).
+        const Product<T> p(ta, tb, Shape{5, 7, 0}, alpha, beta, 2, 1, random);
+        Matrix<T> got = p.c;
+        run_engine(p, got);
+        check_product(p, got, reference_product(p), "k = 0", ignored);
+        // m == 0 or n == 0: nothing to compute, C untouched.
+        for (Shape empty : {Shape{0, 7, 5}, Shape{5, 0, 5}, Shape{0, 0, 0}}) {
+          const Product<T> q(ta, tb, empty, alpha, beta, 2, 1, random);
+          Matrix<T> untouched = q.c;
+          run_engine(q, untouched);
+          check_product(q, untouched, q.c, "empty", ignored);
+        }
+      }
+      // Null pointers are fine when there is nothing to read or write.
+      CHECK_NOTHROW(gemm(ta, tb, 0, 0, 0, T(1), static_cast<const T*>(nullptr), 0,
+                         static_cast<const T*>(nullptr), 0, T(0), static_cast<T*>(nullptr), 0));
+    }
+  }
+}
+
+TEST_CASE_TEMPLATE("gemm propagates NaN from A to its row and Inf from B to its column", T, float,
+                   double) {
+  Random random(32);
+  for (Trans ta : {Trans::N, Trans::T}) {
+    for (Trans tb : {Trans::N, Trans::T}) {
+      for (const Shape& shape : {Shape{9, 17, 5}, Shape{17, 33, 15}}) {
+        Product<T> p(ta, tb, shape, T(1), T(0), 1, 0, random);
+        const std::size_t row = shape.m / 2, column = shape.n - 1, depth = shape.k / 2;
+        (ta == Trans::N ? p.a(row, depth) : p.a(depth, row)) = kNaN<T>;
+        (tb == Trans::N ? p.b(depth, column) : p.b(column, depth)) = kInf<T>;
+        Matrix<T> got = p.c;
+        run_engine(p, got);
+        CAPTURE(p.describe());
+        for (std::size_t i = 0; i < shape.m; ++i) {
+          for (std::size_t j = 0; j < shape.n; ++j) {
+            CAPTURE(i);
+            CAPTURE(j);
+            if (i == row) {
+              CHECK(std::isnan(got(i, j)));
+            } else if (j == column) {
+              CHECK_FALSE(std::isfinite(got(i, j)));
+            } else {
+              CHECK(std::isfinite(got(i, j)));
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE_TEMPLATE("gemm runs on several threads at once, each with its own workspace", T, float,
+                   double) {
+  // Different shapes per thread, so workspaces of different sizes grow concurrently.
+  const Shape shapes[] = {{33, 67, 31}, {17, 33, 15}, {9, 17, 65}, {31, 7, 129}};
+  constexpr int kThreads = 4;
+  Random random(33);
+  std::vector<Product<T>> products;
+  for (int t = 0; t < kThreads; ++t) {
+    products.emplace_back(Trans::N, t % 2 == 0 ? Trans::N : Trans::T, shapes[t], T(1), T(0.5), 1, 1,
+                          random);
+  }
+  std::vector<Matrix<T>> results;
+  for (const Product<T>& p : products) results.push_back(p.c);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      for (int repeat = 0; repeat < 3; ++repeat) {
+        Matrix<T> c = products[t].c;
+        run_engine(products[t], c);
+        if (repeat == 2) std::copy(c.data(), c.data() + c.storage_size(), results[t].data());
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  Worst ignored;
+  for (int t = 0; t < kThreads; ++t) {
+    check_product(products[t], results[t], reference_product(products[t]), "threaded", ignored);
+  }
+}
+
+}  // namespace
+}  // namespace coheriq::kernels::testing

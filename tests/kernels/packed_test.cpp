@@ -1,0 +1,186 @@
+// PackedMatrix and packed GEMM: pack_b then gemm agrees with the reference product (and with
+// the engine's unpacked gemm) for every transpose, shape and scaling; the object reports its
+// shape and engine, is 64-byte aligned, moves, and rejects sizes it was not packed with.
+#include <doctest/doctest.h>
+
+#include <coheriq/kernels.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "gemm_support.hpp"
+#include "kernels/packed_access.hpp"
+#include "reference/reference.hpp"
+
+namespace coheriq::kernels::testing {
+namespace {
+
+// The C++ face of a candidate class (docs/kernels.md).
+static_assert(std::is_final_v<PackedMatrix<float>> && std::is_final_v<PackedMatrix<double>>);
+static_assert(!std::is_copy_constructible_v<PackedMatrix<float>> &&
+              !std::is_copy_assignable_v<PackedMatrix<float>>);
+static_assert(std::is_nothrow_move_constructible_v<PackedMatrix<double>> &&
+              std::is_nothrow_move_assignable_v<PackedMatrix<double>>);
+static_assert(!std::is_default_constructible_v<PackedMatrix<float>>);
+
+template <class T>
+PackedMatrix<T> pack(const Product<T>& p) {
+  return pack_b(p.tb, p.shape.k, p.shape.n, p.b.data(), p.b.ld());
+}
+
+template <class T>
+void run_packed(const Product<T>& p, const PackedMatrix<T>& packed, Matrix<T>& c) {
+  gemm(p.ta, p.shape.m, p.shape.n, p.shape.k, p.alpha, p.a.data(), p.a.ld(), packed, p.beta,
+       c.data(), c.ld());
+}
+
+template <class T>
+void check_packed_matrix(const PackedMatrix<T>& packed, const Shape& shape) {
+  CHECK(packed.rows() == shape.k);
+  CHECK(packed.cols() == shape.n);
+  CHECK(packed.engine() == engine());
+  // Any lossless layout holds k·n elements; the memory is the baseline's, 64-byte aligned.
+  CHECK(packed.bytes() >= shape.k * shape.n * sizeof(T));
+  const auto address = reinterpret_cast<std::uintptr_t>(PackedAccess<T>::data(packed));
+  CHECK(address % 64 == 0);
+}
+
+TEST_CASE_TEMPLATE("pack_b then gemm matches the reference and the unpacked gemm", T, float,
+                   double) {
+  Random random(40);
+  Worst worst;
+  for (const Shape& shape : gemm_shapes()) {
+    for (Trans tb : {Trans::N, Trans::T}) {
+      for (std::size_t pad : {std::size_t{0}, std::size_t{3}}) {
+        // One packed B serves several products: each transpose of A, several scalings.
+        const Product<T> first(Trans::N, tb, shape, T(1), T(0), pad, pad % 2, random);
+        const PackedMatrix<T> packed = pack(first);
+        CAPTURE(first.describe());
+        check_packed_matrix(packed, shape);
+        for (Trans ta : {Trans::N, Trans::T}) {
+          for (auto [alpha, beta] : {std::pair<T, T>{T(1), T(0)}, {T(-0.5), T(2)}}) {
+            Product<T> p(ta, tb, shape, alpha, beta, pad, pad % 2, random);
+            // The B that was packed (same shape and layout, so the storage copies as is).
+            std::copy(first.b.storage_begin(), first.b.storage_begin() + first.b.storage_size(),
+                      p.b.data());
+            Matrix<T> got = p.c;
+            run_packed(p, packed, got);
+            const Matrix<T> expected = reference_product(p);
+            check_product(p, got, expected, "packed", worst);
+            Matrix<T> unpacked = p.c;
+            gemm(p.ta, p.tb, shape.m, shape.n, shape.k, p.alpha, p.a.data(), p.a.ld(), p.b.data(),
+                 p.b.ld(), p.beta, unpacked.data(), unpacked.ld());
+            check_product(p, unpacked, expected, "unpacked", worst);
+          }
+        }
+      }
+    }
+  }
+  report_worst(std::string("gemm packed.") + type_name<T>(), worst,
+               "eps*(|alpha||A||B| + |beta C|)", "k + 2");
+}
+
+TEST_CASE_TEMPLATE("PackedMatrix moves, and empty packs work", T, float, double) {
+  Random random(41);
+  const Shape shape{9, 17, 13};
+  const Product<T> p(Trans::N, Trans::T, shape, T(1), T(0), 1, 1, random);
+  const Matrix<T> expected = reference_product(p);
+  Worst ignored;
+
+  PackedMatrix<T> original = pack(p);
+  const std::size_t bytes = original.bytes();
+  PackedMatrix<T> moved(std::move(original));
+  CHECK(original.rows() == 0);  // NOLINT(bugprone-use-after-move): the moved-from state
+  CHECK(original.cols() == 0);
+  CHECK(original.bytes() == 0);
+  CHECK(original.engine().empty());
+  CHECK(moved.bytes() == bytes);
+  Matrix<T> got = p.c;
+  run_packed(p, moved, got);
+  check_product(p, got, expected, "move-constructed", ignored);
+
+  // Move assignment over a live matrix releases the old memory (ASan builds check it).
+  PackedMatrix<T> other = pack_b(Trans::N, 2, 3, p.b.data(), p.b.ld());
+  other = std::move(moved);
+  CHECK(other.rows() == shape.k);
+  CHECK(other.cols() == shape.n);
+  Matrix<T> again = p.c;
+  run_packed(p, other, again);
+  check_product(p, again, expected, "move-assigned", ignored);
+
+  // k == 0 or n == 0: a valid, possibly memoryless, matrix.
+  for (Shape empty : {Shape{4, 5, 0}, Shape{4, 0, 5}}) {
+    const Product<T> q(Trans::N, Trans::N, empty, T(1), T(2), 1, 0, random);
+    const PackedMatrix<T> packed = pack(q);
+    CHECK(packed.rows() == empty.k);
+    CHECK(packed.cols() == empty.n);
+    Matrix<T> c = q.c;
+    run_packed(q, packed, c);
+    check_product(q, c, reference_product(q), "empty pack", ignored);
+  }
+}
+
+TEST_CASE("the reference layout is op(B) row-major k x n, contiguous") {
+  const std::size_t k = 3, n = 4, ld = 6;
+  std::vector<double> b(n * ld);
+  for (std::size_t i = 0; i < b.size(); ++i) b[i] = double(i);
+  CHECK(reference::packed_bytes<double>(k, n) == k * n * sizeof(double));
+  std::vector<double> packed(k * n);
+  reference::pack_b(Trans::T, k, n, b.data(), ld, packed.data());  // op(B)(p, j) = B(j, p)
+  for (std::size_t p = 0; p < k; ++p) {
+    for (std::size_t j = 0; j < n; ++j) CHECK(packed[p * n + j] == b[j * ld + p]);
+  }
+  reference::pack_b(Trans::N, k, n, b.data(), ld, packed.data());
+  for (std::size_t p = 0; p < k; ++p) {
+    for (std::size_t j = 0; j < n; ++j) CHECK(packed[p * n + j] == b[p * ld + j]);
+  }
+}
+
+template <class Call>
+std::string invalid_argument_message(Call&& call) {
+  try {
+    call();
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "<no std::invalid_argument>";
+}
+
+TEST_CASE_TEMPLATE("packed gemm rejects k, n, lda and ldc that do not fit, naming them", T, float,
+                   double) {
+  Random random(42);
+  const Shape shape{3, 4, 5};
+  for (Trans ta : {Trans::N, Trans::T}) {
+    Product<T> p(ta, Trans::N, shape, T(1), T(0), 0, 0, random);
+    const PackedMatrix<T> packed = pack(p);
+    const Matrix<T> before = p.c;
+    auto call = [&](std::size_t k, std::size_t n, std::size_t lda, std::size_t ldc) {
+      return invalid_argument_message(
+          [&] { gemm(ta, shape.m, n, k, T(1), p.a.data(), lda, packed, T(0), p.c.data(), ldc); });
+    };
+    const std::size_t lda = p.a.ld();
+    const std::string k_message = call(6, 4, 8, 4);
+    CHECK_MESSAGE(k_message.rfind("coheriq: gemm: k = 6 differs from B.rows() = 5", 0) == 0,
+                  k_message);
+    const std::string n_message = call(5, 3, lda, 4);
+    CHECK_MESSAGE(n_message.rfind("coheriq: gemm: n = 3 differs from B.cols() = 4", 0) == 0,
+                  n_message);
+    const std::string lda_message = call(5, 4, lda - 1, 4);
+    CHECK_MESSAGE(lda_message.rfind("coheriq: gemm: lda = " + std::to_string(lda - 1), 0) == 0,
+                  lda_message);
+    const std::string ldc_message = call(5, 4, lda, 3);
+    CHECK_MESSAGE(ldc_message.rfind("coheriq: gemm: ldc = 3", 0) == 0, ldc_message);
+    for (std::size_t i = 0; i < before.storage_size(); ++i) {
+      CHECK(same(p.c.storage_begin()[i], before.storage_begin()[i]));
+    }
+  }
+}
+
+}  // namespace
+}  // namespace coheriq::kernels::testing
