@@ -1,0 +1,250 @@
+// The harness's buffers, cache control and STREAM-style references. Baseline code.
+#include "harness.hpp"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <new>
+#include <tuple>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <emmintrin.h>  // _mm_clflush, _mm_mfence: SSE2, part of the x86-64 baseline
+#endif
+
+namespace coheriq_bench {
+
+// ------------------------------ Sizes
+
+namespace {
+
+// BLAS-1: L1-resident (1K), L2-resident (64K), cold (16M). Math: L1 (4K) and L2 (64K).
+const Sizes kFull = {{1024, 65536, 16777216}, {4096, 65536}, {256, 1024, 2048}, 16777216};
+// Warm sizes only, and the smallest gemm: under a minute for every engine on 2 cores.
+const Sizes kQuick = {{1024, 65536}, {4096}, {256}, 0};
+
+bool quick_mode = false;
+
+}  // namespace
+
+void set_quick(bool quick) { quick_mode = quick; }
+const Sizes& sizes() { return quick_mode ? kQuick : kFull; }
+
+std::string bench_name(std::string_view kernel, std::string_view type, std::size_t n,
+                       std::string_view impl) {
+  std::string name(kernel);
+  name += '.';
+  name += type;
+  name += '/';
+  name += std::to_string(n);
+  name += '/';
+  name += impl;
+  return name;
+}
+
+// ------------------------------ Buffers
+
+namespace {
+
+constexpr std::size_t kLine = 64;
+
+struct FreeDeleter {
+  void operator()(void* p) const { std::free(p); }
+};
+
+// splitmix64: a fixed, cheap stream of well-mixed bits, so every run sees the same data.
+std::uint64_t next_random(std::uint64_t& state) {
+  std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+struct Range {
+  double lo, hi;
+};
+
+Range range_of(Fill fill) {
+  switch (fill) {
+    case Fill::kVectorX:
+    case Fill::kVectorY:
+    case Fill::kVectorZ:
+      return {0.5, 1.5};
+    case Fill::kExp:
+    case Fill::kSigmoid:
+      return {-10.0, 10.0};
+    case Fill::kLog:
+      return {0.001, 1000.0};
+    case Fill::kTanh:
+      return {-5.0, 5.0};
+    case Fill::kOutput:
+    case Fill::kMatrixC:
+      return {0.0, 0.0};
+    case Fill::kMatrixA:
+    case Fill::kMatrixB:
+      return {-1.0, 1.0};
+  }
+  return {0.0, 0.0};
+}
+
+template <class T>
+void fill_buffer(T* p, std::size_t n, Fill fill) {
+  const Range r = range_of(fill);
+  std::uint64_t state = 0x5eed0000u + static_cast<std::uint64_t>(fill);
+  for (std::size_t i = 0; i < n; ++i) {
+    const double unit = double(next_random(state) >> 11) * 0x1.0p-53;  // [0, 1)
+    p[i] = static_cast<T>(r.lo + (r.hi - r.lo) * unit);
+  }
+}
+
+using PoolKey = std::tuple<std::size_t, std::size_t, Fill>;  // element size, n, fill
+
+std::map<PoolKey, std::unique_ptr<void, FreeDeleter>>& pool() {
+  static std::map<PoolKey, std::unique_ptr<void, FreeDeleter>> buffers;
+  return buffers;
+}
+
+}  // namespace
+
+template <class T>
+T* buffer(std::size_t n, Fill fill) {
+  auto& slot = pool()[PoolKey{sizeof(T), n, fill}];
+  if (!slot) {
+    // At least one line, so n == 0 still gets a valid pointer.
+    const std::size_t bytes = ((n * sizeof(T) + kLine - 1) / kLine + 1) * kLine;
+    void* p = std::aligned_alloc(kLine, bytes);
+    if (p == nullptr) throw std::bad_alloc();
+    slot.reset(p);
+    fill_buffer(static_cast<T*>(p), n, fill);
+  }
+  return static_cast<T*>(slot.get());
+}
+
+template float* buffer<float>(std::size_t, Fill);
+template double* buffer<double>(std::size_t, Fill);
+
+// ------------------------------ Cache control
+
+void evict(const void* p, std::size_t bytes) {
+  if (bytes == 0) return;
+  const auto* first = static_cast<const char*>(p);
+#if defined(__x86_64__) || defined(__i386__)
+  for (std::size_t off = 0; off < bytes; off += kLine) _mm_clflush(first + off);
+  _mm_clflush(first + bytes - 1);
+  _mm_mfence();
+#elif defined(__aarch64__)
+  for (std::size_t off = 0; off < bytes; off += kLine) {
+    asm volatile("dc civac, %0" : : "r"(first + off) : "memory");
+  }
+  asm volatile("dsb ish" : : : "memory");
+#else
+  // No user-level flush: sweep a scratch area far larger than any last-level cache instead.
+  static std::unique_ptr<char[]> scratch(new char[std::size_t{1} << 30]);
+  for (std::size_t i = 0; i < (std::size_t{1} << 30); i += kLine) scratch[i] += 1;
+  benchmark::DoNotOptimize(scratch.get());
+  (void)first;
+  (void)bytes;
+#endif
+}
+
+std::string cache_policy() {
+  const long llc = sysconf(_SC_LEVEL3_CACHE_SIZE);
+  std::string s =
+      "warm sizes reuse their buffers; lengths >= " + std::to_string(kColdElements >> 20) +
+      "M elements are evicted from every cache level before each timed call";
+  s += llc > 0 ? "; LLC reported by the OS: " + std::to_string(llc >> 20) + " MiB"
+               : "; LLC size not reported by the OS";
+  return s;
+}
+
+// ------------------------------ STREAM-style references
+
+namespace {
+
+// The references are compiled for the widest vector ISA the host has (GCC function clones,
+// chosen at load time), so they measure the memory, not the baseline ISA's load width.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define COHERIQ_STREAM_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define COHERIQ_STREAM_CLONES
+#endif
+
+// Sixteen independent accumulators per stream: the reduction is limited by memory, not by the
+// latency of one dependent chain of additions (the compiler may not reassociate floating point).
+COHERIQ_STREAM_CLONES double stream_read1(std::size_t n, const double* x) {
+  double acc[16] = {};
+  std::size_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    for (int j = 0; j < 16; ++j) acc[j] += x[i + j];
+  }
+  for (; i < n; ++i) acc[0] += x[i];
+  double total = 0;
+  for (double a : acc) total += a;
+  return total;
+}
+
+COHERIQ_STREAM_CLONES double stream_read2(std::size_t n, const double* x, const double* y) {
+  double acc[16] = {};
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    for (int j = 0; j < 8; ++j) {
+      acc[j] += x[i + j];
+      acc[8 + j] += y[i + j];
+    }
+  }
+  for (; i < n; ++i) acc[0] += x[i] + y[i];
+  double total = 0;
+  for (double a : acc) total += a;
+  return total;
+}
+
+COHERIQ_STREAM_CLONES void stream_scale(std::size_t n, double s, double* x) {
+  for (std::size_t i = 0; i < n; ++i) x[i] *= s;
+}
+
+COHERIQ_STREAM_CLONES void stream_triad(std::size_t n, double s, const double* x, double* y) {
+  for (std::size_t i = 0; i < n; ++i) y[i] += s * x[i];
+}
+
+}  // namespace
+
+void add_stream_references() {
+  const std::size_t n = sizes().stream;
+  if (n == 0) return;
+  const std::size_t bytes = n * sizeof(double);
+  add(bench_name("stream_read1", "f64", n, "stream"), [n, bytes](benchmark::State& state) {
+    const double* x = buffer<double>(n, Fill::kVectorX);
+    const Operands ops(true, {{x, bytes}});
+    timed_loop(state, ops, [&] { benchmark::DoNotOptimize(stream_read1(n, x)); });
+    state.SetBytesProcessed(state.iterations() * as_i64(bytes));
+  });
+  add(bench_name("stream_read2", "f64", n, "stream"), [n, bytes](benchmark::State& state) {
+    const double* x = buffer<double>(n, Fill::kVectorX);
+    const double* y = buffer<double>(n, Fill::kVectorY);
+    const Operands ops(true, {{x, bytes}, {y, bytes}});
+    timed_loop(state, ops, [&] { benchmark::DoNotOptimize(stream_read2(n, x, y)); });
+    state.SetBytesProcessed(state.iterations() * as_i64(2 * bytes));
+  });
+  add(bench_name("stream_scale", "f64", n, "stream"), [n, bytes](benchmark::State& state) {
+    double* x = buffer<double>(n, Fill::kVectorX);
+    const Operands ops(true, {{x, bytes}});
+    timed_loop(state, ops, [&] {
+      stream_scale(n, -1.0, x);
+      benchmark::ClobberMemory();
+    });
+    state.SetBytesProcessed(state.iterations() * as_i64(2 * bytes));
+  });
+  add(bench_name("stream_triad", "f64", n, "stream"), [n, bytes](benchmark::State& state) {
+    const double* x = buffer<double>(n, Fill::kVectorX);
+    double* y = buffer<double>(n, Fill::kVectorY);
+    const Operands ops(true, {{x, bytes}, {y, bytes}});
+    timed_loop(state, ops, [&] {
+      stream_triad(n, 1e-6, x, y);
+      benchmark::ClobberMemory();
+    });
+    state.SetBytesProcessed(state.iterations() * as_i64(3 * bytes));
+  });
+}
+
+}  // namespace coheriq_bench

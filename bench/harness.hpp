@@ -1,0 +1,259 @@
+// The kernel benchmark harness: sizes, buffers, cache state, and one registration helper per
+// kernel family, shared by coheriq and every peer so they are measured by the same loop.
+//
+// Benchmark names are "<kernel>.<type>/<size>/<impl>", e.g. "dot.f32/1024/coheriq" or
+// "gemm.f64/1024/openblas": `coheriq bench` parses them, and --benchmark_filter selects them.
+// The helpers take the kernel as a callable so calls inline at the call site: every
+// implementation pays the same loop and nothing else.
+//
+// Cache state is fixed explicitly. Warm sizes reuse the same buffers, so after the first
+// iteration they sit in L1 (1K) or L2 (64K). Cold sizes (4M elements and more) evict their
+// operands from every cache level before each timed call, with the timer paused, so every call
+// streams from memory whatever the size of the last-level cache.
+#pragma once
+
+#include <benchmark/benchmark.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace coheriq_bench {
+
+// ------------------------------ Sizes
+
+struct Sizes {
+  std::vector<std::size_t> blas1;  // BLAS-1 vector lengths
+  std::vector<std::size_t> math;   // elementwise math lengths (f32)
+  std::vector<std::size_t> gemm;   // square gemm orders (m = n = k)
+  std::size_t stream = 0;          // length of the STREAM-style bandwidth reference
+};
+
+// The full set, or the --quick subset (set once, before registration).
+void set_quick(bool quick);
+const Sizes& sizes();
+
+// Lengths from this many elements up are measured cold.
+inline constexpr std::size_t kColdElements = std::size_t{1} << 22;
+inline bool is_cold(std::size_t n) { return n >= kColdElements; }
+
+// ------------------------------ Buffers
+
+// What a buffer holds; each kind is filled once, deterministically, in a range that keeps the
+// kernel on its fast path (no overflow, no denormals, positive inputs for log).
+enum class Fill {
+  kVectorX,  // BLAS-1 x: [0.5, 1.5)
+  kVectorY,  // BLAS-1 y: [0.5, 1.5)
+  kVectorZ,  // STREAM third operand
+  kExp,      // [-10, 10)
+  kLog,      // [0.001, 1000)
+  kTanh,     // [-5, 5)
+  kSigmoid,  // [-10, 10) (softmax too)
+  kOutput,   // elementwise outputs: zeros
+  kMatrixA,  // gemm operands: [-1, 1)
+  kMatrixB,
+  kMatrixC,
+};
+
+// A 64-byte aligned buffer of `n` elements, allocated and filled on the first request and
+// shared by every benchmark asking for the same (type, n, fill) afterwards.
+template <class T>
+T* buffer(std::size_t n, Fill fill);
+
+// Removes [p, p + bytes) from every cache level (clflush on x86, dc civac on AArch64).
+void evict(const void* p, std::size_t bytes);
+
+// The operands a benchmark touches, evicted before each timed call when cold.
+class Operands {
+ public:
+  Operands(bool cold, std::initializer_list<std::pair<const void*, std::size_t>> regions)
+      : cold_(cold), regions_(regions) {}
+  bool cold() const { return cold_; }
+  void evict_all() const {
+    for (const auto& r : regions_) evict(r.first, r.second);
+  }
+
+ private:
+  bool cold_;
+  std::vector<std::pair<const void*, std::size_t>> regions_;
+};
+
+// The timed loop: one call per iteration, eviction outside the timer when cold.
+template <class Call>
+inline void timed_loop(benchmark::State& state, const Operands& operands, Call&& call) {
+  if (operands.cold()) {
+    for (auto _ : state) {
+      state.PauseTiming();
+      operands.evict_all();
+      state.ResumeTiming();
+      call();
+    }
+  } else {
+    for (auto _ : state) call();
+  }
+}
+
+// ------------------------------ Names and registration
+
+template <class T>
+inline constexpr std::string_view type_name = sizeof(T) == 4 ? "f32" : "f64";
+
+std::string bench_name(std::string_view kernel, std::string_view type, std::size_t n,
+                       std::string_view impl);
+
+// Registers `body` under `name`. Bodies allocate lazily, so registering is free.
+template <class Body>
+void add(const std::string& name, Body body) {
+  benchmark::RegisterBenchmark(name.c_str(), std::move(body));
+}
+
+inline std::int64_t as_i64(std::size_t v) { return static_cast<std::int64_t>(v); }
+
+// T dot(n, x, y)
+template <class T, class F>
+void add_dot(std::string_view impl, F f) {
+  for (std::size_t n : sizes().blas1) {
+    add(bench_name("dot", type_name<T>, n, impl), [n, f](benchmark::State& state) {
+      const T* x = buffer<T>(n, Fill::kVectorX);
+      const T* y = buffer<T>(n, Fill::kVectorY);
+      const Operands ops(is_cold(n), {{x, n * sizeof(T)}, {y, n * sizeof(T)}});
+      timed_loop(state, ops, [&] { benchmark::DoNotOptimize(f(n, x, y)); });
+      state.SetBytesProcessed(state.iterations() * as_i64(2 * n * sizeof(T)));
+    });
+  }
+}
+
+// y += a * x. `a` is small, so y stays in range however long the benchmark runs.
+template <class T, class F>
+void add_axpy(std::string_view impl, F f) {
+  for (std::size_t n : sizes().blas1) {
+    add(bench_name("axpy", type_name<T>, n, impl), [n, f](benchmark::State& state) {
+      const T* x = buffer<T>(n, Fill::kVectorX);
+      T* y = buffer<T>(n, Fill::kVectorY);
+      const T a = T(1e-6);
+      const Operands ops(is_cold(n), {{x, n * sizeof(T)}, {y, n * sizeof(T)}});
+      timed_loop(state, ops, [&] {
+        f(n, a, x, y);
+        benchmark::ClobberMemory();
+      });
+      state.SetBytesProcessed(state.iterations() * as_i64(3 * n * sizeof(T)));
+    });
+  }
+}
+
+// x *= a with a = -1: exact, and the values never drift.
+template <class T, class F>
+void add_scal(std::string_view impl, F f) {
+  for (std::size_t n : sizes().blas1) {
+    add(bench_name("scal", type_name<T>, n, impl), [n, f](benchmark::State& state) {
+      T* x = buffer<T>(n, Fill::kVectorX);
+      const Operands ops(is_cold(n), {{x, n * sizeof(T)}});
+      timed_loop(state, ops, [&] {
+        f(n, T(-1), x);
+        benchmark::ClobberMemory();
+      });
+      state.SetBytesProcessed(state.iterations() * as_i64(2 * n * sizeof(T)));
+    });
+  }
+}
+
+// Reductions over one vector: sum, asum, nrm2, iamax (f(n, x) returns anything).
+template <class T, class F>
+void add_reduction(std::string_view kernel, std::string_view impl, F f) {
+  for (std::size_t n : sizes().blas1) {
+    add(bench_name(kernel, type_name<T>, n, impl), [n, f](benchmark::State& state) {
+      const T* x = buffer<T>(n, Fill::kVectorX);
+      const Operands ops(is_cold(n), {{x, n * sizeof(T)}});
+      timed_loop(state, ops, [&] { benchmark::DoNotOptimize(f(n, x)); });
+      state.SetBytesProcessed(state.iterations() * as_i64(n * sizeof(T)));
+    });
+  }
+}
+
+// Elementwise f32 math y = op(x), inputs drawn from `input`; counts elements per second.
+template <class F>
+void add_math(std::string_view kernel, Fill input, std::string_view impl, F f) {
+  for (std::size_t n : sizes().math) {
+    add(bench_name(kernel, "f32", n, impl), [n, input, f](benchmark::State& state) {
+      const float* x = buffer<float>(n, input);
+      float* y = buffer<float>(n, Fill::kOutput);
+      const Operands ops(is_cold(n), {{x, n * sizeof(float)}, {y, n * sizeof(float)}});
+      timed_loop(state, ops, [&] {
+        f(n, x, y);
+        benchmark::ClobberMemory();
+      });
+      state.SetItemsProcessed(state.iterations() * as_i64(n));
+    });
+  }
+}
+
+inline benchmark::Counter gemm_flops(const benchmark::State& state, std::size_t n) {
+  const double flops = 2.0 * double(n) * double(n) * double(n);
+  return benchmark::Counter(flops * double(state.iterations()), benchmark::Counter::kIsRate);
+}
+
+// Square row-major C = A * B (alpha 1, beta 0, no transposes): f(n, A, B, C).
+template <class T, class F>
+void add_gemm(std::string_view impl, F f) {
+  for (std::size_t n : sizes().gemm) {
+    add(bench_name("gemm", type_name<T>, n, impl), [n, f](benchmark::State& state) {
+      const T* a = buffer<T>(n * n, Fill::kMatrixA);
+      const T* b = buffer<T>(n * n, Fill::kMatrixB);
+      T* c = buffer<T>(n * n, Fill::kMatrixC);
+      timed_loop(state, Operands(false, {}), [&] {
+        f(n, a, b, c);
+        benchmark::ClobberMemory();
+      });
+      state.counters["flops"] = gemm_flops(state, n);
+    });
+  }
+}
+
+// The same product with B packed once outside the timer: pack(n, B) returns the packed matrix,
+// f(n, A, packed, C) multiplies.
+template <class T, class Pack, class F>
+void add_gemm_packed(std::string_view impl, Pack pack, F f) {
+  for (std::size_t n : sizes().gemm) {
+    add(bench_name("gemm_packed", type_name<T>, n, impl), [n, pack, f](benchmark::State& state) {
+      const T* a = buffer<T>(n * n, Fill::kMatrixA);
+      const T* b = buffer<T>(n * n, Fill::kMatrixB);
+      T* c = buffer<T>(n * n, Fill::kMatrixC);
+      const auto packed = pack(n, b);
+      timed_loop(state, Operands(false, {}), [&] {
+        f(n, a, packed, c);
+        benchmark::ClobberMemory();
+      });
+      state.counters["flops"] = gemm_flops(state, n);
+    });
+  }
+}
+
+// Packing alone (allocation included, as a caller of pack_b pays it): bytes of B per second.
+template <class T, class Pack>
+void add_pack_b(std::string_view impl, Pack pack) {
+  for (std::size_t n : sizes().gemm) {
+    add(bench_name("pack_b", type_name<T>, n, impl), [n, pack](benchmark::State& state) {
+      const T* b = buffer<T>(n * n, Fill::kMatrixB);
+      timed_loop(state, Operands(false, {}), [&] {
+        auto packed = pack(n, b);
+        benchmark::ClobberMemory();
+      });
+      state.SetBytesProcessed(state.iterations() * as_i64(n * n * sizeof(T)));
+    });
+  }
+}
+
+// The STREAM-style references at sizes().stream (f64, cold, like the cold kernels), one per
+// traffic pattern of the BLAS-1 kernels: "read1" (one stream read: sum, asum, nrm2, iamax),
+// "read2" (two streams read: dot), "scale" (x = s·x in place: scal) and "triad" (y += s·x:
+// axpy). Plain loops, cloned for the widest vector ISA of the host.
+void add_stream_references();
+
+// One line for the harness's report: how cold sizes are measured, and the LLC it sees.
+std::string cache_policy();
+
+}  // namespace coheriq_bench

@@ -1,0 +1,179 @@
+// kernels_bench: every kernel of <coheriq/kernels.hpp> under the engine in effect, next to the
+// peer libraries found at build time, in one process (so ratios come from one run).
+//
+// The engine is the one COHERIQ_ENGINE selects (activation is one-way: one engine per process;
+// `coheriq bench` runs this binary once per engine). Options besides Google Benchmark's:
+//   --quick   warm sizes and the smallest gemm only (the `coheriq bench --quick` subset)
+// Benchmark names: "<kernel>.<type>/<size>/<impl>", impl = coheriq, a peer, or stream.
+#include <coheriq/coheriq.hpp>
+#include <coheriq/kernels.hpp>
+
+#include <benchmark/benchmark.h>
+
+#include <cstddef>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "bench_config.hpp"
+#include "harness.hpp"
+#include "peers/peers.hpp"
+
+namespace coheriq_bench {
+namespace {
+
+namespace ck = coheriq::kernels;
+
+template <class T>
+void register_coheriq_type() {
+  add_dot<T>("coheriq", [](std::size_t n, const T* x, const T* y) { return ck::dot(n, x, y); });
+  add_axpy<T>("coheriq", [](std::size_t n, T a, const T* x, T* y) { ck::axpy(n, a, x, y); });
+  add_scal<T>("coheriq", [](std::size_t n, T a, T* x) { ck::scal(n, a, x); });
+  add_reduction<T>("sum", "coheriq", [](std::size_t n, const T* x) { return ck::sum(n, x); });
+  add_reduction<T>("asum", "coheriq", [](std::size_t n, const T* x) { return ck::asum(n, x); });
+  add_reduction<T>("nrm2", "coheriq", [](std::size_t n, const T* x) { return ck::nrm2(n, x); });
+  add_reduction<T>("iamax", "coheriq", [](std::size_t n, const T* x) { return ck::iamax(n, x); });
+}
+
+template <class T>
+void register_coheriq_gemm() {
+  using ck::Trans;
+  add_gemm<T>("coheriq", [](std::size_t n, const T* a, const T* b, T* c) {
+    ck::gemm(Trans::N, Trans::N, n, n, n, T(1), a, n, b, n, T(0), c, n);
+  });
+  const auto pack = [](std::size_t n, const T* b) { return ck::pack_b(Trans::N, n, n, b, n); };
+  add_gemm_packed<T>("coheriq", pack,
+                     [](std::size_t n, const T* a, const ck::PackedMatrix<T>& b, T* c) {
+                       ck::gemm(Trans::N, n, n, n, T(1), a, n, b, T(0), c, n);
+                     });
+  add_pack_b<T>("coheriq", pack);
+}
+
+// Registration order is the order of the tables: BLAS-1, math, gemm; coheriq first, then peers.
+void register_coheriq() {
+  register_coheriq_type<float>();
+  register_coheriq_type<double>();
+  add_math("exp", Fill::kExp, "coheriq",
+           [](std::size_t n, const float* x, float* y) { ck::exp(n, x, y); });
+  add_math("log", Fill::kLog, "coheriq",
+           [](std::size_t n, const float* x, float* y) { ck::log(n, x, y); });
+  add_math("tanh", Fill::kTanh, "coheriq",
+           [](std::size_t n, const float* x, float* y) { ck::tanh(n, x, y); });
+  add_math("sigmoid", Fill::kSigmoid, "coheriq",
+           [](std::size_t n, const float* x, float* y) { ck::sigmoid(n, x, y); });
+  add_math("softmax", Fill::kSigmoid, "coheriq",
+           [](std::size_t n, const float* x, float* y) { ck::softmax(n, x, y); });
+  register_coheriq_gemm<float>();
+  register_coheriq_gemm<double>();
+}
+
+std::vector<PeerStatus> register_peers() {
+  std::vector<PeerStatus> peers;
+#ifdef COHERIQ_BENCH_WITH_OPENBLAS
+  peers.push_back(register_openblas());
+#endif
+#ifdef COHERIQ_BENCH_WITH_EIGEN
+  peers.push_back(register_eigen());
+#endif
+#ifdef COHERIQ_BENCH_WITH_SLEEF
+  peers.push_back(register_sleef());
+#endif
+#ifdef COHERIQ_BENCH_WITH_MKL
+  peers.push_back(register_mkl());
+#endif
+  return peers;
+}
+
+// Removes `flag` from argv; returns whether it was there.
+bool take_flag(int& argc, char** argv, std::string_view flag) {
+  bool found = false;
+  int out = 1;
+  for (int i = 1; i < argc; ++i) {
+    if (flag == argv[i]) {
+      found = true;
+    } else {
+      argv[out++] = argv[i];
+    }
+  }
+  argc = out;
+  return found;
+}
+
+void print_help() {
+  std::printf(
+      "kernels_bench: coheriq kernels under the engine COHERIQ_ENGINE selects, and peers.\n"
+      "  --quick   warm sizes and gemm n = 256 only\n"
+      "Benchmark names: <kernel>.<type>/<size>/<impl>, e.g. dot.f32/1024/coheriq.\n\n");
+  benchmark::PrintDefaultHelp();
+}
+
+// Settles and locks the kernels domain now, so its errors (an unknown or unsupported engine
+// in COHERIQ_ENGINE) surface before any benchmark, and reports the engine in effect.
+std::string lock_engine() {
+  ck::dot(0, static_cast<const float*>(nullptr), static_cast<const float*>(nullptr));
+  return coheriq::status(ck::domain_name).engine;
+}
+
+std::string joined(const std::vector<std::string>& items, const char* sep) {
+  std::string s;
+  for (const std::string& item : items) s += (s.empty() ? "" : sep) + item;
+  return s;
+}
+
+int run(int argc, char** argv) {
+  // Line-buffered, so a caller reading the console report through a pipe sees progress live.
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
+  const bool quick = take_flag(argc, argv, "--quick");
+  benchmark::Initialize(&argc, argv, print_help);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
+
+  std::string engine;
+  try {
+    engine = lock_engine();
+  } catch (const coheriq::Error& e) {
+    std::fprintf(stderr, "kernels_bench: %s\n", e.what());
+    return 1;
+  }
+  const char* env = std::getenv("COHERIQ_ENGINE");
+
+  set_quick(quick);
+  register_coheriq();
+  const std::vector<PeerStatus> peers = register_peers();
+  add_stream_references();
+
+  std::vector<std::string> used, skipped;
+  for (const PeerStatus& p : peers) {
+    (p.available ? used : skipped).push_back(p.name + " (" + p.detail + ")");
+  }
+  for (const char* const* s = kSkippedPeers; *s != nullptr; ++s) skipped.emplace_back(*s);
+
+  // The context goes into the JSON output, where `coheriq bench` reads it.
+  benchmark::AddCustomContext("coheriq_engine", engine);
+  benchmark::AddCustomContext("coheriq_engine_variable", env != nullptr ? env : "");
+  benchmark::AddCustomContext("coheriq_sizes", quick ? "quick" : "full");
+  benchmark::AddCustomContext("coheriq_cache", cache_policy());
+  for (const PeerStatus& p : peers) {
+    benchmark::AddCustomContext("peer_" + p.name, (p.available ? "" : "unavailable: ") + p.detail);
+  }
+  benchmark::AddCustomContext("peers_skipped", joined(skipped, "; "));
+
+  std::fprintf(stderr, "kernels_bench: engine %s (COHERIQ_ENGINE=%s)\n", engine.c_str(),
+               env != nullptr ? env : "");
+  std::fprintf(stderr, "kernels_bench: peers: %s\n",
+               used.empty() ? "none" : joined(used, "; ").c_str());
+  if (!skipped.empty()) {
+    std::fprintf(stderr, "kernels_bench: skipped peers: %s\n", joined(skipped, "; ").c_str());
+  }
+  std::fprintf(stderr, "kernels_bench: cache: %s\n", cache_policy().c_str());
+
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
+
+}  // namespace
+}  // namespace coheriq_bench
+
+int main(int argc, char** argv) { return coheriq_bench::run(argc, argv); }

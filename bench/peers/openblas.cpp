@@ -1,0 +1,78 @@
+// OpenBLAS through its CBLAS interface, pinned to one thread. Baseline code: OpenBLAS picks its
+// own kernels for the host at run time.
+#include <cblas.h>
+
+#include <cstddef>
+#include <string>
+
+#include "../harness.hpp"
+#include "peers.hpp"
+
+namespace coheriq_bench {
+namespace {
+
+blasint to_blas(std::size_t n) { return static_cast<blasint>(n); }
+
+// One overload per type, so the registration below is written once for f32 and f64.
+float dot(std::size_t n, const float* x, const float* y) {
+  return cblas_sdot(to_blas(n), x, 1, y, 1);
+}
+double dot(std::size_t n, const double* x, const double* y) {
+  return cblas_ddot(to_blas(n), x, 1, y, 1);
+}
+void axpy(std::size_t n, float a, const float* x, float* y) {
+  cblas_saxpy(to_blas(n), a, x, 1, y, 1);
+}
+void axpy(std::size_t n, double a, const double* x, double* y) {
+  cblas_daxpy(to_blas(n), a, x, 1, y, 1);
+}
+void scal(std::size_t n, float a, float* x) { cblas_sscal(to_blas(n), a, x, 1); }
+void scal(std::size_t n, double a, double* x) { cblas_dscal(to_blas(n), a, x, 1); }
+// ?sum is an OpenBLAS extension of CBLAS (plain sum, no absolute values).
+float sum(std::size_t n, const float* x) { return cblas_ssum(to_blas(n), x, 1); }
+double sum(std::size_t n, const double* x) { return cblas_dsum(to_blas(n), x, 1); }
+float asum(std::size_t n, const float* x) { return cblas_sasum(to_blas(n), x, 1); }
+double asum(std::size_t n, const double* x) { return cblas_dasum(to_blas(n), x, 1); }
+float nrm2(std::size_t n, const float* x) { return cblas_snrm2(to_blas(n), x, 1); }
+double nrm2(std::size_t n, const double* x) { return cblas_dnrm2(to_blas(n), x, 1); }
+std::size_t iamax(std::size_t n, const float* x) { return cblas_isamax(to_blas(n), x, 1); }
+std::size_t iamax(std::size_t n, const double* x) { return cblas_idamax(to_blas(n), x, 1); }
+void gemm(std::size_t n, const float* a, const float* b, float* c) {
+  const blasint m = to_blas(n);
+  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, m, m, 1.0f, a, m, b, m, 0.0f, c, m);
+}
+void gemm(std::size_t n, const double* a, const double* b, double* c) {
+  const blasint m = to_blas(n);
+  cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, m, m, 1.0, a, m, b, m, 0.0, c, m);
+}
+
+template <class T>
+void register_type() {
+  add_dot<T>("openblas", [](std::size_t n, const T* x, const T* y) { return dot(n, x, y); });
+  add_axpy<T>("openblas", [](std::size_t n, T a, const T* x, T* y) { axpy(n, a, x, y); });
+  add_scal<T>("openblas", [](std::size_t n, T a, T* x) { scal(n, a, x); });
+  add_reduction<T>("sum", "openblas", [](std::size_t n, const T* x) { return sum(n, x); });
+  add_reduction<T>("asum", "openblas", [](std::size_t n, const T* x) { return asum(n, x); });
+  add_reduction<T>("nrm2", "openblas", [](std::size_t n, const T* x) { return nrm2(n, x); });
+  add_reduction<T>("iamax", "openblas", [](std::size_t n, const T* x) { return iamax(n, x); });
+  add_gemm<T>("openblas", [](std::size_t n, const T* a, const T* b, T* c) { gemm(n, a, b, c); });
+}
+
+std::string trimmed(std::string s) {
+  const auto first = s.find_first_not_of(' ');
+  const auto last = s.find_last_not_of(' ');
+  return first == std::string::npos ? std::string() : s.substr(first, last - first + 1);
+}
+
+}  // namespace
+
+PeerStatus register_openblas() {
+  openblas_set_num_threads(1);
+  register_type<float>();
+  register_type<double>();
+  return {"openblas", true,
+          trimmed(OPENBLAS_VERSION) + ", " + openblas_get_corename() + " kernels, " +
+              std::to_string(openblas_get_num_threads()) + " thread"};
+}
+
+}  // namespace coheriq_bench

@@ -1,0 +1,390 @@
+#!/usr/bin/env python3
+"""Tests of `coheriq bench`, one check per ctest entry (see CMakeLists.txt).
+
+Nothing here asserts a measured value: the checks recompute what the command derives (medians,
+speedups) from the raw Google Benchmark samples it saved, and compare with what it printed.
+
+Usage: bench_cli_test.py --coheriq PATH --work DIR CHECK
+Exit codes: 0 pass, 1 fail, 77 skipped (the reason is printed).
+"""
+
+import argparse
+import json
+import os
+import re
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import xml.etree.ElementTree as ET
+import zlib
+
+SKIP = 77
+SVG_NS = "{http://www.w3.org/2000/svg}"
+
+
+class Failure(Exception):
+    pass
+
+
+def check(condition, message):
+    if not condition:
+        raise Failure(message)
+
+
+def run(args, cmd, env_extra=None, timeout=600):
+    env = dict(os.environ)
+    env.pop("COHERIQ_ENGINE", None)
+    env.pop("COHERIQ_DISABLE_CPU_FEATURES", None)
+    env.update(env_extra or {})
+    proc = subprocess.run([args.coheriq] + cmd, env=env, capture_output=True, text=True,
+                          timeout=timeout)
+    print("$ coheriq " + " ".join(cmd) + f"  -> exit {proc.returncode}")
+    return proc
+
+
+def close(a, b, rel=1e-9):
+    return abs(a - b) <= rel * max(abs(a), abs(b))
+
+
+def median(values):
+    v = sorted(values)
+    mid = len(v) // 2
+    return v[mid] if len(v) % 2 else (v[mid - 1] + v[mid]) / 2
+
+
+UNIT_NS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
+
+
+def size_label(kernel, n):
+    if kernel.split(".")[0] in ("gemm", "gemm_packed", "pack_b"):
+        return str(n)
+    if n >= 1 << 20 and n % (1 << 20) == 0:
+        return f"{n >> 20}M"
+    if n >= 1024 and n % 1024 == 0:
+        return f"{n >> 10}K"
+    return str(n)
+
+
+def best_supported_engine(args):
+    """The first supported engine of `coheriq info --json` (engines are listed by priority)."""
+    proc = run(args, ["info", "--json"])
+    check(proc.returncode == 0, f"coheriq info --json failed: {proc.stderr}")
+    info = json.loads(proc.stdout)
+    domain = next(d for d in info["domains"] if d["name"] == "coheriq.kernels")
+    return next(e["name"] for e in domain["engines"] if e["supported"]), domain
+
+
+# ------------------------------ checks
+
+
+def check_quick(args):
+    """The reference and the best engine on dot: table, JSON structure, speedups recomputed."""
+    os.makedirs(args.work, exist_ok=True)
+    json_path = os.path.join(args.work, "quick.json")
+    svg_path = os.path.join(args.work, "quick.svg")
+    for path in (json_path, svg_path):
+        if os.path.exists(path):
+            os.remove(path)
+    best, _ = best_supported_engine(args)
+    engines_arg = "reference" if best == "reference" else f"reference,{best}"
+    proc = run(args, ["bench", "--quick", "--kernels", "dot", "--engines", engines_arg,
+                      "--json", json_path, "--chart", svg_path])
+    print(proc.stdout)
+    check(proc.returncode == 0, f"exit {proc.returncode}: {proc.stderr}")
+
+    # Progress went to stderr, never to stdout.
+    check("engine 1 of" in proc.stderr, "no progress line on stderr")
+    check("elapsed" not in proc.stdout, "progress leaked into stdout")
+
+    data = json.load(open(json_path))
+    for key in ("context", "benchmarks", "coheriq_bench", "runs"):
+        check(key in data, f"JSON lacks '{key}'")
+    summary = data["coheriq_bench"]
+    expected_engines = ["reference"] if best == "reference" else ["reference", best]
+    check(summary["engines"] == expected_engines,
+          f"engines {summary['engines']} != {expected_engines}")
+    check(summary["host"]["auto_engine"] == best, "host.auto_engine is not the best engine")
+
+    # Each run keeps Google Benchmark's own format, and ran the engine it claims.
+    runs = data["runs"]
+    check({r["engine"] for r in runs} == set(expected_engines), "a run per engine")
+    samples = {}  # (kernel, size, column) -> per-repetition cpu times in ns
+    for r in runs:
+        out = r["output"]
+        check("context" in out and "benchmarks" in out, "run output is not Google Benchmark JSON")
+        check(out["context"]["coheriq_engine"] == r["engine"],
+              f"run for {r['engine']} reports engine {out['context']['coheriq_engine']}")
+        for b in out["benchmarks"]:
+            for field in ("name", "run_name", "run_type", "cpu_time", "real_time", "time_unit",
+                          "iterations"):
+                check(field in b, f"benchmark entry lacks '{field}': {b.get('name')}")
+            if b["run_type"] != "iteration":
+                continue
+            kernel, size, impl = b["run_name"].split("/")
+            column = r["engine"] if impl == "coheriq" else impl
+            if impl == "stream":
+                continue
+            samples.setdefault((kernel, int(size), column), []).append(
+                b["cpu_time"] * UNIT_NS[b["time_unit"]])
+
+    # compare.py-style readers: one "benchmarks" list, coheriq's rows named after the engine.
+    merged = {b["run_name"] for b in data["benchmarks"]}
+    for engine in expected_engines:
+        check(any(n.endswith("/" + engine) for n in merged), f"no merged row for {engine}")
+    check(not any(n.endswith("/coheriq") for n in merged), "merged rows still say coheriq")
+
+    rows = summary["rows"]
+    check({r["kernel"] for r in rows} == {"dot.f32", "dot.f64"},
+          f"rows are {[r['kernel'] for r in rows]}, not dot only")
+    for row in rows:
+        cells = row["cells"]
+        for engine in expected_engines:
+            check(engine in cells, f"{row['kernel']}/{row['size']}: no {engine} cell")
+        ref = cells["reference"]["time_ns"]
+        for column, cell in cells.items():
+            raw = samples.get((row["kernel"], row["size"], column))
+            check(raw, f"no raw samples for {row['kernel']}/{row['size']}/{column}")
+            check(len(raw) == cell["repetitions"], "repetitions differ from the raw samples")
+            check(close(median(raw), cell["time_ns"]),
+                  f"{row['kernel']}/{row['size']}/{column}: time_ns {cell['time_ns']} is not "
+                  f"the median of {raw}")
+            check(close(cell["speedup"], ref / cell["time_ns"]),
+                  f"{row['kernel']}/{row['size']}/{column}: speedup {cell['speedup']} != "
+                  f"{ref} / {cell['time_ns']}")
+
+    # The printed table: a host line, a header naming every column, and per row the speedup
+    # column equal to the ratio in the JSON (to the three digits printed).
+    lines = proc.stdout.splitlines()
+    host_line = next((l for l in lines if l.startswith("host: ")), None)
+    check(host_line is not None, "no host line")
+    check(f"auto selects {best}" in host_line, "the host line does not name auto's engine")
+    header = next((l for l in lines if l.startswith("kernel ")), None)
+    check(header is not None, "no table header")
+    columns = header.split()[2:]
+    peers = [p["name"] for p in summary["peers"]]
+    check(columns[:len(expected_engines)] == expected_engines, f"header columns {columns}")
+    check(columns[len(expected_engines):len(expected_engines) + len(peers)] == peers,
+          f"peer columns {columns} != {peers}")
+    for row in rows:
+        prefix = re.compile(rf"^{re.escape(row['kernel'])}\s+{size_label(row['kernel'], row['size'])}\s")
+        line = next((l for l in lines if prefix.match(l)), None)
+        check(line is not None, f"no table line for {row['kernel']} {row['size']}")
+        ratios = [float(t[:-1]) for t in line.split() if re.fullmatch(r"[0-9.]+x", t)]
+        for i, column in enumerate(expected_engines + peers):
+            expected = row["cells"][column]["speedup"]
+            check(abs(ratios[i] - expected) <= 0.006 * expected + 0.0006,
+                  f"{row['kernel']} {row['size']} {column}: printed {ratios[i]}x, JSON "
+                  f"{expected:.4f}x")
+    print(f"quick: {len(rows)} rows, columns {expected_engines + peers}: speedups match the JSON")
+
+
+def check_json_stdout(args):
+    """--json - keeps stdout pure JSON; the table goes to stderr; --quiet silences stderr."""
+    common = ["bench", "--quick", "--kernels", "dot.f32", "--sizes", "1K", "--engines",
+              "reference", "--json", "-"]
+    proc = run(args, common)
+    check(proc.returncode == 0, f"exit {proc.returncode}: {proc.stderr}")
+    data = json.loads(proc.stdout)  # raises when anything else is on stdout
+    check(data["coheriq_bench"]["rows"][0]["kernel"] == "dot.f32", "unexpected row")
+    check("kernel" in proc.stderr and "host:" in proc.stderr, "the table is not on stderr")
+    proc = run(args, common + ["--quiet"])
+    check(proc.returncode == 0, f"exit {proc.returncode}: {proc.stderr}")
+    json.loads(proc.stdout)
+    check(proc.stderr == "", f"--quiet still wrote to stderr: {proc.stderr!r}")
+    print("json-stdout: stdout parses as JSON; table on stderr; --quiet is quiet")
+
+
+def check_unsupported(args):
+    """An engine the host lacks features for, named explicitly, is an error naming them."""
+    _, domain = best_supported_engine(args)
+    if not any(e["name"] == "avx2" for e in domain["engines"]):
+        print("SKIP: this build has no avx2 engine (COHERIQ_ENGINES excludes it)")
+        return SKIP
+    proc = run(args, ["bench", "--quick", "--kernels", "dot", "--engines", "reference,avx2"],
+               {"COHERIQ_DISABLE_CPU_FEATURES": "avx2"})
+    print(proc.stderr)
+    check(proc.returncode == 1, f"exit {proc.returncode}, expected 1")
+    check("coheriq: bench: engine avx2 is not supported on this host: missing avx2" in
+          proc.stderr, "the message does not name the engine and its missing feature")
+    check(proc.stdout == "", "something was printed on stdout")
+    print("unsupported: clear error, exit 1")
+
+
+def check_unknown(args):
+    proc = run(args, ["bench", "--quick", "--engines", "avx9000"])
+    print(proc.stderr)
+    check(proc.returncode == 1, f"exit {proc.returncode}, expected 1")
+    check("unknown engine 'avx9000'" in proc.stderr, "the message does not name the engine")
+    check(re.search(r"known engines: .*reference", proc.stderr), "known engines are not listed")
+    print("unknown: clear error listing the known engines, exit 1")
+
+
+def check_bad_flag(args):
+    """Usage errors exit 2 and name what was wrong."""
+    cases = [
+        (["bench", "--bogus"], "--bogus"),
+        (["bench", "--quick", "--engines"], "--engines"),
+        (["bench", "--sizes", "12X"], "--sizes"),
+        (["bench", "--repetitions", "0"], "--repetitions"),
+        (["frobnicate"], "frobnicate"),
+        ([], "command is required"),
+    ]
+    for cmd, named in cases:
+        proc = run(args, cmd)
+        print(proc.stderr.strip())
+        check(proc.returncode == 2, f"coheriq {' '.join(cmd)}: exit {proc.returncode}, expected 2")
+        check(named in proc.stderr, f"coheriq {' '.join(cmd)}: the message does not name {named}")
+        check(proc.stdout == "", f"coheriq {' '.join(cmd)}: usage error printed on stdout")
+    proc = run(args, ["bench", "--help"])
+    check(proc.returncode == 0 and "--engines" in proc.stdout, "bench --help")
+    print("bad-flag: exit 2 with the flag named, for every case")
+
+
+def load_quick_outputs(args):
+    svg_path = os.path.join(args.work, "quick.svg")
+    json_path = os.path.join(args.work, "quick.json")
+    check(os.path.exists(svg_path) and os.path.exists(json_path),
+          "the quick fixture's outputs are missing (run tools.bench.quick first)")
+    return svg_path, json.load(open(json_path))["coheriq_bench"]
+
+
+def check_svg_wellformed(args):
+    """The chart parses as XML, and holds one bar per measured speedup, with a legend."""
+    svg_path, summary = load_quick_outputs(args)
+    root = ET.parse(svg_path).getroot()  # raises on malformed XML
+    check(root.tag == SVG_NS + "svg", f"root element is {root.tag}")
+    check(float(root.get("width")) > 0 and float(root.get("height")) > 0, "no size")
+    texts = ["".join(t.itertext()) for t in root.iter(SVG_NS + "text")]
+    check(any("speedup over the reference engine" in t for t in texts), "no title")
+    check(any("1x = reference" in t for t in texts), "no 1x line label")
+    series = ([e for e in summary["engines"] if e != "reference"] +
+              [p["name"] for p in summary["peers"]])
+    for name in series:
+        check(any(t.startswith(name) for t in texts), f"legend lacks {name}")
+    bars = [r for r in root.iter(SVG_NS + "rect") if r.find(SVG_NS + "title") is not None]
+    expected = sum(1 for row in summary["rows"] for c in series
+                   if c in row["cells"] and row["cells"][c]["speedup"])
+    check(len(bars) == expected, f"{len(bars)} bars, expected {expected}")
+    for bar in bars:
+        check(float(bar.get("width")) > 0, "a bar has no width")
+    print(f"svg-wellformed: {len(bars)} bars for {len(series)} series")
+
+
+def find_chromium():
+    for name in ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable"):
+        path = shutil.which(name)
+        if path:
+            return path
+    return None
+
+
+def read_png(path):
+    """Decodes an 8-bit, non-interlaced RGB or RGBA PNG into (width, height, rows of pixels)."""
+    data = open(path, "rb").read()
+    check(data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG")
+    pos, idat, header = 8, b"", None
+    while pos < len(data):
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        chunk = data[pos + 8:pos + 8 + length]
+        if kind == b"IHDR":
+            header = struct.unpack(">IIBBBBB", chunk)
+        elif kind == b"IDAT":
+            idat += chunk
+        pos += 12 + length
+    width, height, depth, color, _, _, interlace = header
+    check(depth == 8 and color in (2, 6) and interlace == 0, f"unsupported PNG {header}")
+    bpp = 3 if color == 2 else 4
+    raw = zlib.decompress(idat)
+    stride = width * bpp
+    rows, prev = [], bytearray(stride)
+    for y in range(height):
+        f = raw[y * (stride + 1)]
+        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0
+            b = prev[i]
+            c = prev[i - bpp] if i >= bpp else 0
+            if f == 1:
+                line[i] = (line[i] + a) & 255
+            elif f == 2:
+                line[i] = (line[i] + b) & 255
+            elif f == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            elif f == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append([tuple(line[i:i + 3]) for i in range(0, stride, bpp)])
+        prev = line
+    return width, height, rows
+
+
+def check_svg_render(args):
+    """Headless Chromium renders the chart: the screenshot shows the bars in their colours."""
+    chromium = find_chromium()
+    if chromium is None:
+        print("SKIP: chromium is not installed (apt-get install chromium, or "
+              "COHERIQ_WITH_CHROMIUM=1 scripts/deps.sh)")
+        return SKIP
+    svg_path, summary = load_quick_outputs(args)
+    root = ET.parse(svg_path).getroot()
+    width, height = int(float(root.get("width"))), int(float(root.get("height")))
+    png_path = os.path.join(args.work, "quick.png")
+    if os.path.exists(png_path):
+        os.remove(png_path)
+    with tempfile.TemporaryDirectory() as profile:
+        proc = subprocess.run(
+            [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+             "--no-first-run", "--disable-background-networking", "--disable-component-update",
+             "--disable-sync", f"--user-data-dir={profile}", "--hide-scrollbars",
+             f"--window-size={width},{height}", f"--screenshot={png_path}",
+             "file://" + os.path.abspath(svg_path)],
+            capture_output=True, text=True, timeout=180)
+    check(os.path.exists(png_path), f"no screenshot (exit {proc.returncode}): {proc.stderr}")
+    w, h, pixels = read_png(png_path)
+    check((w, h) == (width, height), f"screenshot is {w}x{h}, window {width}x{height}")
+    colours = {}
+    for row in pixels:
+        for p in row:
+            colours[p] = colours.get(p, 0) + 1
+    # Every series colour of the chart must cover a visible area (its legend swatch and bars).
+    fills = {r.get("fill") for r in root.iter(SVG_NS + "rect")
+             if r.find(SVG_NS + "title") is not None}
+    for fill in fills:
+        rgb = tuple(int(fill[i:i + 2], 16) for i in (1, 3, 5))
+        count = sum(n for c, n in colours.items() if max(abs(c[k] - rgb[k]) for k in range(3)) <= 8)
+        check(count >= 200, f"colour {fill} covers {count} pixels: bars did not render")
+    dark = sum(n for c, n in colours.items() if max(c) < 80)
+    check(dark >= 500, f"only {dark} dark pixels: no text rendered")
+    print(f"svg-render: {w}x{h} screenshot, {len(fills)} series colours and text visible "
+          f"({png_path})")
+
+
+CHECKS = {
+    "quick": check_quick,
+    "json-stdout": check_json_stdout,
+    "unsupported": check_unsupported,
+    "unknown": check_unknown,
+    "bad-flag": check_bad_flag,
+    "svg-wellformed": check_svg_wellformed,
+    "svg-render": check_svg_render,
+}
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--coheriq", required=True)
+    parser.add_argument("--work", required=True)
+    parser.add_argument("check", choices=sorted(CHECKS))
+    args = parser.parse_args()
+    try:
+        return CHECKS[args.check](args) or 0
+    except Failure as e:
+        print(f"FAIL: {e}")
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

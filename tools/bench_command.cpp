@@ -1,0 +1,498 @@
+#include "bench_command.hpp"
+
+#include <coheriq/coheriq.hpp>
+#include <coheriq/kernels.hpp>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "bench_results.hpp"
+#include "subprocess.hpp"
+#include "svg_chart.hpp"
+
+namespace coheriq::tool {
+namespace {
+
+using nlohmann::json;
+
+// An error with its exit code: 1 for a failure, 2 for a malformed command line.
+struct BenchError : std::runtime_error {
+  BenchError(int code_, const std::string& message) : std::runtime_error(message), code(code_) {}
+  int code;
+};
+
+constexpr int kDefaultRepetitions = 3;
+constexpr double kQuickMinTime = 0.01;  // seconds per repetition
+constexpr double kFullMinTime = 0.1;
+
+std::string joined(const std::vector<std::string>& items, const std::string& sep = ", ") {
+  std::string s;
+  for (std::size_t i = 0; i < items.size(); ++i) s += (i ? sep : "") + items[i];
+  return s;
+}
+
+// ------------------------------ Engines
+
+HostSummary describe_host(const std::vector<EngineInfo>& engines) {
+  const HostInfo h = coheriq::host();
+  HostSummary s{h.brand, h.arch, h.features, h.disabled, std::string(REFERENCE)};
+  // engines() lists the highest priority first: the first supported one is what auto picks.
+  for (const EngineInfo& e : engines) {
+    if (e.supported) {
+      s.auto_engine = e.name;
+      break;
+    }
+  }
+  return s;
+}
+
+// The engines to run, reference first (every speedup is against it), then lowest priority
+// first for "all", or in the order given.
+std::vector<std::string> select_engines(const std::vector<std::string>& tokens,
+                                        const std::vector<EngineInfo>& engines,
+                                        const HostSummary& host) {
+  std::vector<std::string> known, supported;
+  for (const EngineInfo& e : engines) {
+    known.push_back(e.name);
+    if (e.supported) supported.push_back(e.name);
+  }
+  std::vector<std::string> chosen = {std::string(REFERENCE)};
+  const auto add = [&](const std::string& name) {
+    if (std::find(chosen.begin(), chosen.end(), name) == chosen.end()) chosen.push_back(name);
+  };
+  if (tokens.empty() || std::find(tokens.begin(), tokens.end(), "all") != tokens.end()) {
+    for (auto e = supported.rbegin(); e != supported.rend(); ++e) add(*e);
+  }
+  for (const std::string& token : tokens) {
+    if (token == "all") continue;
+    const std::string name = token == "auto" ? host.auto_engine : token;
+    const auto info = std::find_if(engines.begin(), engines.end(),
+                                   [&](const EngineInfo& e) { return e.name == name; });
+    if (info == engines.end()) {
+      throw BenchError(
+          1, "unknown engine '" + name + "'; known engines: " + joined(known) + " (or all, auto)");
+    }
+    if (!info->error.empty()) {
+      throw BenchError(1, "engine " + name + " cannot be used: " + info->error);
+    }
+    if (!info->supported) {
+      throw BenchError(1, "engine " + name + " is not supported on this host: missing " +
+                              joined(info->missing_features) +
+                              "; engines this host supports: " + joined(supported));
+    }
+    add(name);
+  }
+  return chosen;
+}
+
+// ------------------------------ kernels_bench
+
+std::string find_kernels_bench() {
+  std::vector<std::string> candidates;
+  if (const char* env = std::getenv("COHERIQ_KERNELS_BENCH"); env != nullptr && *env != '\0') {
+    candidates.emplace_back(env);
+  }
+  const std::string self = executable_dir();
+  if (!self.empty()) {
+    for (const char* relative :
+         {".", COHERIQ_BENCH_BUILD_RELATIVE, COHERIQ_BENCH_INSTALL_RELATIVE}) {
+      candidates.push_back(self + "/" + relative + "/kernels_bench");
+    }
+  }
+  for (const std::string& c : candidates) {
+    if (access(c.c_str(), X_OK) == 0) return std::filesystem::weakly_canonical(c).string();
+  }
+  throw BenchError(1, "kernels_bench not found (looked in: " + joined(candidates) +
+                          "); build with -DCOHERIQ_BUILD_BENCH=ON (needs libbenchmark-dev), or "
+                          "point COHERIQ_KERNELS_BENCH at it");
+}
+
+// Every benchmark kernels_bench has (in the order it runs them), as Google Benchmark lists them.
+std::vector<BenchName> list_benchmarks(const std::string& binary, bool quick) {
+  std::vector<std::string> argv = {binary, "--benchmark_list_tests=true"};
+  if (quick) argv.emplace_back("--quick");
+  std::vector<BenchName> names;
+  const ChildResult r =
+      run_child(argv, {{"COHERIQ_ENGINE", std::string(REFERENCE)}}, [&](const std::string& line) {
+        BenchName name;
+        if (parse_bench_name(line, name)) names.push_back(name);
+      });
+  if (r.exit_code != 0 || names.empty()) {
+    throw BenchError(1, "cannot list the benchmarks of " + binary + " (exit " +
+                            std::to_string(r.exit_code) + "): " + r.stderr_text);
+  }
+  return names;
+}
+
+// "1K" -> 1024, "16M" -> 16777216, "256" -> 256.
+std::size_t parse_size(const std::string& token) {
+  std::size_t digits = 0;
+  while (digits < token.size() && std::isdigit(static_cast<unsigned char>(token[digits]))) {
+    ++digits;
+  }
+  const std::string suffix = token.substr(digits);
+  std::size_t scale = 0;
+  if (suffix.empty()) scale = 1;
+  if (suffix == "K" || suffix == "k") scale = std::size_t{1} << 10;
+  if (suffix == "M" || suffix == "m") scale = std::size_t{1} << 20;
+  if (digits == 0 || digits > 12 || scale == 0) {
+    throw BenchError(2, "--sizes: '" + token + "' is not a size (examples: 1K, 64K, 16M, 256)");
+  }
+  return std::stoull(token.substr(0, digits)) * scale;
+}
+
+// The names the options select, in run order. Peers and STREAM references are kept for the
+// reference run; the STREAM references only when a row they serve (a streaming size) is in.
+std::vector<BenchName> select_benchmarks(const std::vector<BenchName>& all,
+                                         const BenchOptions& options) {
+  std::set<std::string> kernels, bases;
+  std::set<std::size_t> sizes_available;
+  for (const BenchName& n : all) {
+    if (n.impl == "stream") continue;
+    kernels.insert(n.kernel);
+    bases.insert(n.base());
+    sizes_available.insert(n.size);
+  }
+  for (const std::string& k : options.kernels) {
+    if (!kernels.count(k) && !bases.count(k)) {
+      throw BenchError(1, "unknown kernel '" + k + "'; kernels: " +
+                              joined(std::vector<std::string>(bases.begin(), bases.end())) +
+                              " (or one type of one, e.g. dot.f32)");
+    }
+  }
+  std::set<std::size_t> sizes;
+  for (const std::string& s : options.sizes) {
+    const std::size_t n = parse_size(s);
+    if (!sizes_available.count(n)) {
+      std::vector<std::string> labels;
+      for (std::size_t a : sizes_available) labels.push_back(std::to_string(a));
+      throw BenchError(1, "no benchmark has size " + s + " (" + std::to_string(n) +
+                              "); sizes: " + joined(labels));
+    }
+    sizes.insert(n);
+  }
+  const auto kernel_selected = [&](const BenchName& n) {
+    if (options.kernels.empty()) return true;
+    return std::any_of(options.kernels.begin(), options.kernels.end(),
+                       [&](const std::string& k) { return k == n.kernel || k == n.base(); });
+  };
+  std::vector<BenchName> chosen;
+  std::size_t largest = 0;
+  for (const BenchName& n : all) {
+    if (n.impl == "stream" || !kernel_selected(n)) continue;
+    if (!sizes.empty() && !sizes.count(n.size)) continue;
+    chosen.push_back(n);
+    largest = std::max(largest, n.size);
+  }
+  if (chosen.empty()) {
+    throw BenchError(1, "no benchmark matches --kernels " + joined(options.kernels, ",") +
+                            " --sizes " + joined(options.sizes, ","));
+  }
+  for (const BenchName& n : all) {
+    if (n.impl == "stream" && n.size <= largest) chosen.push_back(n);
+  }
+  return chosen;
+}
+
+// A Google Benchmark filter matching exactly these names ('.' escaped as [.]).
+std::string exact_filter(const std::vector<BenchName>& names) {
+  std::string regex = "^(";
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (i) regex += '|';
+    for (char c : names[i].str()) regex += c == '.' ? std::string("[.]") : std::string(1, c);
+  }
+  return regex + ")$";
+}
+
+// ------------------------------ Runs
+
+struct Run {
+  std::string engine;
+  std::size_t engine_index = 0;  // 1-based, for the progress line
+  std::vector<BenchName> names;
+  int repetitions = 0;
+  json output;  // Google Benchmark's JSON
+  std::vector<std::string> argv;
+};
+
+// The reference's scalar gemm takes seconds per call at n >= 2048: one repetition is enough
+// to compare with engines that are tens of times faster, and keeps the full run in minutes.
+bool expensive_for_reference(const BenchName& n) {
+  return n.impl == "coheriq" && (n.base() == "gemm" || n.base() == "gemm_packed") && n.size >= 2048;
+}
+
+std::vector<Run> plan_runs(const std::vector<std::string>& engines,
+                           const std::vector<BenchName>& names, int repetitions) {
+  std::vector<Run> runs;
+  for (std::size_t i = 0; i < engines.size(); ++i) {
+    const std::string& engine = engines[i];
+    Run main{engine, i + 1, {}, repetitions, {}, {}};
+    Run slow{engine, i + 1, {}, 1, {}, {}};
+    for (const BenchName& n : names) {
+      const bool mine = n.impl == "coheriq" || engine == REFERENCE;  // peers run once
+      if (!mine) continue;
+      (engine == REFERENCE && expensive_for_reference(n) ? slow : main).names.push_back(n);
+    }
+    if (!main.names.empty()) runs.push_back(std::move(main));
+    if (!slow.names.empty()) runs.push_back(std::move(slow));
+  }
+  return runs;
+}
+
+class Progress {
+ public:
+  Progress(bool enabled, std::size_t engines)
+      : enabled_(enabled),
+        tty_(isatty(STDERR_FILENO) != 0),
+        engines_(engines),
+        start_(std::chrono::steady_clock::now()) {}
+
+  void start(const Run& run) {
+    run_ = &run;
+    done_.clear();
+    last_group_.clear();
+    show();
+  }
+  // A line of kernels_bench's console report: a benchmark just finished.
+  void line(const std::string& text) {
+    std::string first = text.substr(0, text.find(' '));
+    for (const char* suffix : {"_mean", "_median", "_stddev", "_cv"}) {
+      const std::string s = suffix;
+      if (first.size() > s.size() && first.compare(first.size() - s.size(), s.size(), s) == 0) {
+        first.resize(first.size() - s.size());
+      }
+    }
+    BenchName name;
+    if (!parse_bench_name(first, name) || !done_.insert(first).second) return;
+    show();
+  }
+  void finish() {
+    if (enabled_ && tty_) std::cerr << "\r\033[K" << std::flush;
+  }
+  double elapsed() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  }
+
+ private:
+  void show() {
+    if (!enabled_ || run_ == nullptr) return;
+    const std::size_t done = done_.size(), total = run_->names.size();
+    // Console lines arrive when a benchmark finishes: the next one in run order is running.
+    const std::string next = done < total ? run_->names[done].str() : "finishing";
+    const std::string group =
+        done < total ? run_->names[done].kernel + " " + run_->names[done].impl : next;
+    char elapsed_text[32];
+    std::snprintf(elapsed_text, sizeof elapsed_text, "%.1fs", elapsed());
+    std::ostringstream line;
+    line << "coheriq bench: engine " << run_->engine_index << " of " << engines_ << " ("
+         << run_->engine << "): " << next << " [" << done << "/" << total << " benchmarks], "
+         << elapsed_text << " elapsed";
+    if (tty_) {
+      std::cerr << "\r\033[K" << line.str() << std::flush;
+    } else if (group != last_group_) {
+      std::cerr << line.str() << "\n";  // logs get a line per kernel and implementation
+    }
+    last_group_ = group;
+  }
+
+  bool enabled_, tty_;
+  std::size_t engines_;
+  std::chrono::steady_clock::time_point start_;
+  const Run* run_ = nullptr;
+  std::set<std::string> done_;
+  std::string last_group_;
+};
+
+void execute(Run& run, const std::string& binary, const std::string& workdir, bool quick_sizes,
+             double min_time, Progress& progress) {
+  const std::string out =
+      workdir + "/" + run.engine + "-" + std::to_string(run.repetitions) + ".json";
+  char min_time_text[32];
+  std::snprintf(min_time_text, sizeof min_time_text, "%g", min_time);
+  run.argv = {binary,
+              "--benchmark_filter=" + exact_filter(run.names),
+              "--benchmark_repetitions=" + std::to_string(run.repetitions),
+              std::string("--benchmark_min_time=") + min_time_text,
+              "--benchmark_out=" + out,
+              "--benchmark_out_format=json",
+              "--benchmark_format=console",
+              "--benchmark_color=false"};
+  if (quick_sizes) run.argv.emplace_back("--quick");
+  progress.start(run);
+  const ChildResult r = run_child(run.argv, {{"COHERIQ_ENGINE", run.engine}},
+                                  [&](const std::string& line) { progress.line(line); });
+  progress.finish();
+  if (r.exit_code != 0) {
+    throw BenchError(1, "kernels_bench failed under engine " + run.engine + " (exit " +
+                            std::to_string(r.exit_code) + "):\n" + r.stderr_text);
+  }
+  std::ifstream in(out);
+  try {
+    run.output = json::parse(in);
+  } catch (const json::exception& e) {
+    throw BenchError(1, "kernels_bench under engine " + run.engine + " wrote unreadable JSON to " +
+                            out + ": " + e.what());
+  }
+  const std::string reported = run.output.at("context").value("coheriq_engine", "");
+  if (reported != run.engine) {
+    throw BenchError(
+        1, "kernels_bench ran engine '" + reported + "' when " + run.engine + " was asked for");
+  }
+}
+
+// ------------------------------ Output
+
+// Google Benchmark's benchmarks of every run in one list, coheriq's renamed after their engine
+// ("dot.f32/1024/avx2"), so tools such as compare.py can compare columns of one file.
+json merged_benchmarks(const std::vector<Run>& runs) {
+  json merged = json::array();
+  for (const Run& run : runs) {
+    for (json b : run.output.at("benchmarks")) {
+      const std::string run_name = b.value("run_name", "");
+      const std::string suffix = "/coheriq";
+      if (run_name.size() > suffix.size() &&
+          run_name.compare(run_name.size() - suffix.size(), suffix.size(), suffix) == 0) {
+        const std::string renamed =
+            run_name.substr(0, run_name.size() - suffix.size() + 1) + run.engine;
+        b["name"] = renamed + b.value("name", run_name).substr(run_name.size());
+        b["run_name"] = renamed;
+      }
+      merged.push_back(std::move(b));
+    }
+  }
+  return merged;
+}
+
+void write_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+  out.close();
+  if (!out) throw BenchError(1, "cannot write " + path);
+}
+
+// Fails before a long run, rather than after it, when an output file cannot be written.
+void check_writable(const std::string& path, const char* flag) {
+  if (path.empty() || path == "-") return;
+  std::ofstream probe(path, std::ios::app);
+  if (!probe) throw BenchError(1, std::string(flag) + ": cannot write " + path);
+}
+
+int bench(const BenchOptions& options) {
+  check_writable(options.json, "--json");
+  check_writable(options.chart, "--chart");
+
+  // Materializes the kernels domain in this process (never locks); a bad COHERIQ_ENGINE in the
+  // caller's environment does not matter here: every run sets its own.
+  try {
+    (void)coheriq::kernels::active_engine();
+  } catch (const coheriq::Error&) {
+  }
+  const std::vector<EngineInfo> infos = coheriq::engines(coheriq::kernels::domain_name);
+  const HostSummary host = describe_host(infos);
+  const std::vector<std::string> engines = select_engines(options.engines, infos, host);
+
+  const std::string binary = find_kernels_bench();
+  // The quick subset is kernels_bench's own (--quick), unless sizes are named explicitly.
+  const bool quick_sizes = options.quick && options.sizes.empty();
+  const std::vector<BenchName> names =
+      select_benchmarks(list_benchmarks(binary, quick_sizes), options);
+
+  RunSettings settings;
+  settings.quick = options.quick;
+  settings.repetitions = options.repetitions > 0 ? options.repetitions : kDefaultRepetitions;
+  settings.min_time =
+      options.min_time > 0 ? options.min_time : (options.quick ? kQuickMinTime : kFullMinTime);
+  settings.command = options.command_line;
+
+  std::vector<Run> runs = plan_runs(engines, names, settings.repetitions);
+  const bool stdout_json = options.json == "-";
+  Progress progress(!options.quiet, engines.size());
+  const TempDir workdir;
+  for (Run& run : runs)
+    execute(run, binary, workdir.path(), quick_sizes, settings.min_time, progress);
+
+  Table table;
+  table.engines = engines;
+  for (const Run& run : runs) table.add_run(run.output, run.engine);
+  std::map<std::string, std::string> peer_details;
+  std::string peers_skipped;
+  for (const Run& run : runs) {
+    if (run.engine != REFERENCE) continue;
+    for (const auto& [key, value] : run.output.at("context").items()) {
+      if (key.rfind("peer_", 0) == 0 && value.is_string()) peer_details[key.substr(5)] = value;
+      if (key == "peers_skipped" && value.is_string()) peers_skipped = value;
+    }
+  }
+
+  const std::string text = render_table(table, host, settings, peer_details, peers_skipped);
+  if (!stdout_json) {
+    std::cout << text << std::flush;
+  } else if (!options.quiet) {
+    std::cerr << text << std::flush;
+  }
+  if (!options.quiet) {
+    char elapsed[32];
+    std::snprintf(elapsed, sizeof elapsed, "%.1f", progress.elapsed());
+    std::cerr << "coheriq bench: " << runs.size() << " kernels_bench runs in " << elapsed << " s\n";
+  }
+
+  if (!options.json.empty()) {
+    json out;
+    out["context"] = runs.front().output.at("context");
+    out["context"]["coheriq_engines"] = engines;
+    out["benchmarks"] = merged_benchmarks(runs);
+    out["coheriq_bench"] = summary_json(table, host, settings, peer_details, peers_skipped);
+    out["runs"] = json::array();
+    for (const Run& run : runs) {
+      out["runs"].push_back({{"engine", run.engine},
+                             {"repetitions", run.repetitions},
+                             {"arguments", run.argv},
+                             {"output", run.output}});
+    }
+    if (stdout_json) {
+      std::cout << out.dump(2) << "\n" << std::flush;
+    } else {
+      write_file(options.json, out.dump(2) + "\n");
+    }
+  }
+  if (!options.chart.empty()) {
+    const std::string subtitle =
+        (host.brand.empty() ? host.arch : host.brand) + "; cpu time per call, median of " +
+        std::to_string(settings.repetitions) + " repetitions; engines: " + joined(engines) +
+        (table.peers.empty() ? std::string() : "; peers: " + joined(table.peers));
+    write_file(options.chart, render_svg_chart(table, subtitle));
+  }
+  return 0;
+}
+
+}  // namespace
+
+int run_bench(const BenchOptions& options) {
+  try {
+    return bench(options);
+  } catch (const BenchError& e) {
+    std::cerr << "coheriq: bench: " << e.what() << "\n";
+    return e.code;
+  } catch (const std::exception& e) {
+    std::cerr << "coheriq: bench: " << e.what() << "\n";
+    return 1;
+  }
+}
+
+}  // namespace coheriq::tool

@@ -1,0 +1,420 @@
+#include "bench_results.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+namespace coheriq::tool {
+
+using nlohmann::json;
+
+// ------------------------------ Names and formatting
+
+std::string BenchName::str() const { return kernel + "/" + std::to_string(size) + "/" + impl; }
+
+bool parse_bench_name(const std::string& name, BenchName& out) {
+  const auto first = name.find('/');
+  if (first == std::string::npos) return false;
+  const auto second = name.find('/', first + 1);
+  if (second == std::string::npos || name.find('/', second + 1) != std::string::npos) return false;
+  const std::string size = name.substr(first + 1, second - first - 1);
+  if (size.empty() || size.find_first_not_of("0123456789") != std::string::npos) return false;
+  out.kernel = name.substr(0, first);
+  out.size = std::stoull(size);
+  out.impl = name.substr(second + 1);
+  return !out.kernel.empty() && !out.impl.empty();
+}
+
+std::string size_label(const std::string& kernel, std::size_t n) {
+  const std::string base = kernel.substr(0, kernel.find('.'));
+  if (base == "gemm" || base == "gemm_packed" || base == "pack_b") return std::to_string(n);
+  if (n >= (std::size_t{1} << 20) && n % (std::size_t{1} << 20) == 0) {
+    return std::to_string(n >> 20) + "M";
+  }
+  if (n >= 1024 && n % 1024 == 0) return std::to_string(n >> 10) + "K";
+  return std::to_string(n);
+}
+
+namespace {
+
+std::string printf_string(const char* format, double value) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, format, value);
+  return buffer;
+}
+
+// Three significant digits.
+std::string three_digits(double v) {
+  if (v >= 100) return printf_string("%.0f", v);
+  if (v >= 10) return printf_string("%.1f", v);
+  return printf_string("%.2f", v);
+}
+
+double median_of(std::vector<double> v) {
+  if (v.empty()) return NAN;
+  std::sort(v.begin(), v.end());
+  const std::size_t mid = v.size() / 2;
+  return v.size() % 2 ? v[mid] : (v[mid - 1] + v[mid]) / 2;
+}
+
+// Width on a terminal: UTF-8 continuation bytes take no column.
+std::size_t display_width(const std::string& s) {
+  std::size_t w = 0;
+  for (unsigned char c : s) w += (c & 0xC0) != 0x80;
+  return w;
+}
+
+std::string pad_right(const std::string& s, std::size_t width) {
+  const std::size_t w = display_width(s);
+  return w >= width ? s : s + std::string(width - w, ' ');
+}
+
+std::string pad_left(const std::string& s, std::size_t width) {
+  const std::size_t w = display_width(s);
+  return w >= width ? s : std::string(width - w, ' ') + s;
+}
+
+double time_unit_ns(const std::string& unit) {
+  if (unit == "ns") return 1;
+  if (unit == "us") return 1e3;
+  if (unit == "ms") return 1e6;
+  if (unit == "s") return 1e9;
+  throw std::runtime_error("unknown time unit '" + unit + "' in Google Benchmark's JSON");
+}
+
+constexpr double kWideSpread = 0.05;  // spreads above 5% are shown next to the time
+
+}  // namespace
+
+std::string format_time(double ns) {
+  if (!(ns > 0)) return "-";
+  if (ns < 1e3) return three_digits(ns) + "ns";
+  if (ns < 1e6) return three_digits(ns / 1e3) + "us";
+  if (ns < 1e9) return three_digits(ns / 1e6) + "ms";
+  return three_digits(ns / 1e9) + "s";
+}
+
+std::string format_ratio(double r) {
+  if (!(r > 0)) return "-";
+  if (r < 1) return printf_string("%.3g", r) + "x";
+  return three_digits(r) + "x";
+}
+
+// ------------------------------ Cells and the table
+
+double Cell::median_ns() const { return median_of(times_ns); }
+double Cell::median_rate() const { return median_of(rates); }
+double Cell::spread() const {
+  if (times_ns.size() < 2) return 0;
+  const auto [lo, hi] = std::minmax_element(times_ns.begin(), times_ns.end());
+  return (*hi - *lo) / (2 * median_ns());
+}
+
+void Table::add_run(const json& run, const std::string& engine) {
+  for (const json& b : run.at("benchmarks")) {
+    // Aggregates (mean, median, stddev) are recomputed from the repetitions themselves.
+    if (b.value("run_type", "iteration") != "iteration") continue;
+    BenchName name;
+    if (!parse_bench_name(b.value("run_name", b.value("name", "")), name)) continue;
+    Cell* cell;
+    if (name.impl == "stream") {
+      cell = &stream[name.base()];
+      stream_size = name.size;
+    } else {
+      const std::string column = name.impl == "coheriq" ? engine : name.impl;
+      if (name.impl != "coheriq" && std::find(peers.begin(), peers.end(), column) == peers.end()) {
+        peers.push_back(column);
+      }
+      auto row = std::find_if(rows.begin(), rows.end(), [&](const Row& r) {
+        return r.kernel == name.kernel && r.size == name.size;
+      });
+      if (row == rows.end()) {
+        rows.push_back(Row{name.kernel, name.size, {}});
+        row = rows.end() - 1;
+      }
+      cell = &row->cells[column];
+    }
+    if (b.value("error_occurred", false)) {
+      cell->error = b.value("error_message", "failed");
+      continue;
+    }
+    cell->times_ns.push_back(b.at("cpu_time").get<double>() *
+                             time_unit_ns(b.value("time_unit", "ns")));
+    for (const char* unit : {"bytes_per_second", "flops", "items_per_second"}) {
+      if (b.contains(unit)) {
+        cell->rates.push_back(b.at(unit).get<double>());
+        cell->rate_unit = unit;
+        break;
+      }
+    }
+  }
+}
+
+double Table::speedup(const Row& row, const std::string& column) const {
+  const auto ref = row.cells.find("reference");
+  const auto other = row.cells.find(column);
+  if (ref == row.cells.end() || other == row.cells.end()) return -1;
+  const double t_ref = ref->second.median_ns(), t = other->second.median_ns();
+  return t_ref > 0 && t > 0 ? t_ref / t : -1;
+}
+
+const Cell* Table::stream_for(const std::string& kernel) const {
+  const std::string base = kernel.substr(0, kernel.find('.'));
+  std::string reference;
+  if (base == "dot") {
+    reference = "stream_read2";
+  } else if (base == "sum" || base == "asum" || base == "nrm2" || base == "iamax") {
+    reference = "stream_read1";
+  } else if (base == "scal") {
+    reference = "stream_scale";
+  } else if (base == "axpy") {
+    reference = "stream_triad";
+  }
+  const auto it = stream.find(reference);
+  return it == stream.end() || it->second.rates.empty() ? nullptr : &it->second;
+}
+
+// ------------------------------ Text
+
+namespace {
+
+// Key CPU features worth a glance when reading the numbers (those present are shown).
+const char* const kKeyFeatures[] = {
+    "sse4_2",   "avx",        "avx2",        "fma3",        "avx512f",  "avx512bw", "avx512dq",
+    "avx512vl", "avx512vnni", "avx512_bf16", "avx512_fp16", "amx_tile", "amx_bf16", "amx_int8",
+    "asimd",    "sve",        "sve2",        "bf16",        "i8mm"};
+
+struct Best {
+  std::string column;
+  double ns = 0;
+};
+
+// The fastest of `columns` at `row` (by median time).
+Best fastest(const Row& row, const std::vector<std::string>& columns) {
+  Best best;
+  for (const std::string& c : columns) {
+    const auto it = row.cells.find(c);
+    if (it == row.cells.end()) continue;
+    const double t = it->second.median_ns();
+    if (t > 0 && (best.ns == 0 || t < best.ns)) best = {c, t};
+  }
+  return best;
+}
+
+std::vector<std::string> candidate_engines(const Table& t) {
+  std::vector<std::string> engines;
+  for (const std::string& e : t.engines) {
+    if (e != "reference") engines.push_back(e);
+  }
+  return engines.empty() ? t.engines : engines;
+}
+
+std::string cell_text(const Table& t, const Row& row, const std::string& column) {
+  const auto it = row.cells.find(column);
+  if (it == row.cells.end()) return "-";
+  const Cell& cell = it->second;
+  if (!cell.error.empty() && cell.times_ns.empty()) return "failed";
+  std::string s = format_time(cell.median_ns());
+  if (cell.spread() > kWideSpread) {
+    s += " \u00b1" + printf_string("%.0f", 100 * cell.spread()) + "%";
+  }
+  return s + "  " + format_ratio(t.speedup(row, column));
+}
+
+std::string vs_peer_text(const Table& t, const Row& row) {
+  const Best engine = fastest(row, candidate_engines(t));
+  const Best peer = fastest(row, t.peers);
+  if (engine.ns == 0 || peer.ns == 0) return "";
+  return format_ratio(peer.ns / engine.ns) + " " + peer.column;
+}
+
+// Renders rows of cells as aligned columns: first two left-aligned, the rest right-aligned.
+std::string aligned(const std::vector<std::vector<std::string>>& lines) {
+  std::vector<std::size_t> widths;
+  for (const auto& line : lines) {
+    widths.resize(std::max(widths.size(), line.size()), 0);
+    for (std::size_t i = 0; i < line.size(); ++i) {
+      widths[i] = std::max(widths[i], display_width(line[i]));
+    }
+  }
+  std::string out;
+  for (const auto& line : lines) {
+    std::string text;
+    for (std::size_t i = 0; i < line.size(); ++i) {
+      if (i) text += "   ";
+      text += i < 2 ? pad_right(line[i], widths[i]) : pad_left(line[i], widths[i]);
+    }
+    while (!text.empty() && text.back() == ' ') text.pop_back();
+    out += text + "\n";
+  }
+  return out;
+}
+
+std::string rate_text(const Cell& cell, double scale, int decimals) {
+  const double rate = cell.median_rate();
+  if (!(rate > 0)) return "-";
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.*f", decimals, rate / scale);
+  return buffer;
+}
+
+std::string joined(const std::vector<std::string>& items, const std::string& sep) {
+  std::string s;
+  for (std::size_t i = 0; i < items.size(); ++i) s += (i ? sep : "") + items[i];
+  return s;
+}
+
+}  // namespace
+
+std::string render_table(const Table& t, const HostSummary& host, const RunSettings& settings,
+                         const std::map<std::string, std::string>& peer_details,
+                         const std::string& peers_skipped) {
+  std::ostringstream out;
+  std::vector<std::string> key;
+  for (const char* f : kKeyFeatures) {
+    if (std::find(host.features.begin(), host.features.end(), f) != host.features.end()) {
+      key.emplace_back(f);
+    }
+  }
+  out << "host: " << (host.brand.empty() ? "unknown CPU" : host.brand) << " (" << host.arch << "); "
+      << (key.empty() ? "no SIMD features of note" : joined(key, " "));
+  if (!host.disabled.empty()) out << "; disabled: " << joined(host.disabled, " ");
+  out << "; auto selects " << host.auto_engine << "\n";
+  if (!t.peers.empty()) {
+    std::vector<std::string> described;
+    for (const std::string& p : t.peers) {
+      const auto d = peer_details.find(p);
+      described.push_back(d == peer_details.end() ? p : p + " (" + d->second + ")");
+    }
+    out << "peers: " << joined(described, "; ") << "\n";
+  }
+  if (!peers_skipped.empty()) out << "peers skipped: " << peers_skipped << "\n";
+  out << "cpu time per call, median of " << settings.repetitions << " repetitions"
+      << " (\u00b1: spread above " << int(kWideSpread * 100) << "%); "
+      << "speedup = time(reference) / time; last column: best engine vs fastest peer\n\n";
+
+  std::vector<std::vector<std::string>> lines;
+  std::vector<std::string> header = {"kernel", "size"};
+  for (const std::string& e : t.engines) header.push_back(e);
+  for (const std::string& p : t.peers) header.push_back(p);
+  if (!t.peers.empty()) header.push_back("vs best peer");
+  lines.push_back(header);
+  for (const Row& row : t.rows) {
+    std::vector<std::string> line = {row.kernel, size_label(row.kernel, row.size)};
+    for (const std::string& e : t.engines) line.push_back(cell_text(t, row, e));
+    for (const std::string& p : t.peers) line.push_back(cell_text(t, row, p));
+    if (!t.peers.empty()) line.push_back(vs_peer_text(t, row));
+    lines.push_back(line);
+  }
+  out << aligned(lines);
+
+  std::vector<std::string> columns = t.engines;
+  columns.insert(columns.end(), t.peers.begin(), t.peers.end());
+
+  // Memory-bound rows: bandwidth against the STREAM-style reference of the same traffic.
+  std::vector<std::vector<std::string>> bw = {{"kernel", "size"}};
+  for (const std::string& c : columns) bw[0].push_back(c);
+  for (const Row& row : t.rows) {
+    // Only the streaming (cold) size is compared with memory bandwidth.
+    const Cell* reference = t.stream_for(row.kernel);
+    if (reference == nullptr || row.size < t.stream_size) continue;
+    std::vector<std::string> line = {row.kernel, size_label(row.kernel, row.size)};
+    for (const std::string& c : columns) {
+      const auto it = row.cells.find(c);
+      if (it == row.cells.end() || !(it->second.median_rate() > 0)) {
+        line.push_back("-");
+        continue;
+      }
+      const double fraction = it->second.median_rate() / reference->median_rate();
+      line.push_back(rate_text(it->second, 1e9, 1) + " (" + printf_string("%.0f", 100 * fraction) +
+                     "%)");
+    }
+    bw.push_back(line);
+  }
+  if (bw.size() > 1) {
+    out << "\nbandwidth of the cold rows, GB/s (% of the STREAM-style reference with the same "
+           "traffic:";
+    for (const auto& [name, cell] : t.stream) {
+      out << " " << name.substr(7) << " " << rate_text(cell, 1e9, 1);
+    }
+    out << " GB/s)\n" << aligned(bw);
+  }
+
+  // Compute-bound and math rows: GFLOP/s and Gelem/s.
+  std::vector<std::vector<std::string>> rates = {{"kernel", "size"}};
+  for (const std::string& c : columns) rates[0].push_back(c);
+  for (const Row& row : t.rows) {
+    std::string unit;
+    for (const auto& [column, cell] : row.cells) {
+      if (cell.rate_unit == "flops") unit = "GFLOP/s";
+      if (cell.rate_unit == "items_per_second") unit = "Gelem/s";
+    }
+    if (unit.empty()) continue;
+    std::vector<std::string> line = {row.kernel + " " + unit, size_label(row.kernel, row.size)};
+    for (const std::string& c : columns) {
+      const auto it = row.cells.find(c);
+      line.push_back(it == row.cells.end() ? "-" : rate_text(it->second, 1e9, 2));
+    }
+    rates.push_back(line);
+  }
+  if (rates.size() > 1)
+    out << "\nthroughput (GFLOP/s for gemm, Gelem/s for math)\n" << aligned(rates);
+  return out.str();
+}
+
+// ------------------------------ JSON
+
+json summary_json(const Table& t, const HostSummary& host, const RunSettings& settings,
+                  const std::map<std::string, std::string>& peer_details,
+                  const std::string& peers_skipped) {
+  json j;
+  j["version"] = 1;
+  j["command"] = settings.command;
+  j["host"] = {{"brand", host.brand},
+               {"arch", host.arch},
+               {"features", host.features},
+               {"disabled", host.disabled},
+               {"auto_engine", host.auto_engine}};
+  j["settings"] = {{"quick", settings.quick},
+                   {"repetitions", settings.repetitions},
+                   {"min_time", settings.min_time},
+                   {"time", "cpu_time per call in ns, median of the repetitions"},
+                   {"speedup", "time_ns(reference) / time_ns"}};
+  j["engines"] = t.engines;
+  j["peers"] = json::array();  // in the table's column order
+  for (const std::string& p : t.peers) {
+    const auto d = peer_details.find(p);
+    j["peers"].push_back({{"name", p}, {"detail", d == peer_details.end() ? "" : d->second}});
+  }
+  j["peers_skipped"] = peers_skipped;
+  const auto cell_json = [](const Cell& c) {
+    json jc = {{"time_ns", c.times_ns.empty() ? json(nullptr) : json(c.median_ns())},
+               {"times_ns", c.times_ns},
+               {"spread", c.spread()},
+               {"repetitions", c.times_ns.size()}};
+    if (!c.rates.empty()) jc[c.rate_unit] = c.median_rate();
+    if (!c.error.empty()) jc["error"] = c.error;
+    return jc;
+  };
+  j["rows"] = json::array();
+  for (const Row& row : t.rows) {
+    json jr = {{"kernel", row.kernel}, {"size", row.size}, {"cells", json::object()}};
+    for (const auto& [column, cell] : row.cells) {
+      json jc = cell_json(cell);
+      const double s = t.speedup(row, column);
+      jc["speedup"] = s > 0 ? json(s) : json(nullptr);
+      if (const Cell* reference = t.stream_for(row.kernel);
+          reference != nullptr && row.size >= t.stream_size && !cell.rates.empty()) {
+        jc["fraction_of_stream"] = cell.median_rate() / reference->median_rate();
+      }
+      jr["cells"][column] = jc;
+    }
+    j["rows"].push_back(jr);
+  }
+  j["stream"] = json::object();
+  for (const auto& [name, cell] : t.stream) j["stream"][name] = cell_json(cell);
+  return j;
+}
+
+}  // namespace coheriq::tool

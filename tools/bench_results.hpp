@@ -1,0 +1,90 @@
+// The results of `coheriq bench`: Google Benchmark's JSON of each kernels_bench run, merged into
+// one table (rows: kernel x size; columns: engines, then peers), rendered as text and JSON.
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace coheriq::tool {
+
+// A benchmark name "<kernel>.<type>/<size>/<impl>", e.g. "dot.f32/1024/coheriq".
+struct BenchName {
+  std::string kernel;  // "dot.f32"
+  std::size_t size = 0;
+  std::string impl;  // "coheriq", a peer, or "stream"
+  std::string base() const { return kernel.substr(0, kernel.find('.')); }  // "dot"
+  std::string str() const;
+};
+// Parses a name; false when it does not have that shape.
+bool parse_bench_name(const std::string& name, BenchName& out);
+
+// "1K", "64K", "16M" for vector lengths; the order n itself for matrices (gemm, pack_b).
+std::string size_label(const std::string& kernel, std::size_t n);
+
+// One implementation at one row: a sample per repetition, summarized by the median.
+struct Cell {
+  std::vector<double> times_ns;  // cpu time per call, one per repetition
+  std::vector<double> rates;     // the benchmark's rate counter, one per repetition
+  std::string rate_unit;         // "bytes_per_second", "flops" or "items_per_second"
+  std::string error;             // Google Benchmark's error message, when the benchmark failed
+  double median_ns() const;
+  double median_rate() const;
+  // (max - min) / (2 median): the half-width of the spread around the median.
+  double spread() const;
+};
+
+struct Row {
+  std::string kernel;  // "dot.f32"
+  std::size_t size = 0;
+  std::map<std::string, Cell> cells;  // by column: an engine name or a peer name
+};
+
+struct Table {
+  std::vector<std::string> engines;    // coheriq engines, "reference" first
+  std::vector<std::string> peers;      // peer columns with at least one result, in run order
+  std::vector<Row> rows;               // in the order kernels_bench runs them
+  std::map<std::string, Cell> stream;  // "stream_read1", "stream_read2", "stream_scale", ...
+  std::size_t stream_size = 0;         // their length: rows this long are compared with them
+
+  // Adds the benchmarks of one run's JSON; coheriq rows go to the column `engine`.
+  void add_run(const nlohmann::json& run, const std::string& engine);
+  // time(reference) / time(column) at this row, or a negative value when either is missing.
+  double speedup(const Row& row, const std::string& column) const;
+  // The STREAM-style reference with the traffic of a BLAS-1 kernel (read1/2, scale, triad).
+  const Cell* stream_for(const std::string& kernel) const;
+};
+
+struct HostSummary {
+  std::string brand, arch;
+  std::vector<std::string> features, disabled;
+  std::string auto_engine;  // what COHERIQ_ENGINE=auto selects here
+};
+
+struct RunSettings {
+  bool quick = false;
+  int repetitions = 0;
+  double min_time = 0;
+  std::string command;  // the command line, for the record
+};
+
+// Text output: a header, the host line, the side-by-side table, then bandwidth and GFLOP/s.
+std::string render_table(const Table& table, const HostSummary& host, const RunSettings& settings,
+                         const std::map<std::string, std::string>& peer_details,
+                         const std::string& peers_skipped);
+
+// The summary object of the JSON output ("coheriq_bench").
+nlohmann::json summary_json(const Table& table, const HostSummary& host,
+                            const RunSettings& settings,
+                            const std::map<std::string, std::string>& peer_details,
+                            const std::string& peers_skipped);
+
+// "31.2ns", "1.45us", "12.3ms", "2.50s".
+std::string format_time(double ns);
+// "24.1x", "0.732x", "1.00x": three significant digits.
+std::string format_ratio(double r);
+
+}  // namespace coheriq::tool
