@@ -1,4 +1,8 @@
 // The avx2 engine's descriptor: baseline code, compiled without ISA flags.
+#include <cstddef>
+#include <string>
+
+#include "engines/avx2/gemm-layout.hpp"
 #include "kernels/candidates.hpp"
 
 namespace coheriq::kernels::avx2 {
@@ -13,7 +17,13 @@ coheriq::EngineSpec describe() {
   e.bases = {"reference"};
   e.required_features = {"avx", "avx2", "fma3", "bmi1", "bmi2", "f16c", "pclmulqdq", "aes"};
   e.priority = 200;
-  e.layouts = {{"PackedMatrix<float>", "avx2"}, {"PackedMatrix<double>", "avx2"}};
+  // kernels.cpp checks that its GEMM packs what these names say.
+  const auto gemm_layout = [](std::size_t columns, std::size_t k_block) {
+    return "avx2: " + std::to_string(columns) + "-column panels, k-blocks of " +
+           std::to_string(k_block) + ", 64-byte aligned";
+  };
+  e.layouts = {{"PackedMatrix<float>", gemm_layout(kGemmPanelColumnsF32, kGemmKBlockF32)},
+               {"PackedMatrix<double>", gemm_layout(kGemmPanelColumnsF64, kGemmKBlockF64)}};
   e.overrides = &overrides;
   return e;
 }

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "engines/avx512/gemm-layout.hpp"
 #include "hwy/highway.h"
 
 static_assert(HWY_STATIC_TARGET == HWY_AVX3, "avx512 kernels need the full AVX-512 flag set");
@@ -19,6 +20,14 @@ namespace hn = hwy::HWY_NAMESPACE;
 #include "engines/generic/blas1-inl.h"
 #include "engines/generic/math-inl.h"
 #include "engines/generic/gemm-inl.h"
+
+// The PackedMatrix layouts engine.cpp names (gemm-layout.hpp) are the ones GEMM packs here.
+static_assert(GemmShape<float>::kNR == kGemmPanelColumnsF32 &&
+                  GemmShape<float>::kKC == kGemmKBlockF32,
+              "update gemm-layout.hpp: the f32 GEMM blocking changed the PackedMatrix layout");
+static_assert(GemmShape<double>::kNR == kGemmPanelColumnsF64 &&
+                  GemmShape<double>::kKC == kGemmKBlockF64,
+              "update gemm-layout.hpp: the f64 GEMM blocking changed the PackedMatrix layout");
 
 using coheriq::implement;
 

@@ -238,13 +238,14 @@ HWY_INLINE std::size_t FindFirst(D d, std::size_t n, const T* x, Pred pred) {
   }
   if (i < n) {
     const auto mask = hn::FirstN(d, n - i);
-    const std::intptr_t lane = hn::FindFirstTrue(d, hn::And(mask, pred(hn::MaskedLoad(mask, d, x + i))));
+    const std::intptr_t lane =
+        hn::FindFirstTrue(d, hn::And(mask, pred(hn::MaskedLoad(mask, d, x + i))));
     if (lane >= 0) return i + static_cast<std::size_t>(lane);
   }
   return n;
 }
 
-// Elements per iamax block: small enough that re-reading the winning block hits L1.
+// Bytes per iamax block: small enough that re-reading the winning block hits L1.
 inline constexpr std::size_t kIamaxBlockBytes = 8192;
 
 // First index of the largest |x|; the first NaN wins over everything; 0 for n == 0.

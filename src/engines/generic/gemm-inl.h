@@ -245,31 +245,46 @@ HWY_NOINLINE void GemmMicroKernel(std::size_t kc, const T* HWY_RESTRICT a, const
   const V valpha = hn::Set(d, alpha);
   const V vbeta = hn::Set(d, beta);
   if (mr == kMR && nr == kNR) {
-    HWY_UNROLL(32)
-    for (std::size_t i = 0; i < kMR; ++i) {
-      T* HWY_RESTRICT row = c + i * ldc;
+    // Full tile: straight from the registers (constant indices keep acc out of memory).
+    if (beta == T(0)) {
       HWY_UNROLL(32)
-      for (std::size_t v = 0; v < kNV; ++v) {
-        T* HWY_RESTRICT out = row + v * kLanes;
-        V r = hn::Mul(valpha, acc[i][v]);
-        if (beta != T(0)) r = hn::MulAdd(vbeta, hn::LoadU(d, out), r);
-        hn::StoreU(r, d, out);
+      for (std::size_t i = 0; i < kMR; ++i) {
+        HWY_UNROLL(32)
+        for (std::size_t v = 0; v < kNV; ++v) {
+          hn::StoreU(hn::Mul(valpha, acc[i][v]), d, c + i * ldc + v * kLanes);
+        }
+      }
+    } else {
+      HWY_UNROLL(32)
+      for (std::size_t i = 0; i < kMR; ++i) {
+        HWY_UNROLL(32)
+        for (std::size_t v = 0; v < kNV; ++v) {
+          T* HWY_RESTRICT out = c + i * ldc + v * kLanes;
+          hn::StoreU(hn::MulAdd(vbeta, hn::LoadU(d, out), hn::Mul(valpha, acc[i][v])), d, out);
+        }
       }
     }
     return;
   }
-  // Edge tile: only the rows and columns inside C, the last vector of a row masked.
+  // Edge tile: through a scratch tile, then only the rows and columns inside C, the last vector
+  // of a row masked.
+  HWY_ALIGN T tile[kMR * kNR];
+  HWY_UNROLL(32)
+  for (std::size_t i = 0; i < kMR; ++i) {
+    HWY_UNROLL(32)
+    for (std::size_t v = 0; v < kNV; ++v) {
+      hn::Store(hn::Mul(valpha, acc[i][v]), d, tile + i * kNR + v * kLanes);
+    }
+  }
   for (std::size_t i = 0; i < mr; ++i) {
-    T* HWY_RESTRICT row = c + i * ldc;
-    for (std::size_t v = 0; v < kNV && v * kLanes < nr; ++v) {
-      T* HWY_RESTRICT out = row + v * kLanes;
-      const std::size_t cols = nr - v * kLanes;
-      V r = hn::Mul(valpha, acc[i][v]);
-      if (cols >= kLanes) {
+    for (std::size_t j = 0; j < nr; j += kLanes) {
+      T* HWY_RESTRICT out = c + i * ldc + j;
+      V r = hn::Load(d, tile + i * kNR + j);
+      if (j + kLanes <= nr) {
         if (beta != T(0)) r = hn::MulAdd(vbeta, hn::LoadU(d, out), r);
         hn::StoreU(r, d, out);
       } else {
-        const auto mask = hn::FirstN(d, cols);
+        const auto mask = hn::FirstN(d, nr - j);
         if (beta != T(0)) r = hn::MulAdd(vbeta, hn::MaskedLoad(mask, d, out), r);
         hn::BlendedStore(r, mask, d, out);
       }
