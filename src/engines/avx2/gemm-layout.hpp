@@ -7,10 +7,11 @@
 
 namespace coheriq::kernels::avx2 {
 
-// op(B) in panels of this many columns, k-major, in k-blocks of this many rows.
+// op(B) in panels of this many columns, k-major, k split evenly into blocks of at most this many
+// rows (a multiple of 16).
 inline constexpr std::size_t kGemmPanelColumnsF32 = 16;
 inline constexpr std::size_t kGemmKBlockF32 = 384;
 inline constexpr std::size_t kGemmPanelColumnsF64 = 8;
-inline constexpr std::size_t kGemmKBlockF64 = 336;
+inline constexpr std::size_t kGemmKBlockF64 = 384;
 
 }  // namespace coheriq::kernels::avx2

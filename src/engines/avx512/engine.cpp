@@ -19,7 +19,7 @@ coheriq::EngineSpec describe() {
   e.priority = 300;
   // kernels.cpp checks that its GEMM packs what these names say.
   const auto gemm_layout = [](std::size_t columns, std::size_t k_block) {
-    return "avx512: " + std::to_string(columns) + "-column panels, k-blocks of " +
+    return "avx512: " + std::to_string(columns) + "-column panels, even k-blocks of at most " +
            std::to_string(k_block) + ", 64-byte aligned";
   };
   e.layouts = {{"PackedMatrix<float>", gemm_layout(kGemmPanelColumnsF32, kGemmKBlockF32)},

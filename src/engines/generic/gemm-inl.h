@@ -8,15 +8,17 @@
 //
 // Row-major C (m x n) = alpha * op(A) (m x k) * op(B) (k x n) + beta * C.
 //
-// The register tile is MR rows x NR columns of C, NR = kGemmNRVectors full vectors. Per step of k
-// the microkernel loads one row of NR values of op(B) as vectors, broadcasts MR values of op(A)
-// and issues MR * kGemmNRVectors FMAs into register accumulators. MR is what the register file
-// holds after the B vectors and one broadcast: 6 x 16 f32 with 16 ymm (avx2), 14 x 32 f32 with
-// 32 zmm (avx512). The same code gives each engine the shape that fits its registers.
+// The register tile is MR rows x NR columns of C, NR = two full vectors. Per step of k the
+// microkernel loads one row of NR values of op(B) as vectors, broadcasts MR values of op(A) and
+// issues 2 * MR FMAs into register accumulators. MR is what the register file holds after the B
+// vectors and one broadcast: 6 x 16 f32 with 16 ymm (avx2), 14 x 32 f32 with 32 zmm (avx512).
+// The same code gives each engine the shape that fits its registers, and the blocking that
+// follows from it (GemmShape).
 //
 // Loops, outermost first (the BLIS order, with the roles of A and B swapped because C is row-major
 // here and the vectors run along its rows):
-//   pc: k in blocks of KC. op(B) (kc x n) is packed into NR-column panels, k-major: the B k-block.
+//   pc: k in blocks of at most KC. op(B) (kc x n) is packed into NR-column panels, k-major: the
+//       B k-block.
 //   ic: rows in blocks of MC. op(A) (mc x kc) is packed into MR-row micro-panels (the A block, L2).
 //   jc: columns in blocks of NC: the part of the B k-block used against the A block (L2).
 //   ir: one A micro-panel (MR x kc, L1) is reused against every B panel of the column block.
@@ -32,7 +34,8 @@
 // target (SVE, RVV) would need one layout per hardware length.
 static_assert(!HWY_HAVE_SCALABLE, "generic/gemm-inl.h needs a fixed-width Highway target");
 
-constexpr std::size_t GemmMinC(std::size_t a, std::size_t b) { return a < b ? a : b; }
+constexpr std::size_t GemmMin(std::size_t a, std::size_t b) { return a < b ? a : b; }
+constexpr std::size_t GemmRoundUp(std::size_t x, std::size_t to) { return (x + to - 1) / to * to; }
 
 template <class T>
 struct GemmShape {
@@ -56,22 +59,29 @@ struct GemmShape {
   static constexpr std::size_t kMR = (kVectorRegisters - kNRVectors - 1) / kNRVectors;
   // Packed A runs k in groups of 4 (see GemmPackA); the microkernel unrolls k by as much.
   static constexpr std::size_t kKGroup = 4;
-  // k block: the A micro-panel (MR x KC) takes half of L1, the B panel streaming through and the
-  // C tile the rest; at most 384 deep, where the C update is already a small part of the work.
-  static constexpr std::size_t kKC = GemmMinC(kL1Bytes / 2 / (kMR * sizeof(T)), 384) / 16 * 16;
+  // k block: the A micro-panel (MR x KC) takes two thirds of L1, the B panel streaming through
+  // (each line read once) and the C tile the rest; at most 384 deep, where the C update is already
+  // a small part of the work. (Half of L1 measured 1-2% slower on Zen 5.)
+  static constexpr std::size_t kKC = GemmMin(kL1Bytes * 2 / 3 / (kMR * sizeof(T)), 384) / 16 * 16;
   // Row block: the packed A block (MC x KC) takes half of L2.
   static constexpr std::size_t kMC = kL2Bytes / 2 / (kKC * sizeof(T)) / kMR * kMR;
   // Column block: the part of the B k-block (KC x NC) used against it, a quarter of L2.
   static constexpr std::size_t kNC = kL2Bytes / 4 / (kKC * sizeof(T)) / kNR * kNR;
 
   static_assert(kMR >= 1 && kKC >= 16 && kMC >= kMR && kNC >= kNR, "degenerate GEMM blocking");
-  // Panels of B and their rows stay 64-byte aligned inside a 64-byte aligned buffer.
-  static_assert((kNR * sizeof(T)) % 64 == 0 || 64 % (kNR * sizeof(T)) == 0,
-                "B panel rows must tile 64-byte lines");
+  // Every packed B row starts a multiple of NR values into a 64-byte aligned buffer, so the
+  // microkernel may use aligned loads as long as a vector is at most 64 bytes.
+  static_assert(kLanes * sizeof(T) <= 64, "packed B rows must be vector-aligned");
 };
 
-HWY_INLINE std::size_t GemmMin(std::size_t a, std::size_t b) { return a < b ? a : b; }
-constexpr std::size_t GemmRoundUp(std::size_t x, std::size_t to) { return (x + to - 1) / to * to; }
+// Depth of the k-blocks for a product of depth k: the fewest blocks of at most KC, made equal (up
+// to a multiple of 16), so that no short last block costs a whole pass over C for little work.
+template <class T>
+constexpr std::size_t GemmKBlock(std::size_t k) {
+  constexpr std::size_t kKC = GemmShape<T>::kKC;
+  const std::size_t blocks = k == 0 ? 1 : (k + kKC - 1) / kKC;
+  return GemmRoundUp((k + blocks - 1) / blocks, 16);
+}
 
 // ------------------------------ Packing
 
@@ -311,8 +321,7 @@ HWY_INLINE void GemmScaleC(std::size_t m, std::size_t n, T beta, T* HWY_RESTRICT
     }
     if (j < n) {
       const auto mask = hn::FirstN(d, n - j);
-      const auto r =
-          beta == T(0) ? hn::Zero(d) : hn::Mul(vbeta, hn::MaskedLoad(mask, d, row + j));
+      const auto r = beta == T(0) ? hn::Zero(d) : hn::Mul(vbeta, hn::MaskedLoad(mask, d, row + j));
       hn::BlendedStore(r, mask, d, row + j);
     }
   }
@@ -338,21 +347,21 @@ HWY_INLINE void GemmMacroKernel(std::size_t mc, std::size_t nc, std::size_t kc,
 // The loop nest of Gemm and GemmPacked. b_packed: op(B) in pack_b's layout, or nullptr to pack
 // each k-block of op(B) into b_work first. a_work holds up to mc_max packed rows of op(A).
 template <class T>
-HWY_INLINE void GemmLoops(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k,
-                          T alpha, const T* HWY_RESTRICT A, std::size_t lda,
-                          const T* HWY_RESTRICT B, std::size_t ldb,
-                          const T* HWY_RESTRICT b_packed, T beta, T* HWY_RESTRICT C,
-                          std::size_t ldc, T* HWY_RESTRICT a_work, std::size_t mc_max,
-                          T* HWY_RESTRICT b_work) {
+HWY_INLINE void GemmLoops(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, T alpha,
+                          const T* HWY_RESTRICT A, std::size_t lda, const T* HWY_RESTRICT B,
+                          std::size_t ldb, const T* HWY_RESTRICT b_packed, T beta,
+                          T* HWY_RESTRICT C, std::size_t ldc, T* HWY_RESTRICT a_work,
+                          std::size_t mc_max, T* HWY_RESTRICT b_work) {
   using Shape = GemmShape<T>;
   const std::size_t n_padded = GemmRoundUp(n, Shape::kNR);
-  for (std::size_t pc = 0; pc < k; pc += Shape::kKC) {
-    const std::size_t kc = GemmMin(Shape::kKC, k - pc);
+  const std::size_t k_block = GemmKBlock<T>(k);
+  for (std::size_t pc = 0; pc < k; pc += k_block) {
+    const std::size_t kc = GemmMin(k_block, k - pc);
     // The first k-block applies the caller's beta; later ones accumulate into C.
     const T block_beta = pc == 0 ? beta : T(1);
     const T* HWY_RESTRICT b_kblock = b_work;
     if (b_packed != nullptr) {
-      b_kblock = b_packed + pc * n_padded;  // the k-blocks before are KC x n_padded
+      b_kblock = b_packed + pc * n_padded;  // the k-blocks before are k_block x n_padded
     } else {
       GemmPackB(tb, B, ldb, n, pc, kc, b_work);
     }
@@ -373,7 +382,8 @@ template <class T>
 HWY_INLINE std::size_t GemmABlockBytes(std::size_t m, std::size_t k) {
   using Shape = GemmShape<T>;
   const std::size_t rows = GemmMin(GemmRoundUp(m, Shape::kMR), Shape::kMC);
-  return GemmRoundUp(rows * GemmRoundUp(GemmMin(k, Shape::kKC), Shape::kKGroup) * sizeof(T), 64);
+  return GemmRoundUp(rows * GemmRoundUp(GemmMin(k, GemmKBlock<T>(k)), Shape::kKGroup) * sizeof(T),
+                     64);
 }
 
 // ------------------------------ Candidates
@@ -384,7 +394,7 @@ std::size_t GemmWorkspace(std::size_t m, std::size_t n, std::size_t k) {
   using Shape = GemmShape<T>;
   if (m == 0 || n == 0 || k == 0) return 0;
   return GemmABlockBytes<T>(m, k) +
-         GemmMin(k, Shape::kKC) * GemmRoundUp(n, Shape::kNR) * sizeof(T);
+         GemmMin(k, GemmKBlock<T>(k)) * GemmRoundUp(n, Shape::kNR) * sizeof(T);
 }
 
 template <class T>
@@ -394,15 +404,15 @@ void Gemm(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, T alp
   if (m == 0 || n == 0) return;
   if (k == 0) return GemmScaleC(m, n, beta, C, ldc);
   T* a_work = static_cast<T*>(workspace);
-  T* b_work = reinterpret_cast<T*>(static_cast<unsigned char*>(workspace) +
-                                   GemmABlockBytes<T>(m, k));
+  T* b_work =
+      reinterpret_cast<T*>(static_cast<unsigned char*>(workspace) + GemmABlockBytes<T>(m, k));
   GemmLoops<T>(ta, tb, m, n, k, alpha, A, lda, B, ldb, nullptr, beta, C, ldc, a_work,
                GemmShape<T>::kMC, b_work);
 }
 
-// The packed layout: k-blocks of KC rows of op(B) (the last one k % KC rows), each a sequence of
-// NR-column panels over round_up(n, NR) columns, each panel k-major (NR values per k, zero past
-// n). The engine's layouts string describes it.
+// The packed layout: op(B) in k-blocks of GemmKBlock(k) rows (the last one may be shorter), each a
+// sequence of NR-column panels over round_up(n, NR) columns, each panel k-major (NR values per k,
+// zero past n). The engine's layouts string describes it.
 template <class T>
 std::size_t PackedBytes(std::size_t k, std::size_t n) {
   return GemmRoundUp(k * GemmRoundUp(n, GemmShape<T>::kNR) * sizeof(T), 64);
@@ -412,9 +422,10 @@ template <class T>
 void PackB(Trans tb, std::size_t k, std::size_t n, const T* B, std::size_t ldb, void* packed) {
   using Shape = GemmShape<T>;
   const std::size_t n_padded = GemmRoundUp(n, Shape::kNR);
+  const std::size_t k_block = GemmKBlock<T>(k);
   T* dst = static_cast<T*>(packed);
-  for (std::size_t pc = 0; pc < k; pc += Shape::kKC) {
-    GemmPackB(tb, B, ldb, n, pc, GemmMin(Shape::kKC, k - pc), dst + pc * n_padded);
+  for (std::size_t pc = 0; pc < k; pc += k_block) {
+    GemmPackB(tb, B, ldb, n, pc, GemmMin(k_block, k - pc), dst + pc * n_padded);
   }
 }
 
@@ -424,7 +435,7 @@ void GemmPacked(Trans ta, std::size_t m, std::size_t n, std::size_t k, T alpha, 
   using Shape = GemmShape<T>;
   if (m == 0 || n == 0) return;
   if (k == 0) return GemmScaleC(m, n, beta, C, ldc);
-  // No workspace here: A is packed one micro-panel at a time into this buffer (half of L1).
+  // No workspace here: A is packed one micro-panel at a time into this buffer (2/3 of L1).
   HWY_ALIGN T a_panel[Shape::kMR * Shape::kKC];
   GemmLoops<T>(ta, Trans::N, m, n, k, alpha, A, lda, nullptr, 0, static_cast<const T*>(packed),
                beta, C, ldc, a_panel, Shape::kMR, nullptr);
