@@ -47,8 +47,8 @@ std::vector<DomainReport> gather() {
 
 json to_json(const HostInfo& h, const std::vector<DomainReport>& domains) {
   json j;
-  j["host"] = {{"arch", h.arch}, {"brand", h.brand}, {"features", h.features},
-               {"disabled", h.disabled}};
+  j["host"] = {
+      {"arch", h.arch}, {"brand", h.brand}, {"features", h.features}, {"disabled", h.disabled}};
   j["domains"] = json::array();
   for (const DomainReport& d : domains) {
     json jd = {{"name", d.name},
@@ -116,8 +116,9 @@ void print_text(const HostInfo& h, const std::vector<DomainReport>& domains) {
     for (const EngineInfo& e : d.engines) width = std::max(width, e.name.size() + 2);
     std::cout << "  engines, highest priority first:\n";
     for (const EngineInfo& e : d.engines) {
-      std::cout << "    " << pad(e.name, width) << pad(e.supported ? "supported" : "unsupported", 13)
-                << "priority " << pad(std::to_string(e.priority), 5) << pad(e.origin, 9)
+      std::cout << "    " << pad(e.name, width)
+                << pad(e.supported ? "supported" : "unsupported", 13) << "priority "
+                << pad(std::to_string(e.priority), 5) << pad(e.origin, 9)
                 << "mro: " << joined(e.mro, " -> ") << "\n";
       if (!e.description.empty()) std::cout << "      " << e.description << "\n";
       if (!e.missing_features.empty()) {
@@ -125,15 +126,14 @@ void print_text(const HostInfo& h, const std::vector<DomainReport>& domains) {
       }
       if (!e.error.empty()) std::cout << "      error: " << e.error << "\n";
       for (const auto& l : e.layouts) {
-        std::cout << "      layout of " << l.candidate_class << ": " << l.name << " (from " << l.engine
-                  << ")\n";
+        std::cout << "      layout of " << l.candidate_class << ": " << l.name << " (from "
+                  << l.engine << ")\n";
       }
     }
     // Which engine provides each candidate, under each engine.
     std::size_t first = 10;
     for (const std::string& c : d.status.candidates) first = std::max(first, c.size() + 2);
-    std::cout << "  providers (row: candidate, column: engine enabled):\n    "
-              << pad("", first);
+    std::cout << "  providers (row: candidate, column: engine enabled):\n    " << pad("", first);
     for (const EngineInfo& e : d.engines) std::cout << pad(e.name, width);
     std::cout << "\n";
     for (std::size_t k = 0; k < d.status.candidates.size(); ++k) {

@@ -49,8 +49,7 @@ int main() {
     }
   }
   std::printf("length %g -> (%g, %g); c = [%g %g; %g %g]; engine %s\n", length, v[0], v[1], c[0],
-              c[1], c[2], c[3],
-              coheriq::active_engine(coheriq::kernels::domain_name).c_str());
+              c[1], c[2], c[3], coheriq::active_engine(coheriq::kernels::domain_name).c_str());
   const bool ok = std::fabs(length / 5e200 - 1) < 1e-15 && std::fabs(v[0] - 0.6) < 1e-15 &&
                   c[0] == 19 && c[3] == 50;
   return ok ? 0 : 1;

@@ -3,8 +3,8 @@
 //
 // The shared object exports one constant (coheriq_plugin_engine); the framework dlopens it only
 // when `example_dot` (or an engine inheriting it) is enabled on a host with AVX2 and FMA.
-#include <coheriq/kernels_domain.hpp>
 #include <immintrin.h>
+#include <coheriq/kernels_domain.hpp>
 
 namespace {
 
@@ -16,8 +16,8 @@ float dot(std::size_t n, const float* x, const float* y) {
   std::size_t i = 0;
   for (; i + 32 <= n; i += 32) {
     for (int j = 0; j < 4; ++j) {
-      acc[j] = _mm256_fmadd_ps(_mm256_loadu_ps(x + i + 8 * j), _mm256_loadu_ps(y + i + 8 * j),
-                               acc[j]);
+      acc[j] =
+          _mm256_fmadd_ps(_mm256_loadu_ps(x + i + 8 * j), _mm256_loadu_ps(y + i + 8 * j), acc[j]);
     }
   }
   for (; i + 8 <= n; i += 8) {

@@ -86,11 +86,11 @@ struct EngineInfo {
 // What a domain would run and why. Never locks.
 struct DomainStatus {
   std::string domain;
-  std::string env_var;    // the variable the domain opted into, or empty
-  std::string state;      // "open", "chosen" (enabled, not used yet) or "locked"
-  std::string engine;     // in effect now, or at first use
-  std::string reason;     // "enable_engine", "COHERIQ_ENGINE=auto", "default", ...
-  std::string locked_by;  // the candidate whose first use locked the domain, or empty
+  std::string env_var;                  // the variable the domain opted into, or empty
+  std::string state;                    // "open", "chosen" (enabled, not used yet) or "locked"
+  std::string engine;                   // in effect now, or at first use
+  std::string reason;                   // "enable_engine", "COHERIQ_ENGINE=auto", "default", ...
+  std::string locked_by;                // the candidate whose first use locked the domain, or empty
   std::vector<std::string> candidates;  // candidate functions, in domain order
   std::vector<std::string> classes;     // candidate classes, in domain order
 };

@@ -169,7 +169,8 @@ inline decltype(auto) call(Args&&... args) {
 // Constructing an object of a candidate class is a first use: call this in its constructors.
 template <class Domain, class Class>
 inline void use_class() {
-  detail::settle_class(detail::core<Domain>(), detail::index_of<Class, typename Domain::classes>::value);
+  detail::settle_class(detail::core<Domain>(),
+                       detail::index_of<Class, typename Domain::classes>::value);
 }
 
 }  // namespace coheriq

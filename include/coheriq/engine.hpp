@@ -83,8 +83,9 @@ struct PluginEngine {
 
 }  // namespace coheriq
 
-// Defines the plugin's exported engine: COHERIQ_PLUGIN_ENGINE(coheriq::kernels::Domain, "mine", table)
-#define COHERIQ_PLUGIN_ENGINE(Domain, engine_name, override_table)                        \
-  extern "C" __attribute__((visibility("default"))) const ::coheriq::PluginEngine           \
-      coheriq_plugin_engine = {::coheriq::plugin_abi_version, (Domain::abi).data(), engine_name, \
-                               &(override_table)}
+// Defines the plugin's exported engine: COHERIQ_PLUGIN_ENGINE(coheriq::kernels::Domain, "mine",
+// table)
+#define COHERIQ_PLUGIN_ENGINE(Domain, engine_name, override_table) \
+  extern "C" __attribute__((visibility("default")))                \
+  const ::coheriq::PluginEngine coheriq_plugin_engine = {          \
+      ::coheriq::plugin_abi_version, (Domain::abi).data(), engine_name, &(override_table)}

@@ -87,8 +87,7 @@ class PackedMatrix final {
   friend struct PackedAccess;
 };
 
-PackedMatrix<float> pack_b(Trans tb, std::size_t k, std::size_t n, const float* B,
-                           std::size_t ldb);
+PackedMatrix<float> pack_b(Trans tb, std::size_t k, std::size_t n, const float* B, std::size_t ldb);
 PackedMatrix<double> pack_b(Trans tb, std::size_t k, std::size_t n, const double* B,
                             std::size_t ldb);
 
@@ -96,8 +95,7 @@ PackedMatrix<double> pack_b(Trans tb, std::size_t k, std::size_t n, const double
 void gemm(Trans ta, std::size_t m, std::size_t n, std::size_t k, float alpha, const float* A,
           std::size_t lda, const PackedMatrix<float>& B, float beta, float* C, std::size_t ldc);
 void gemm(Trans ta, std::size_t m, std::size_t n, std::size_t k, double alpha, const double* A,
-          std::size_t lda, const PackedMatrix<double>& B, double beta, double* C,
-          std::size_t ldc);
+          std::size_t lda, const PackedMatrix<double>& B, double beta, double* C, std::size_t ldc);
 
 extern template class PackedMatrix<float>;
 extern template class PackedMatrix<double>;

@@ -35,11 +35,10 @@ class Linearizer {
     for (const std::string& base_name : e.spec.bases) {
       const Engine* base = d_.find(base_name);
       if (base == nullptr) {
-        throw CompositionError("coheriq: engine '" + e.spec.name + "' of domain '" + d_.name +
-                               "' names base '" + base_name +
-                               "', which is not registered; known engines: " +
-                               join(d_.engine_names()) +
-                               ". Register the base engine first or fix the name");
+        throw CompositionError(
+            "coheriq: engine '" + e.spec.name + "' of domain '" + d_.name + "' names base '" +
+            base_name + "', which is not registered; known engines: " + join(d_.engine_names()) +
+            ". Register the base engine first or fix the name");
       }
       seqs.push_back(mro(*base));
       bases.push_back(base);
@@ -76,8 +75,8 @@ class Linearizer {
         throw CompositionError(
             "coheriq: cannot compose engine '" + e.spec.name + "' of domain '" + d_.name +
             "': its bases (" + join(e.spec.bases) +
-            ") order these engines inconsistently, so no C3 linearization exists: " +
-            join(heads) + ". Reorder the bases of '" + e.spec.name +
+            ") order these engines inconsistently, so no C3 linearization exists: " + join(heads) +
+            ". Reorder the bases of '" + e.spec.name +
             "' to agree with the order its bases already imply");
       }
       out.push_back(next);
@@ -146,10 +145,10 @@ Composition compose(DomainCore& d, std::string_view engine_name) {
     }
   }
   if (!to_override.empty() && c.incoherent.empty()) {
-    c.incoherent = ("coheriq: engine '" + engine->spec.name + "' of domain '" + d.name +
-                           "' is incoherent: " + join(details, "; ") + ". Override in '" +
-                           engine->spec.name + "': " + join(to_override) +
-                           " (or keep the inherited layout)");
+    c.incoherent =
+        ("coheriq: engine '" + engine->spec.name + "' of domain '" + d.name +
+         "' is incoherent: " + join(details, "; ") + ". Override in '" + engine->spec.name +
+         "': " + join(to_override) + " (or keep the inherited layout)");
   }
 
   for (const Engine* e : c.mro) {

@@ -20,21 +20,21 @@ namespace coheriq::detail {
 // indexed by candidate.
 struct Engine {
   EngineSpec spec;
-  std::string origin;                    // "builtin", "static", "plugin:<manifest>"
-  std::vector<const void*> function;     // per candidate: the override, or nullptr
-  std::vector<bool> defines_layout;      // per candidate class
-  std::function<void(Engine&)> loader;   // plugins: fills `function` when first needed
-  std::string refusal;                   // plugins: why it can never be enabled (ABI), or empty
+  std::string origin;                   // "builtin", "static", "plugin:<manifest>"
+  std::vector<const void*> function;    // per candidate: the override, or nullptr
+  std::vector<bool> defines_layout;     // per candidate class
+  std::function<void(Engine&)> loader;  // plugins: fills `function` when first needed
+  std::string refusal;                  // plugins: why it can never be enabled (ABI), or empty
 };
 
 // An engine composed with its bases.
 struct Composition {
-  std::vector<const Engine*> mro;        // the engine first, reference last
-  std::vector<const Engine*> provider;   // per candidate
-  std::vector<const Engine*> layout;     // per candidate class: first MRO engine defining one
-  std::vector<std::string> required;     // sorted union over the MRO
-  std::vector<std::string> missing;      // required features this host lacks
-  std::string incoherent;                // why it cannot be enabled (coherence, plugin ABI)
+  std::vector<const Engine*> mro;       // the engine first, reference last
+  std::vector<const Engine*> provider;  // per candidate
+  std::vector<const Engine*> layout;    // per candidate class: first MRO engine defining one
+  std::vector<std::string> required;    // sorted union over the MRO
+  std::vector<std::string> missing;     // required features this host lacks
+  std::string incoherent;               // why it cannot be enabled (coherence, plugin ABI)
 };
 
 class DomainCore {
@@ -99,6 +99,5 @@ bool is_known_feature(std::string_view feature);
 
 // ------------------------------ Messages (errors.cpp): one place for the wording
 std::string join(const std::vector<std::string>& items, std::string_view sep = ", ");
-
 
 }  // namespace coheriq::detail

@@ -40,18 +40,18 @@ std::vector<std::string> parse_list(std::string_view value, std::string_view var
   std::size_t start = 0;
   while (true) {
     const std::size_t comma = value.find(',', start);
-    const std::string_view raw =
-        value.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
+    const std::string_view raw = value.substr(
+        start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
     const std::string_view token = trim(raw);
     if (token.empty()) {
-      throw Error("coheriq: " + std::string(variable) + "='" + printable(value) + "' has an empty " +
-                  std::string(what) + " at position " + std::to_string(start) +
+      throw Error("coheriq: " + std::string(variable) + "='" + printable(value) +
+                  "' has an empty " + std::string(what) + " at position " + std::to_string(start) +
                   "; write a comma-separated list such as 'avx512,avx2,reference'");
     }
     for (std::size_t i = 0; i < token.size(); ++i) {
       if (!is_name_char(token[i])) {
-        throw Error("coheriq: " + std::string(variable) + "='" + printable(value) + "': " +
-                    std::string(what) + " '" + printable(token) + "' contains '" +
+        throw Error("coheriq: " + std::string(variable) + "='" + printable(value) +
+                    "': " + std::string(what) + " '" + printable(token) + "' contains '" +
                     printable(token.substr(i, 1)) +
                     "'; names use only letters, digits, '_', '.' and '-', separated by commas");
       }

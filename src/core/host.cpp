@@ -35,7 +35,8 @@ Detected detect() {
   for (int f = 0; f < X86_LAST_; ++f) {
     const auto e = static_cast<X86FeaturesEnum>(f);
     d.known.emplace_back(GetX86FeaturesEnumName(e));
-    if (GetX86FeaturesEnumValue(&info.features, e)) d.present.emplace_back(GetX86FeaturesEnumName(e));
+    if (GetX86FeaturesEnumValue(&info.features, e))
+      d.present.emplace_back(GetX86FeaturesEnumName(e));
   }
 #elif defined(CPU_FEATURES_ARCH_AARCH64)
   d.arch = "aarch64";

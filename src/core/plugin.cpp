@@ -25,7 +25,8 @@ std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) {
     s.remove_prefix(1);
   }
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
+    s.remove_suffix(1);
   return s;
 }
 
@@ -97,8 +98,8 @@ Manifest parse_manifest(std::string_view text, std::string_view path) {
     } else if (key == "description") {
       m.description = value;
     } else if (key == "library") {
-      m.library = value.front() == '/' ? std::string(value)
-                                       : directory_of(path) + "/" + std::string(value);
+      m.library =
+          value.front() == '/' ? std::string(value) : directory_of(path) + "/" + std::string(value);
     } else if (key == "abi") {
       m.abi = value;
     } else if (key == "overrides") {

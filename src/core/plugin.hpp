@@ -18,7 +18,7 @@ struct Manifest {
   std::string description;
   std::string library;  // resolved against the manifest's directory
   std::string abi;
-  std::vector<std::string> overrides;           // optional: candidates the library overrides
+  std::vector<std::string> overrides;  // optional: candidates the library overrides
   std::vector<std::pair<std::string, std::string>> layouts;  // optional: class -> layout name
 };
 

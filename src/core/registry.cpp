@@ -27,8 +27,8 @@ Registry& registry() {
 bool valid_engine_name(std::string_view name) {
   if (name.empty() || name == "auto") return false;
   return std::all_of(name.begin(), name.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           c == '_' || c == '.' || c == '-';
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+           c == '.' || c == '-';
   });
 }
 
@@ -69,10 +69,10 @@ void check_supported(DomainCore& d, const Composition& c, std::string_view engin
     } catch (const Error&) {
     }
   }
-  throw UnsupportedEngineError("coheriq: engine '" + std::string(engine) + "' of domain '" +
-                               d.name + "' is not supported on this host: missing " +
-                               join(c.missing) + ". Engines this host supports: " +
-                               join(supported) + "; enable one of those, or 'auto'");
+  throw UnsupportedEngineError(
+      "coheriq: engine '" + std::string(engine) + "' of domain '" + d.name +
+      "' is not supported on this host: missing " + join(c.missing) +
+      ". Engines this host supports: " + join(supported) + "; enable one of those, or 'auto'");
 }
 
 // What is in effect or would be at first use: the explicit choice, else the env var, else
@@ -88,8 +88,9 @@ Selection selection(DomainCore& d) {
 
   for (const std::string& t : tokens) {  // typos fail loudly, wherever they are in the list
     if (t != "auto" && d.find(t) == nullptr) {
-      throw UnknownEngineError("coheriq: " + setting + " names '" + t + "', which is not an engine of domain '" +
-                               d.name + "'; known engines: " + join(d.engine_names()) +
+      throw UnknownEngineError("coheriq: " + setting + " names '" + t +
+                               "', which is not an engine of domain '" + d.name +
+                               "'; known engines: " + join(d.engine_names()) +
                                " (or 'auto'). Fix " + var + " and rerun");
     }
   }
@@ -121,9 +122,10 @@ Selection selection(DomainCore& d) {
     } catch (const Error&) {
     }
   }
-  throw UnsupportedEngineError("coheriq: " + setting + ": no engine in the list is supported on this host (" +
-                               join(passed_over, "; ") + "). Engines this host supports: " +
-                               join(supported) + "; add one of them to " + var);
+  throw UnsupportedEngineError(
+      "coheriq: " + setting + ": no engine in the list is supported on this host (" +
+      join(passed_over, "; ") + "). Engines this host supports: " + join(supported) +
+      "; add one of them to " + var);
 }
 
 void log_lock(const DomainCore& d) {
@@ -195,9 +197,9 @@ std::unique_ptr<Engine> make_engine(DomainCore& d, const EngineSpec& spec, std::
       const Override& o = spec.overrides->entries[i];
       const std::size_t k = d.candidate_index(o.candidate);
       if (k == npos || o.function == nullptr) {
-        throw CompositionError("coheriq: " + where + " overrides '" + std::string(o.candidate) +
-                               "', which is not a candidate of the domain; candidates: " +
-                               join(d.candidates));
+        throw CompositionError(
+            "coheriq: " + where + " overrides '" + std::string(o.candidate) +
+            "', which is not a candidate of the domain; candidates: " + join(d.candidates));
       }
       e->function[k] = o.function;
     }
@@ -205,15 +207,14 @@ std::unique_ptr<Engine> make_engine(DomainCore& d, const EngineSpec& spec, std::
   for (const LayoutSpec& l : spec.layouts) {
     const std::size_t c = d.class_index(l.candidate_class);
     if (c == npos) {
-      throw CompositionError("coheriq: " + where + " defines a layout of '" + l.candidate_class +
-                             "', which is not a candidate class of the domain; classes: " +
-                             join(d.classes));
+      throw CompositionError(
+          "coheriq: " + where + " defines a layout of '" + l.candidate_class +
+          "', which is not a candidate class of the domain; classes: " + join(d.classes));
     }
     e->defines_layout[c] = true;
   }
   return e;
 }
-
 
 DomainCore::DomainCore(const DomainDesc& dd) : desc(dd), name(dd.name) {
   for (std::size_t c = 0; c < dd.classes_size; ++c) classes.emplace_back(dd.classes[c]);
@@ -249,9 +250,8 @@ DomainCore::DomainCore(const DomainDesc& dd) : desc(dd), name(dd.name) {
     if (e->function[k] == nullptr) missing.push_back(candidates[k]);
   }
   if (!missing.empty()) {
-    throw CompositionError("coheriq: domain '" + name +
-                           "' has no reference implementation of: " + join(missing) +
-                           "; every candidate needs one in the reference table");
+    throw CompositionError("coheriq: domain '" + name + "' has no reference implementation of: " +
+                           join(missing) + "; every candidate needs one in the reference table");
   }
   engines.push_back(std::move(e));
 }
@@ -326,8 +326,8 @@ DomainCore& find_domain(std::string_view domain) {
     std::vector<std::string> known;
     for (const auto& [n, _] : r.domains) known.push_back(n);
     throw UnknownDomainError(
-        "coheriq: no domain named '" + std::string(domain) + "' in this process; domains: " +
-        (known.empty() ? std::string("none") : join(known)) +
+        "coheriq: no domain named '" + std::string(domain) +
+        "' in this process; domains: " + (known.empty() ? std::string("none") : join(known)) +
         ". A domain exists once the library that owns it is linked and used (check the name)");
   }
   return *it->second;
@@ -350,9 +350,7 @@ DomainCore& materialize(const DomainDesc& desc) {
   return *core;
 }
 
-void settle_function(DomainCore& d, std::size_t candidate) {
-  settle(d, d.candidates[candidate]);
-}
+void settle_function(DomainCore& d, std::size_t candidate) { settle(d, d.candidates[candidate]); }
 
 void settle_class(DomainCore& d, std::size_t candidate_class) {
   if (d.locked.load(std::memory_order_acquire)) return;
@@ -381,13 +379,13 @@ void enable_engine(std::string_view domain, std::string_view engine) {
   std::lock_guard<std::mutex> guard(d.mu);
   if (d.state != DomainCore::State::open) {
     if (d.engine == engine) return;  // re-enabling the engine in effect is harmless
-    throw EngineLockedError("coheriq: cannot enable engine '" + std::string(engine) +
-                            "' in domain '" + d.name + "': " + detail::describe_lock(d) +
-                            ". The choice is one-way: enable the engine once, before the first "
-                            "use, or choose it with " +
-                            (d.desc.env_var.empty() ? std::string("enable_engine")
-                                                    : std::string(d.desc.env_var)) +
-                            " at start-up");
+    throw EngineLockedError(
+        "coheriq: cannot enable engine '" + std::string(engine) + "' in domain '" + d.name +
+        "': " + detail::describe_lock(d) +
+        ". The choice is one-way: enable the engine once, before the first "
+        "use, or choose it with " +
+        (d.desc.env_var.empty() ? std::string("enable_engine") : std::string(d.desc.env_var)) +
+        " at start-up");
   }
   (void)detail::prepare(d, engine);
   d.state = DomainCore::State::chosen;

@@ -1,6 +1,7 @@
 // Emulation probe: enables one kernels engine and reports how that went.
 //   coheriq_engine_probe ENGINE --expect-refusal FEATURE...   the host must refuse ENGINE with an
-//                                                             UnsupportedEngineError naming each FEATURE
+//                                                             UnsupportedEngineError naming each
+//                                                             FEATURE
 //   coheriq_engine_probe ENGINE --expect-run                  ENGINE must be enabled and run a dot
 // Exit 0 when the expectation holds, 1 otherwise (the reason on stderr).
 #include <coheriq/coheriq.hpp>
@@ -13,8 +14,8 @@
 
 int main(int argc, char** argv) {
   if (argc < 3) {
-    std::fprintf(stderr,
-                 "usage: %s ENGINE --expect-refusal FEATURE... | ENGINE --expect-run\n", argv[0]);
+    std::fprintf(stderr, "usage: %s ENGINE --expect-refusal FEATURE... | ENGINE --expect-run\n",
+                 argv[0]);
     return 2;
   }
   const std::string engine = argv[1];

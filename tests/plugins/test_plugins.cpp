@@ -1,8 +1,8 @@
 // Plugin engines: manifests, lazy loading, ABI checks. Each case runs in a fresh process (ctest
 // per test case) with COHERIQ_ENGINE_PATH set by CMake to a directory of test manifests.
+#include <doctest/doctest.h>
 #include <coheriq/coheriq.hpp>
 #include <coheriq/kernels.hpp>
-#include <doctest/doctest.h>
 
 #include <cstdlib>
 #include <fstream>

@@ -18,8 +18,8 @@ namespace coheriq::kernels::avx2 {
 namespace {
 namespace hn = hwy::HWY_NAMESPACE;
 #include "engines/generic/blas1-inl.h"
-#include "engines/generic/math-inl.h"
 #include "engines/generic/gemm-inl.h"
+#include "engines/generic/math-inl.h"
 
 // The PackedMatrix layouts engine.cpp names (gemm-layout.hpp) are the ones GEMM packs here.
 static_assert(GemmShape<float>::kNR == kGemmPanelColumnsF32 &&

@@ -9,7 +9,8 @@
 int main() {
   const std::vector<coheriq::EngineInfo> engines = coheriq::engines(coheriq::kernels::domain_name);
   std::printf("engines:");
-  for (const auto& e : engines) std::printf(" %s%s", e.name.c_str(), e.supported ? "" : "(unsupported)");
+  for (const auto& e : engines)
+    std::printf(" %s%s", e.name.c_str(), e.supported ? "" : "(unsupported)");
   std::printf("\n");
   std::vector<double> x(1001, 0.5), y(1001, 4.0);
   const double d = coheriq::kernels::dot(x.size(), x.data(), y.data());
