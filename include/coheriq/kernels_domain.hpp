@@ -29,7 +29,7 @@ struct packed_f64 : coheriq::candidate_class {
   static constexpr std::string_view name = "PackedMatrix<double>";
 };
 
-#define COHERIQ_KERNELS_PER_TYPE(T, S)                                                                \
+#define COHERIQ_KERNELS_PER_TYPE(T, S)                                                             \
   struct dot_##S : candidate<T(std::size_t, const T*, const T*)> {                                 \
     static constexpr std::string_view name = "dot." #S;                                            \
   };                                                                                               \
