@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs every Debian package the build, the tests and the benchmarks need. Idempotent, and
-# fast when everything is there already (one dpkg query, no apt-get call).
+# Installs every Debian package the build and the benchmarks need; with --tests also what only
+# the test suite uses (Chromium, to render the bench chart). Idempotent, and fast when everything
+# is there already (one dpkg query, no apt-get call).
 set -euo pipefail
 
 packages=(
@@ -13,7 +14,7 @@ packages=(
   clang libclang-rt-14-dev                         # fuzzing, sanitizers
   binutils                                         # nm for the engine symbol check
 )
-if [ "${COHERIQ_WITH_CHROMIUM:-0}" = 1 ]; then
+if [ "${1:-}" = "--tests" ]; then
   packages+=(chromium)  # renders the bench chart in a test
 fi
 

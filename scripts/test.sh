@@ -8,7 +8,7 @@
 # COHERIQ_TEST_STAGES selects stages (default: "default asan tsan fuzz").
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/deps.sh
+bash scripts/deps.sh --tests
 jobs=$(nproc)
 stages=${COHERIQ_TEST_STAGES:-default asan tsan fuzz}
 failed=()
