@@ -105,10 +105,19 @@ inline constexpr std::string_view type_name = sizeof(T) == 4 ? "f32" : "f64";
 std::string bench_name(std::string_view kernel, std::string_view type, std::size_t n,
                        std::string_view impl);
 
+// With --progress, each benchmark announces itself on stdout ("@progress <name>") whenever
+// Google Benchmark calls it, so a caller sees what runs even when repetitions are interleaved
+// and the console report only comes at the end.
+void set_progress(bool enabled);
+void announce(const std::string& name);
+
 // Registers `body` under `name`. Bodies allocate lazily, so registering is free.
 template <class Body>
 void add(const std::string& name, Body body) {
-  benchmark::RegisterBenchmark(name.c_str(), std::move(body));
+  benchmark::RegisterBenchmark(name.c_str(), [name, body](benchmark::State& state) {
+    announce(name);
+    body(state);
+  });
 }
 
 inline std::int64_t as_i64(std::size_t v) { return static_cast<std::int64_t>(v); }
@@ -249,8 +258,8 @@ void add_pack_b(std::string_view impl, Pack pack) {
 
 // The STREAM-style references at sizes().stream (f64, cold, like the cold kernels), one per
 // traffic pattern of the BLAS-1 kernels: "read1" (one stream read: sum, asum, nrm2, iamax),
-// "read2" (two streams read: dot), "scale" (x = s·x in place: scal) and "triad" (y += s·x:
-// axpy). Plain loops, cloned for the widest vector ISA of the host.
+// "read2" (two streams read, a plain dot loop: dot), "scale" (x = s·x in place: scal) and "triad"
+// (y += s·x: axpy). Plain loops, cloned for the widest vector ISA of the host.
 void add_stream_references();
 
 // One line for the harness's report: how cold sizes are measured, and the LLC it sees.

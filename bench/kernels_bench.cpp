@@ -3,7 +3,8 @@
 //
 // The engine is the one COHERIQ_ENGINE selects (activation is one-way: one engine per process;
 // `coheriq bench` runs this binary once per engine). Options besides Google Benchmark's:
-//   --quick   warm sizes and the smallest gemm only (the `coheriq bench --quick` subset)
+//   --quick      warm sizes and the smallest gemm only (the `coheriq bench --quick` subset)
+//   --progress   "@progress <name>" on stdout each time a benchmark runs (for `coheriq bench`)
 // Benchmark names: "<kernel>.<type>/<size>/<impl>", impl = coheriq, a peer, or stream.
 #include <coheriq/coheriq.hpp>
 #include <coheriq/kernels.hpp>
@@ -104,7 +105,8 @@ bool take_flag(int& argc, char** argv, std::string_view flag) {
 void print_help() {
   std::printf(
       "kernels_bench: coheriq kernels under the engine COHERIQ_ENGINE selects, and peers.\n"
-      "  --quick   warm sizes and gemm n = 256 only\n"
+      "  --quick      warm sizes and gemm n = 256 only\n"
+      "  --progress   print \"@progress <name>\" on stdout each time a benchmark runs\n"
       "Benchmark names: <kernel>.<type>/<size>/<impl>, e.g. dot.f32/1024/coheriq.\n\n");
   benchmark::PrintDefaultHelp();
 }
@@ -126,6 +128,7 @@ int run(int argc, char** argv) {
   // Line-buffered, so a caller reading the console report through a pipe sees progress live.
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
   const bool quick = take_flag(argc, argv, "--quick");
+  set_progress(take_flag(argc, argv, "--progress"));
   benchmark::Initialize(&argc, argv, print_help);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
 

@@ -39,7 +39,7 @@ struct BenchError : std::runtime_error {
 
 constexpr int kDefaultRepetitions = 3;
 constexpr double kQuickMinTime = 0.01;  // seconds per repetition
-constexpr double kFullMinTime = 0.1;
+constexpr double kFullMinTime = 0.05;
 
 std::string joined(const std::vector<std::string>& items, const std::string& sep = ", ") {
   std::string s;
@@ -157,8 +157,8 @@ std::size_t parse_size(const std::string& token) {
   return std::stoull(token.substr(0, digits)) * scale;
 }
 
-// The names the options select, in run order. Peers and STREAM references are kept for the
-// reference run; the STREAM references only when a row they serve (a streaming size) is in.
+// The names the options select, in run order, with the STREAM-style references when a row
+// they serve (a streaming size) is in.
 std::vector<BenchName> select_benchmarks(const std::vector<BenchName>& all,
                                          const BenchOptions& options) {
   std::set<std::string> kernels, bases;
@@ -231,10 +231,10 @@ struct Run {
   std::vector<std::string> argv;
 };
 
-// The reference's scalar gemm takes seconds per call at n >= 2048: one repetition is enough
-// to compare with engines that are tens of times faster, and keeps the full run in minutes.
+// The reference's scalar gemm takes seconds per call from n = 1024 on: one repetition is
+// enough to compare with engines a hundred times faster, and keeps the full run in minutes.
 bool expensive_for_reference(const BenchName& n) {
-  return n.impl == "coheriq" && (n.base() == "gemm" || n.base() == "gemm_packed") && n.size >= 2048;
+  return n.impl == "coheriq" && (n.base() == "gemm" || n.base() == "gemm_packed") && n.size >= 1024;
 }
 
 std::vector<Run> plan_runs(const std::vector<std::string>& engines,
@@ -245,7 +245,9 @@ std::vector<Run> plan_runs(const std::vector<std::string>& engines,
     Run main{engine, i + 1, {}, repetitions, {}, {}};
     Run slow{engine, i + 1, {}, 1, {}, {}};
     for (const BenchName& n : names) {
-      const bool mine = n.impl == "coheriq" || engine == REFERENCE;  // peers run once
+      // Peers run once, with the reference; the STREAM-style references in every run, so
+      // each engine's bandwidth is compared with what the memory delivered in its own run.
+      const bool mine = n.impl == "coheriq" || n.impl == "stream" || engine == REFERENCE;
       if (!mine) continue;
       (engine == REFERENCE && expensive_for_reference(n) ? slow : main).names.push_back(n);
     }
@@ -255,68 +257,74 @@ std::vector<Run> plan_runs(const std::vector<std::string>& engines,
   return runs;
 }
 
+// The progress line: engine i of n, the benchmark running now (kernels_bench --progress
+// announces each one), how many have finished, and the time elapsed. On a terminal it is one
+// line rewritten in place; in a log, one line every 10 seconds.
 class Progress {
  public:
   Progress(bool enabled, std::size_t engines)
       : enabled_(enabled),
         tty_(isatty(STDERR_FILENO) != 0),
         engines_(engines),
-        start_(std::chrono::steady_clock::now()) {}
+        start_(Clock::now()) {}
 
   void start(const Run& run) {
     run_ = &run;
     done_.clear();
-    last_group_.clear();
-    show();
+    running_ = run.names.empty() ? std::string() : run.names.front().str();
+    show(true);
   }
-  // A line of kernels_bench's console report: a benchmark just finished.
+  // A line kernels_bench wrote to stdout: an announcement, or a finished benchmark's report.
   void line(const std::string& text) {
+    static const std::string announcement = "@progress ";
+    if (text.compare(0, announcement.size(), announcement) == 0) {
+      running_ = text.substr(announcement.size());
+      show(false);
+      return;
+    }
     std::string first = text.substr(0, text.find(' '));
-    for (const char* suffix : {"_mean", "_median", "_stddev", "_cv"}) {
-      const std::string s = suffix;
-      if (first.size() > s.size() && first.compare(first.size() - s.size(), s.size(), s) == 0) {
-        first.resize(first.size() - s.size());
+    for (const std::string suffix : {"_mean", "_median", "_stddev", "_cv"}) {
+      if (first.size() > suffix.size() &&
+          first.compare(first.size() - suffix.size(), suffix.size(), suffix) == 0) {
+        first.resize(first.size() - suffix.size());
       }
     }
     BenchName name;
-    if (!parse_bench_name(first, name) || !done_.insert(first).second) return;
-    show();
+    if (parse_bench_name(first, name) && done_.insert(first).second) show(false);
   }
   void finish() {
     if (enabled_ && tty_) std::cerr << "\r\033[K" << std::flush;
   }
-  double elapsed() const {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-  }
+  double elapsed() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
 
  private:
-  void show() {
+  using Clock = std::chrono::steady_clock;
+
+  void show(bool force) {
     if (!enabled_ || run_ == nullptr) return;
-    const std::size_t done = done_.size(), total = run_->names.size();
-    // Console lines arrive when a benchmark finishes: the next one in run order is running.
-    const std::string next = done < total ? run_->names[done].str() : "finishing";
-    const std::string group =
-        done < total ? run_->names[done].kernel + " " + run_->names[done].impl : next;
+    const auto now = Clock::now();
+    const double since = std::chrono::duration<double>(now - last_shown_).count();
+    if (!force && since < (tty_ ? 0.1 : 10.0)) return;
+    last_shown_ = now;
     char elapsed_text[32];
     std::snprintf(elapsed_text, sizeof elapsed_text, "%.1fs", elapsed());
     std::ostringstream line;
     line << "coheriq bench: engine " << run_->engine_index << " of " << engines_ << " ("
-         << run_->engine << "): " << next << " [" << done << "/" << total << " benchmarks], "
-         << elapsed_text << " elapsed";
+         << run_->engine << "): " << running_ << " [" << done_.size() << "/" << run_->names.size()
+         << " done], " << elapsed_text << " elapsed";
     if (tty_) {
       std::cerr << "\r\033[K" << line.str() << std::flush;
-    } else if (group != last_group_) {
-      std::cerr << line.str() << "\n";  // logs get a line per kernel and implementation
+    } else {
+      std::cerr << line.str() << "\n";
     }
-    last_group_ = group;
   }
 
   bool enabled_, tty_;
   std::size_t engines_;
-  std::chrono::steady_clock::time_point start_;
+  Clock::time_point start_, last_shown_;
   const Run* run_ = nullptr;
   std::set<std::string> done_;
-  std::string last_group_;
+  std::string running_;
 };
 
 void execute(Run& run, const std::string& binary, const std::string& workdir, bool quick_sizes,
@@ -325,14 +333,14 @@ void execute(Run& run, const std::string& binary, const std::string& workdir, bo
       workdir + "/" + run.engine + "-" + std::to_string(run.repetitions) + ".json";
   char min_time_text[32];
   std::snprintf(min_time_text, sizeof min_time_text, "%g", min_time);
-  run.argv = {binary,
-              "--benchmark_filter=" + exact_filter(run.names),
+  run.argv = {binary, "--benchmark_filter=" + exact_filter(run.names),
               "--benchmark_repetitions=" + std::to_string(run.repetitions),
-              std::string("--benchmark_min_time=") + min_time_text,
-              "--benchmark_out=" + out,
-              "--benchmark_out_format=json",
-              "--benchmark_format=console",
-              "--benchmark_color=false"};
+              // Repetitions of all benchmarks shuffled together: on a shared machine, every
+              // cell (and the STREAM-style references) samples the same spells of contention.
+              "--benchmark_enable_random_interleaving=true",
+              std::string("--benchmark_min_time=") + min_time_text, "--benchmark_out=" + out,
+              "--benchmark_out_format=json", "--benchmark_format=console",
+              "--benchmark_color=false", "--progress"};
   if (quick_sizes) run.argv.emplace_back("--quick");
   progress.start(run);
   const ChildResult r = run_child(run.argv, {{"COHERIQ_ENGINE", run.engine}},
@@ -430,6 +438,18 @@ int bench(const BenchOptions& options) {
   Table table;
   table.engines = engines;
   for (const Run& run : runs) table.add_run(run.output, run.engine);
+  std::vector<std::string> row_order;  // kernels_bench's own order
+  for (const BenchName& n : names) row_order.push_back(n.kernel + "/" + std::to_string(n.size));
+  table.sort_rows(row_order);
+  // Peer columns in kernels_bench's order (interleaved runs report in a shuffled order).
+  std::vector<std::string> peer_order;
+  for (const BenchName& n : names) {
+    if (std::find(table.peers.begin(), table.peers.end(), n.impl) != table.peers.end() &&
+        std::find(peer_order.begin(), peer_order.end(), n.impl) == peer_order.end()) {
+      peer_order.push_back(n.impl);
+    }
+  }
+  table.peers = peer_order;
   std::map<std::string, std::string> peer_details;
   std::string peers_skipped;
   for (const Run& run : runs) {

@@ -119,7 +119,7 @@ void Table::add_run(const json& run, const std::string& engine) {
     if (!parse_bench_name(b.value("run_name", b.value("name", "")), name)) continue;
     Cell* cell;
     if (name.impl == "stream") {
-      cell = &stream[name.base()];
+      cell = &stream[engine][name.base()];
       stream_size = name.size;
     } else {
       const std::string column = name.impl == "coheriq" ? engine : name.impl;
@@ -151,6 +151,15 @@ void Table::add_run(const json& run, const std::string& engine) {
   }
 }
 
+void Table::sort_rows(const std::vector<std::string>& order) {
+  const auto rank = [&](const Row& r) {
+    const auto it = std::find(order.begin(), order.end(), r.kernel + "/" + std::to_string(r.size));
+    return it - order.begin();
+  };
+  std::stable_sort(rows.begin(), rows.end(),
+                   [&](const Row& a, const Row& b) { return rank(a) < rank(b); });
+}
+
 double Table::speedup(const Row& row, const std::string& column) const {
   const auto ref = row.cells.find("reference");
   const auto other = row.cells.find(column);
@@ -159,8 +168,9 @@ double Table::speedup(const Row& row, const std::string& column) const {
   return t_ref > 0 && t > 0 ? t_ref / t : -1;
 }
 
-const Cell* Table::stream_for(const std::string& kernel) const {
-  const std::string base = kernel.substr(0, kernel.find('.'));
+const Cell* Table::stream_for(const Row& row, const std::string& column) const {
+  if (stream_size == 0 || row.size < stream_size) return nullptr;  // warm sizes: no reference
+  const std::string base = row.kernel.substr(0, row.kernel.find('.'));
   std::string reference;
   if (base == "dot") {
     reference = "stream_read2";
@@ -170,9 +180,21 @@ const Cell* Table::stream_for(const std::string& kernel) const {
     reference = "stream_scale";
   } else if (base == "axpy") {
     reference = "stream_triad";
+  } else {
+    return nullptr;
   }
-  const auto it = stream.find(reference);
-  return it == stream.end() || it->second.rates.empty() ? nullptr : &it->second;
+  const bool engine = std::find(engines.begin(), engines.end(), column) != engines.end();
+  const auto run = stream.find(engine ? column : "reference");  // peers ran with reference
+  if (run == stream.end()) return nullptr;
+  const auto it = run->second.find(reference);
+  return it == run->second.end() || it->second.rates.empty() ? nullptr : &it->second;
+}
+
+double Table::fraction_of_stream(const Row& row, const std::string& column) const {
+  const Cell* reference = stream_for(row, column);
+  const auto it = row.cells.find(column);
+  if (reference == nullptr || it == row.cells.end() || it->second.rates.empty()) return -1;
+  return it->second.median_rate() / reference->median_rate();
 }
 
 // ------------------------------ Text
@@ -217,7 +239,9 @@ std::string cell_text(const Table& t, const Row& row, const std::string& column)
   if (!cell.error.empty() && cell.times_ns.empty()) return "failed";
   std::string s = format_time(cell.median_ns());
   if (cell.spread() > kWideSpread) {
-    s += " \u00b1" + printf_string("%.0f", 100 * cell.spread()) + "%";
+    // A repetition that hit page faults or a busy neighbour can be many times the median.
+    s += cell.spread() < 1 ? " \u00b1" + printf_string("%.0f", 100 * cell.spread()) + "%"
+                           : std::string(" \u00b1>99%");
   }
   return s + "  " + format_ratio(t.speedup(row, column));
 }
@@ -247,6 +271,25 @@ std::string aligned(const std::vector<std::vector<std::string>>& lines) {
     }
     while (!text.empty() && text.back() == ' ') text.pop_back();
     out += text + "\n";
+  }
+  return out;
+}
+
+// Drops the columns (after the first two) that hold nothing but "-".
+std::vector<std::vector<std::string>> without_empty_columns(
+    const std::vector<std::vector<std::string>>& lines) {
+  std::vector<bool> keep(lines.front().size(), false);
+  keep[0] = keep[1] = true;
+  for (std::size_t row = 1; row < lines.size(); ++row) {
+    for (std::size_t i = 2; i < lines[row].size(); ++i) keep[i] = keep[i] || lines[row][i] != "-";
+  }
+  std::vector<std::vector<std::string>> out;
+  for (const auto& line : lines) {
+    std::vector<std::string> kept;
+    for (std::size_t i = 0; i < line.size(); ++i) {
+      if (keep[i]) kept.push_back(line[i]);
+    }
+    out.push_back(kept);
   }
   return out;
 }
@@ -292,7 +335,9 @@ std::string render_table(const Table& t, const HostSummary& host, const RunSetti
   if (!peers_skipped.empty()) out << "peers skipped: " << peers_skipped << "\n";
   out << "cpu time per call, median of " << settings.repetitions << " repetitions"
       << " (\u00b1: spread above " << int(kWideSpread * 100) << "%); "
-      << "speedup = time(reference) / time; last column: best engine vs fastest peer\n\n";
+      << "speedup = time(reference) / time"
+      << (t.peers.empty() ? "" : "; last column: fastest peer's time / best engine's time")
+      << "\n\n";
 
   std::vector<std::vector<std::string>> lines;
   std::vector<std::string> header = {"kernel", "size"};
@@ -312,33 +357,32 @@ std::string render_table(const Table& t, const HostSummary& host, const RunSetti
   std::vector<std::string> columns = t.engines;
   columns.insert(columns.end(), t.peers.begin(), t.peers.end());
 
-  // Memory-bound rows: bandwidth against the STREAM-style reference of the same traffic.
+  // Memory-bound rows: bandwidth against the STREAM-style reference of the same traffic,
+  // measured in the same run (same process, same minutes) as the cell.
   std::vector<std::vector<std::string>> bw = {{"kernel", "size"}};
   for (const std::string& c : columns) bw[0].push_back(c);
   for (const Row& row : t.rows) {
-    // Only the streaming (cold) size is compared with memory bandwidth.
-    const Cell* reference = t.stream_for(row.kernel);
-    if (reference == nullptr || row.size < t.stream_size) continue;
+    if (t.stream_for(row, "reference") == nullptr) continue;
     std::vector<std::string> line = {row.kernel, size_label(row.kernel, row.size)};
     for (const std::string& c : columns) {
-      const auto it = row.cells.find(c);
-      if (it == row.cells.end() || !(it->second.median_rate() > 0)) {
-        line.push_back("-");
-        continue;
-      }
-      const double fraction = it->second.median_rate() / reference->median_rate();
-      line.push_back(rate_text(it->second, 1e9, 1) + " (" + printf_string("%.0f", 100 * fraction) +
-                     "%)");
+      const double fraction = t.fraction_of_stream(row, c);
+      line.push_back(fraction > 0 ? rate_text(row.cells.at(c), 1e9, 1) + " (" +
+                                        printf_string("%.0f", 100 * fraction) + "%)"
+                                  : "-");
     }
     bw.push_back(line);
   }
   if (bw.size() > 1) {
     out << "\nbandwidth of the cold rows, GB/s (% of the STREAM-style reference with the same "
-           "traffic:";
-    for (const auto& [name, cell] : t.stream) {
-      out << " " << name.substr(7) << " " << rate_text(cell, 1e9, 1);
+           "traffic, measured in the same run; peers: in the reference run)\n";
+    for (const auto& [engine, references] : t.stream) {
+      out << "  " << engine << " run:";
+      for (const auto& [name, cell] : references) {
+        out << " " << name.substr(7) << " " << rate_text(cell, 1e9, 1);
+      }
+      out << " GB/s\n";
     }
-    out << " GB/s)\n" << aligned(bw);
+    out << aligned(without_empty_columns(bw));
   }
 
   // Compute-bound and math rows: GFLOP/s and Gelem/s.
@@ -404,16 +448,17 @@ json summary_json(const Table& t, const HostSummary& host, const RunSettings& se
       json jc = cell_json(cell);
       const double s = t.speedup(row, column);
       jc["speedup"] = s > 0 ? json(s) : json(nullptr);
-      if (const Cell* reference = t.stream_for(row.kernel);
-          reference != nullptr && row.size >= t.stream_size && !cell.rates.empty()) {
-        jc["fraction_of_stream"] = cell.median_rate() / reference->median_rate();
+      if (const double fraction = t.fraction_of_stream(row, column); fraction > 0) {
+        jc["fraction_of_stream"] = fraction;
       }
       jr["cells"][column] = jc;
     }
     j["rows"].push_back(jr);
   }
   j["stream"] = json::object();
-  for (const auto& [name, cell] : t.stream) j["stream"][name] = cell_json(cell);
+  for (const auto& [engine, references] : t.stream) {
+    for (const auto& [name, cell] : references) j["stream"][engine][name] = cell_json(cell);
+  }
   return j;
 }
 

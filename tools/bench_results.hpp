@@ -44,18 +44,25 @@ struct Row {
 };
 
 struct Table {
-  std::vector<std::string> engines;    // coheriq engines, "reference" first
-  std::vector<std::string> peers;      // peer columns with at least one result, in run order
-  std::vector<Row> rows;               // in the order kernels_bench runs them
-  std::map<std::string, Cell> stream;  // "stream_read1", "stream_read2", "stream_scale", ...
-  std::size_t stream_size = 0;         // their length: rows this long are compared with them
+  std::vector<std::string> engines;  // coheriq engines, "reference" first
+  std::vector<std::string> peers;    // peer columns with at least one result, in run order
+  std::vector<Row> rows;             // in the order kernels_bench runs them
+  // The STREAM-style references measured in each engine's run (same process, same minutes as
+  // that engine's kernels): engine -> "stream_read1", "stream_read2", "stream_scale", ...
+  std::map<std::string, std::map<std::string, Cell>> stream;
+  std::size_t stream_size = 0;  // their length: rows this long are compared with them
 
   // Adds the benchmarks of one run's JSON; coheriq rows go to the column `engine`.
   void add_run(const nlohmann::json& run, const std::string& engine);
+  // Orders rows by `order` ("kernel/size" keys, e.g. the run order of kernels_bench).
+  void sort_rows(const std::vector<std::string>& order);
   // time(reference) / time(column) at this row, or a negative value when either is missing.
   double speedup(const Row& row, const std::string& column) const;
-  // The STREAM-style reference with the traffic of a BLAS-1 kernel (read1/2, scale, triad).
-  const Cell* stream_for(const std::string& kernel) const;
+  // The STREAM-style reference with the traffic of this row's kernel (read1/2, scale, triad),
+  // measured in the run of `column` (peers: the reference run), or nullptr.
+  const Cell* stream_for(const Row& row, const std::string& column) const;
+  // rate(column) / rate(its STREAM-style reference) at this row, or a negative value.
+  double fraction_of_stream(const Row& row, const std::string& column) const;
 };
 
 struct HostSummary {

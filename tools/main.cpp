@@ -101,7 +101,7 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1, 1000));
   bench_app
       ->add_option("--min-time", bench.min_time,
-                   "Seconds per repetition (default 0.1, 0.01 with --quick)")
+                   "Seconds per repetition (default 0.05, 0.01 with --quick)")
       ->check(CLI::Range(0.0, 1000.0));
 
   try {

@@ -144,27 +144,37 @@ std::string render_svg_chart(const Table& table, const std::string& subtitle) {
   const std::size_t groups = table.rows.size();
   const double bar = series.size() * groups > 120 ? 9 : 13;
   const double group_pad = 5;
-  const double group_height = std::max(1.0, double(series.size())) * bar + 2 * group_pad;
 
-  // Legend: swatches on as many lines as needed.
+  // Legend: a swatch per series, then the dashed 1x line, on as many lines as needed.
   struct LegendItem {
     double x, y;
-    const Series* s;
+    std::string label;
+    std::string color;  // empty: the reference line
   };
   std::vector<LegendItem> legend;
   double lx = plot_left, ly = 70;
-  for (const Series& s : series) {
-    const double item_width = 30 + 7.5 * double(s.name.size() + (s.peer ? 7 : 0));
+  const auto place = [&](const std::string& label, const std::string& color) {
+    const double item_width = 34 + 7.5 * double(label.size());
     if (lx + item_width > width - right_margin && lx > plot_left) {
       lx = plot_left;
       ly += 20;
     }
-    legend.push_back({lx, ly, &s});
+    legend.push_back({lx, ly, label, color});
     lx += item_width;
+  };
+  for (const Series& s : series) place(s.name + (s.peer ? " (peer)" : ""), s.color);
+  place("1x = reference", "");
+  const double plot_top = ly + 30;
+  // A group holds a bar per series measured at its row (peers cover only some kernels).
+  std::vector<double> group_top(groups), group_height(groups);
+  double plot_bottom = plot_top;
+  for (std::size_t g = 0; g < groups; ++g) {
+    const auto measured =
+        std::count_if(values[g].begin(), values[g].end(), [](double v) { return v > 0; });
+    group_top[g] = plot_bottom;
+    group_height[g] = double(std::max<std::ptrdiff_t>(1, measured)) * bar + 2 * group_pad;
+    plot_bottom += group_height[g];
   }
-  const double plot_top = ly + 26;
-  const double plot_height = double(groups) * group_height;
-  const double plot_bottom = plot_top + plot_height;
   const double height = plot_bottom + 56;
 
   const Scale scale =
@@ -187,20 +197,23 @@ std::string render_svg_chart(const Table& table, const std::string& subtitle) {
   svg << R"(<text x="20" y="50" font-size="12" fill="#555">)" << escape(subtitle) << "</text>\n";
 
   for (const LegendItem& item : legend) {
-    svg << R"(<rect x=")" << num(item.x) << R"(" y=")" << num(item.y - 10)
-        << R"(" width="14" height="14" fill=")" << item.s->color << R"("/>)";
+    if (item.color.empty()) {
+      svg << R"(<line x1=")" << num(item.x) << R"(" y1=")" << num(item.y - 3) << R"(" x2=")"
+          << num(item.x + 14) << R"(" y2=")" << num(item.y - 3)
+          << R"(" stroke="#c0392b" stroke-width="2" stroke-dasharray="4,2"/>)";
+    } else {
+      svg << R"(<rect x=")" << num(item.x) << R"(" y=")" << num(item.y - 10)
+          << R"(" width="14" height="14" fill=")" << item.color << R"("/>)";
+    }
     svg << R"(<text x=")" << num(item.x + 20) << R"(" y=")" << num(item.y + 1)
-        << R"(" font-size="13" fill="#222">)" << escape(item.s->name)
-        << (item.s->peer ? " (peer)" : "") << "</text>\n";
+        << R"(" font-size="13" fill="#222">)" << escape(item.label) << "</text>\n";
   }
 
   // Alternate bands, so a bar is read against the label of its own group.
-  for (std::size_t g = 0; g < groups; ++g) {
-    if (g % 2 == 0) {
-      svg << R"(<rect x="10" y=")" << num(plot_top + double(g) * group_height) << R"(" width=")"
-          << num(width - 20) << R"(" height=")" << num(group_height) << R"(" fill="#f3f4f6"/>)"
-          << "\n";
-    }
+  for (std::size_t g = 0; g < groups; g += 2) {
+    svg << R"(<rect x="10" y=")" << num(group_top[g]) << R"(" width=")" << num(width - 20)
+        << R"(" height=")" << num(group_height[g]) << R"(" fill="#f3f4f6"/>)"
+        << "\n";
   }
 
   // Grid and axis.
@@ -208,8 +221,12 @@ std::string render_svg_chart(const Table& table, const std::string& subtitle) {
     const double x = scale.x(t);
     svg << R"(<line x1=")" << num(x) << R"(" y1=")" << num(plot_top) << R"(" x2=")" << num(x)
         << R"(" y2=")" << num(plot_bottom) << R"(" stroke="#d0d0d0" stroke-width="1"/>)";
-    svg << R"(<text x=")" << num(x) << R"(" y=")" << num(plot_bottom + 16)
-        << R"(" font-size="11" fill="#444" text-anchor="middle">)" << tick_label(t) << "</text>\n";
+    // Tick labels above and below: a tall chart is read from either end.
+    for (const double y : {plot_top - 6, plot_bottom + 16}) {
+      svg << R"(<text x=")" << num(x) << R"(" y=")" << num(y)
+          << R"(" font-size="11" fill="#444" text-anchor="middle">)" << tick_label(t) << "</text>";
+    }
+    svg << "\n";
   }
   svg << R"(<line x1=")" << num(plot_left) << R"(" y1=")" << num(plot_bottom) << R"(" x2=")"
       << num(plot_left + plot_width) << R"(" y2=")" << num(plot_bottom)
@@ -223,13 +240,13 @@ std::string render_svg_chart(const Table& table, const std::string& subtitle) {
   // Bars and their values.
   for (std::size_t g = 0; g < groups; ++g) {
     const Row& row = table.rows[g];
-    const double top = plot_top + double(g) * group_height;
-    svg << R"(<text x=")" << num(plot_left - 10) << R"(" y=")" << num(top + group_height / 2 + 4)
+    const double top = group_top[g];
+    svg << R"(<text x=")" << num(plot_left - 10) << R"(" y=")" << num(top + group_height[g] / 2 + 4)
         << R"(" font-size="12" fill="#222" text-anchor="end">)" << escape(row.kernel) << " "
         << escape(size_label(row.kernel, row.size)) << "</text>\n";
+    double y = top + group_pad;
     for (std::size_t s = 0; s < series.size(); ++s) {
       const double v = values[g][s];
-      const double y = top + group_pad + double(s) * bar;
       if (!(v > 0)) continue;
       const double x = scale.x(v);
       const double left = std::min(origin, x), bar_width = std::max(1.0, std::abs(x - origin));
@@ -241,17 +258,15 @@ std::string render_svg_chart(const Table& table, const std::string& subtitle) {
       svg << R"(<text x=")" << num(right ? x + 4 : x - 4) << R"(" y=")" << num(y + bar - 3)
           << R"(" font-size=")" << (bar > 10 ? 10 : 8) << R"(" fill="#333" text-anchor=")"
           << (right ? "start" : "end") << R"(">)" << escape(format_ratio(v)) << "</text>\n";
+      y += bar;
     }
   }
 
   // The 1x line on top of the bars: the reference itself.
   const double one = scale.x(1.0);
-  svg << R"(<line x1=")" << num(one) << R"(" y1=")" << num(plot_top - 6) << R"(" x2=")" << num(one)
+  svg << R"(<line x1=")" << num(one) << R"(" y1=")" << num(plot_top) << R"(" x2=")" << num(one)
       << R"(" y2=")" << num(plot_bottom) << R"(" stroke="#c0392b" stroke-width="1.5" )"
       << R"(stroke-dasharray="5,3"/>)"
-      << "\n";
-  svg << R"(<text x=")" << num(one + 4) << R"(" y=")" << num(plot_top - 8)
-      << R"(" font-size="11" fill="#c0392b">1x = reference</text>)"
       << "\n";
   if (series.empty()) {
     svg << R"(<text x=")" << num(plot_left) << R"(" y=")" << num(plot_top + 16)
