@@ -86,6 +86,25 @@ TEST_CASE_TEMPLATE("pack_b then gemm matches the reference and the unpacked gemm
                "eps*(|alpha||A||B| + |beta C|)", "k + 2");
 }
 
+TEST_CASE_TEMPLATE("pack_b of a B larger than the caches (written around them) round-trips", T,
+                   float, double) {
+  // Engines may pack large matrices with non-temporal stores: op(B) here is over 2 MiB.
+  Random random(42);
+  Worst worst;
+  const Shape shape{5, 523, 1201};
+  for (Trans tb : {Trans::N, Trans::T}) {
+    const Product<T> p(Trans::N, tb, shape, T(1), T(0), 1, 0, random);
+    CAPTURE(p.describe());
+    const PackedMatrix<T> packed = pack(p);
+    check_packed_matrix(packed, shape);
+    Matrix<T> got = p.c;
+    run_packed(p, packed, got);
+    check_product(p, got, reference_product(p), "packed, large", worst);
+  }
+  report_worst(std::string("gemm packed large.") + type_name<T>(), worst,
+               "eps*(|alpha||A||B| + |beta C|)", "k + 2");
+}
+
 TEST_CASE_TEMPLATE("PackedMatrix moves, and empty packs work", T, float, double) {
   Random random(41);
   const Shape shape{9, 17, 13};

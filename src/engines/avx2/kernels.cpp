@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "engines/avx2/gemm-layout.hpp"
+#include "hwy/cache_control.h"  // FlushStream, after the non-temporal stores of pack_b
 #include "hwy/highway.h"
 
 static_assert(HWY_STATIC_TARGET == HWY_AVX2, "avx2 kernels need the full AVX2 flag set");

@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "engines/avx512/gemm-layout.hpp"
+#include "hwy/cache_control.h"  // FlushStream, after the non-temporal stores of pack_b
 #include "hwy/highway.h"
 
 static_assert(HWY_STATIC_TARGET == HWY_AVX3, "avx512 kernels need the full AVX-512 flag set");

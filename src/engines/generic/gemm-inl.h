@@ -151,8 +151,10 @@ HWY_INLINE void GemmPackA(Trans ta, const T* HWY_RESTRICT A, std::size_t lda, st
 
 // Packs rows [p0, p0 + kc) of op(B) (k x n) into NR-column panels over round_up(n, NR) columns:
 // element (p, j) goes to dst[(j / NR) * kc * NR + p * NR + j % NR], zero past n. dst is 64-byte
-// aligned, and so is every panel row.
-template <class T>
+// aligned, and so is every panel row. kStream writes op(B) = B around the caches (non-temporal
+// stores; the caller then calls hwy::FlushStream): for a packed matrix larger than the caches,
+// which is not read again soon, it saves the read-for-ownership traffic.
+template <class T, bool kStream = false>
 HWY_INLINE void GemmPackB(Trans tb, const T* HWY_RESTRICT B, std::size_t ldb, std::size_t n,
                           std::size_t p0, std::size_t kc, T* HWY_RESTRICT dst) {
   using Shape = GemmShape<T>;
@@ -161,19 +163,32 @@ HWY_INLINE void GemmPackB(Trans tb, const T* HWY_RESTRICT B, std::size_t ldb, st
   constexpr std::size_t kLanes = Shape::kLanes;
   const typename Shape::D d;
   if (tb == Trans::N) {
-    // Row by row of B, so that its reads are sequential; each row feeds every panel.
-    for (std::size_t p = 0; p < kc; ++p) {
-      const T* HWY_RESTRICT src = B + (p0 + p) * ldb;
-      T* HWY_RESTRICT out = dst + p * kNR;
-      for (std::size_t j = 0; j < n; j += kNR, out += kc * kNR) {
+    // A few rows of B at a time: the reads are a few sequential streams, and each panel receives
+    // kRows * NR consecutive values (row by row, the writes would scatter over every panel).
+    constexpr std::size_t kRows = 8;
+    const auto put = [&](auto v, T* HWY_RESTRICT out) HWY_ATTR {
+      if constexpr (kStream) {
+        hn::Stream(v, d, out);
+      } else {
+        hn::Store(v, d, out);
+      }
+    };
+    for (std::size_t p = 0; p < kc; p += kRows) {
+      const std::size_t rows = GemmMin(kRows, kc - p);
+      T* HWY_RESTRICT panel = dst + p * kNR;
+      for (std::size_t j = 0; j < n; j += kNR, panel += kc * kNR) {
         const std::size_t cols = GemmMin(kNR, n - j);
-        for (std::size_t v = 0; v < kNR; v += kLanes) {
-          if (v + kLanes <= cols) {
-            hn::Store(hn::LoadU(d, src + j + v), d, out + v);
-          } else if (v < cols) {
-            hn::Store(hn::MaskedLoad(hn::FirstN(d, cols - v), d, src + j + v), d, out + v);
-          } else {
-            hn::Store(hn::Zero(d), d, out + v);
+        for (std::size_t r = 0; r < rows; ++r) {
+          const T* HWY_RESTRICT src = B + (p0 + p + r) * ldb + j;
+          T* HWY_RESTRICT out = panel + r * kNR;
+          for (std::size_t v = 0; v < kNR; v += kLanes) {
+            if (v + kLanes <= cols) {
+              put(hn::LoadU(d, src + v), out + v);
+            } else if (v < cols) {
+              put(hn::MaskedLoad(hn::FirstN(d, cols - v), d, src + v), out + v);
+            } else {
+              put(hn::Zero(d), out + v);
+            }
           }
         }
       }
@@ -424,6 +439,14 @@ void PackB(Trans tb, std::size_t k, std::size_t n, const T* B, std::size_t ldb, 
   const std::size_t n_padded = GemmRoundUp(n, Shape::kNR);
   const std::size_t k_block = GemmKBlock<T>(k);
   T* dst = static_cast<T*>(packed);
+  // Past about an L2's worth, the packed matrix will not stay in cache for the product anyway.
+  if (n_padded * k * sizeof(T) > (std::size_t{2} << 20)) {
+    for (std::size_t pc = 0; pc < k; pc += k_block) {
+      GemmPackB<T, true>(tb, B, ldb, n, pc, GemmMin(k_block, k - pc), dst + pc * n_padded);
+    }
+    hwy::FlushStream();
+    return;
+  }
   for (std::size_t pc = 0; pc < k; pc += k_block) {
     GemmPackB(tb, B, ldb, n, pc, GemmMin(k_block, k - pc), dst + pc * n_padded);
   }
