@@ -5,6 +5,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/deps.sh
 cmake --preset default >/dev/null
-cmake --build --preset default --target coheriq_tool coheriq_kernels_bench
+cmake --build --preset default --target coheriq_cli kernels_bench
 ./build/default/tools/coheriq info
 ./build/default/tools/coheriq bench --quick --engines all
