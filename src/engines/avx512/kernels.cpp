@@ -1,4 +1,8 @@
-// The avx512 engine's kernels: what AVX-512 does better than avx2 (the rest is inherited).
+// The avx512 engine's kernels: every generic Highway kernel, compiled for AVX-512 (512-bit).
+// It overrides all of them rather than inheriting some from avx2, because zmm wins wherever it
+// was measured: BLAS-1 1.1-1.6x avx2 at 1K and 1.0-1.9x at 64K (ties when memory-bound at 16M),
+// vector math 1.7-2.0x, GEMM 1.8-2x (docs/performance.md). Its GEMM micro-kernel is 14x32, so its
+// PackedMatrix layout differs from avx2's, and coherence requires it to override the packing.
 //
 // ISA hygiene (docs/engine-guide.md): everything here has internal linkage except `overrides`,
 // a constant-initialized table; no allocation, exceptions or STL instantiations.
@@ -18,61 +22,10 @@ HWY_BEFORE_NAMESPACE();
 namespace coheriq::kernels::avx512 {
 namespace {
 namespace hn = hwy::HWY_NAMESPACE;
-#include "engines/generic/blas1-inl.h"
-#include "engines/generic/gemm-inl.h"
-#include "engines/generic/math-inl.h"
-
-// The PackedMatrix layouts engine.cpp names (gemm-layout.hpp) are the ones GEMM packs here.
-static_assert(GemmShape<float>::kNR == kGemmPanelColumnsF32 &&
-                  GemmShape<float>::kKC == kGemmKBlockF32,
-              "update gemm-layout.hpp: the f32 GEMM blocking changed the PackedMatrix layout");
-static_assert(GemmShape<double>::kNR == kGemmPanelColumnsF64 &&
-                  GemmShape<double>::kKC == kGemmKBlockF64,
-              "update gemm-layout.hpp: the f64 GEMM blocking changed the PackedMatrix layout");
-
-using coheriq::implement;
-
-constexpr coheriq::Override table[] = {
-    // ------------------------------ BLAS-1 (generic/blas1-inl.h)
-    // All kept: zmm beats avx2's ymm in cache (1K: 1.1-1.6x, 64K: 1.0-1.9x, single thread,
-    // same run; scal.f32 ties at 1K and wins 1.1x at 64K) and ties when memory-bound (16M).
-    implement<cand::dot_f32, &Dot<float>>(),
-    implement<cand::dot_f64, &Dot<double>>(),
-    implement<cand::axpy_f32, &Axpy<float>>(),
-    implement<cand::axpy_f64, &Axpy<double>>(),
-    implement<cand::scal_f32, &Scal<float>>(),
-    implement<cand::scal_f64, &Scal<double>>(),
-    implement<cand::sum_f32, &Sum<float>>(),
-    implement<cand::sum_f64, &Sum<double>>(),
-    implement<cand::asum_f32, &Asum<float>>(),
-    implement<cand::asum_f64, &Asum<double>>(),
-    implement<cand::nrm2_f32, &Nrm2<float>>(),
-    implement<cand::nrm2_f64, &Nrm2<double>>(),
-    implement<cand::iamax_f32, &Iamax<float>>(),
-    implement<cand::iamax_f64, &Iamax<double>>(),
-    // ------------------------------ Vector math (generic/math-inl.h)
-    // All kept: 1.7-2.0x avx2 at 4K and 64K.
-    implement<cand::exp_f32, &Exp>(),
-    implement<cand::log_f32, &Log>(),
-    implement<cand::tanh_f32, &Tanh>(),
-    implement<cand::sigmoid_f32, &Sigmoid>(),
-    implement<cand::softmax_f32, &Softmax>(),
-    // ------------------------------ GEMM and packing (generic/gemm-inl.h)
-    implement<cand::gemm_workspace_f32, &GemmWorkspace<float>>(),
-    implement<cand::gemm_workspace_f64, &GemmWorkspace<double>>(),
-    implement<cand::gemm_f32, &Gemm<float>>(),
-    implement<cand::gemm_f64, &Gemm<double>>(),
-    implement<cand::packed_bytes_f32, &PackedBytes<float>>(),
-    implement<cand::packed_bytes_f64, &PackedBytes<double>>(),
-    implement<cand::pack_b_f32, &PackB<float>>(),
-    implement<cand::pack_b_f64, &PackB<double>>(),
-    implement<cand::gemm_packed_f32, &GemmPacked<float>>(),
-    implement<cand::gemm_packed_f64, &GemmPacked<double>>(),
-};
-
+#include "engines/generic/engine-inl.h"
 }  // namespace
 
-extern const coheriq::OverrideTable overrides = coheriq::table_of(table);
+extern const coheriq::OverrideTable overrides = coheriq::table_of(generic_overrides);
 
 }  // namespace coheriq::kernels::avx512
 HWY_AFTER_NAMESPACE();
