@@ -59,20 +59,25 @@ std::vector<const Engine*> by_priority(DomainCore& d) {
   return order;
 }
 
-// Throws UnsupportedEngineError naming what is missing and what this host supports.
-void check_supported(DomainCore& d, const Composition& c, std::string_view engine) {
-  if (c.missing.empty()) return;
+// The engines this host can run, highest priority first: for the remedy of an error message.
+std::vector<std::string> supported_engines(DomainCore& d) {
   std::vector<std::string> supported;
   for (const Engine* e : by_priority(d)) {
     try {
       if (compose_coherent(d, e->spec.name).missing.empty()) supported.push_back(e->spec.name);
-    } catch (const Error&) {
+    } catch (const Error&) {  // an engine that does not compose is not supported
     }
   }
-  throw UnsupportedEngineError(
-      "coheriq: engine '" + std::string(engine) + "' of domain '" + d.name +
-      "' is not supported on this host: missing " + join(c.missing) +
-      ". Engines this host supports: " + join(supported) + "; enable one of those, or 'auto'");
+  return supported;
+}
+
+// Throws UnsupportedEngineError naming what is missing and what this host supports.
+void check_supported(DomainCore& d, const Composition& c, std::string_view engine) {
+  if (c.missing.empty()) return;
+  throw UnsupportedEngineError("coheriq: engine '" + std::string(engine) + "' of domain '" +
+                               d.name + "' is not supported on this host: missing " +
+                               join(c.missing) + ". Engines this host supports: " +
+                               join(supported_engines(d)) + "; enable one of those, or 'auto'");
 }
 
 // What is in effect or would be at first use: the explicit choice, else the env var, else
@@ -115,16 +120,9 @@ Selection selection(DomainCore& d) {
     }
     if (t == "auto") passed_over.push_back("'auto': no engine supported");
   }
-  std::vector<std::string> supported;
-  for (const Engine* e : by_priority(d)) {
-    try {
-      if (compose_coherent(d, e->spec.name).missing.empty()) supported.push_back(e->spec.name);
-    } catch (const Error&) {
-    }
-  }
   throw UnsupportedEngineError(
       "coheriq: " + setting + ": no engine in the list is supported on this host (" +
-      join(passed_over, "; ") + "). Engines this host supports: " + join(supported) +
+      join(passed_over, "; ") + "). Engines this host supports: " + join(supported_engines(d)) +
       "; add one of them to " + var);
 }
 
