@@ -44,14 +44,8 @@ std::size_t count_byte(std::string_view s, char c) {
 
 void to_upper(std::string& s) { coheriq::call<Domain, cand::to_upper>(s.data(), s.size()); }
 
-void enable_engine(std::string_view engine) {
-  coheriq::materialize<Domain>();
-  coheriq::enable_engine(domain_name, engine);
-}
+void enable_engine(std::string_view engine) { coheriq::enable_engine<Domain>(engine); }
 
-std::string active_engine() {
-  coheriq::materialize<Domain>();
-  return coheriq::active_engine(domain_name);
-}
+std::string active_engine() { return coheriq::active_engine<Domain>(); }
 
 }  // namespace text

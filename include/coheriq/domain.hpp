@@ -31,6 +31,7 @@
 
 #include <atomic>
 #include <cstddef>
+#include <string>
 #include <string_view>
 #include <type_traits>
 #include <utility>
@@ -157,6 +158,19 @@ DomainCore& core() {
 template <class Domain>
 void materialize() {
   (void)detail::core<Domain>();
+}
+
+// coheriq::enable_engine and coheriq::active_engine for this domain, materializing it first so
+// that they work before anything of it was called: a domain's own shortcuts forward to these.
+template <class Domain>
+void enable_engine(std::string_view engine) {
+  materialize<Domain>();
+  enable_engine(Domain::name, engine);
+}
+template <class Domain>
+std::string active_engine() {
+  materialize<Domain>();
+  return active_engine(Domain::name);
 }
 
 // Calls the candidate in the engine in effect; the first call settles and locks the domain.

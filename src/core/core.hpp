@@ -95,9 +95,8 @@ void load_plugin(Engine& e, const Manifest& m, const DomainCore& d);
 // ------------------------------ Host (host.cpp)
 const HostInfo& host_info();  // detected once; throws Error on a bad COHERIQ_DISABLE_CPU_FEATURES
 bool host_has(std::string_view feature);
-bool is_known_feature(std::string_view feature);
 
-// ------------------------------ Messages (errors.cpp): one place for the wording
+// ------------------------------ Message helpers (registry.cpp)
 std::string join(const std::vector<std::string>& items, std::string_view sep = ", ");
 
 }  // namespace coheriq::detail

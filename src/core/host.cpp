@@ -113,11 +113,6 @@ bool host_has(std::string_view feature) {
   return std::binary_search(f.begin(), f.end(), feature);
 }
 
-bool is_known_feature(std::string_view feature) {
-  const auto& k = detected().known;
-  return std::binary_search(k.begin(), k.end(), feature);
-}
-
 }  // namespace coheriq::detail
 
 namespace coheriq {

@@ -190,15 +190,9 @@ void gemm_packed_checked(Trans ta, std::size_t m, std::size_t n, std::size_t k, 
 
 // ------------------------------ Engine selection
 
-void enable_engine(std::string_view engine) {
-  coheriq::materialize<Domain>();
-  coheriq::enable_engine(domain_name, engine);
-}
+void enable_engine(std::string_view engine) { coheriq::enable_engine<Domain>(engine); }
 
-std::string active_engine() {
-  coheriq::materialize<Domain>();
-  return coheriq::active_engine(domain_name);
-}
+std::string active_engine() { return coheriq::active_engine<Domain>(); }
 
 // ------------------------------ BLAS-1
 
