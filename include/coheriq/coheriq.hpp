@@ -6,6 +6,7 @@
 // Authoring lives in <coheriq/domain.hpp> (domains) and <coheriq/engine.hpp> (engines).
 #pragma once
 
+#include <cstddef>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -75,6 +76,8 @@ struct EngineInfo {
   std::vector<std::string> mro;                // C3 order: the engine first, "reference" last
   std::vector<std::string> required_features;  // cpu_features names, union over the MRO
   std::vector<std::string> missing_features;   // those this host lacks
+  std::vector<std::string> missing_host;       // host properties required and absent, e.g.
+                                               // "vendor AuthenticAMD (this host: GenuineIntel)"
   bool supported = false;                      // composes, and nothing is missing
   int priority = 0;                            // higher wins under "auto"
   std::string origin;                          // "builtin", "static" or "plugin:<manifest path>"
@@ -101,6 +104,12 @@ struct HostInfo {
   std::string brand;                  // CPU brand string where the CPU reports one
   std::vector<std::string> features;  // cpu_features names present, sorted
   std::vector<std::string> disabled;  // names removed by COHERIQ_DISABLE_CPU_FEATURES
+  std::string vendor;                 // cpu_features vendor string ("AuthenticAMD", ...)
+  int family = 0;                     // x86: CPU family; aarch64: implementer
+  int model = 0;                      // x86: CPU model; aarch64: part number
+  std::size_t vector_bits = 0;        // scalable vector length (SVE), 0 when fixed-width
+  std::size_t l1d_bytes = 0;          // per core, 0 when unknown
+  std::size_t l2_bytes = 0;           // per core, 0 when unknown
 };
 
 // ------------------------------ User API

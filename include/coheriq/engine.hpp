@@ -51,12 +51,23 @@ struct LayoutSpec {
   std::string name;             // the engine's name for its layout
 };
 
+// What an engine needs of the host beyond feature bits (only this engine's own; the framework
+// takes the union over the MRO). Every field left at its default accepts any host.
+struct HostRequirements {
+  std::string vendor;               // cpu_features vendor string, e.g. "AuthenticAMD"
+  std::vector<int> families;        // CPU family numbers accepted (x86 family, aarch64 implementer)
+  std::size_t min_vector_bits = 0;  // scalable vectors (SVE): at least this run-time length
+  std::size_t min_l1d_bytes = 0;    // per core
+  std::size_t min_l2_bytes = 0;     // per core
+};
+
 struct EngineSpec {
   std::string domain;
   std::string name;
   std::string description;
   std::vector<std::string> bases;              // empty means {"reference"}
   std::vector<std::string> required_features;  // cpu_features names (only this engine's own)
+  HostRequirements host;                       // beyond feature bits (vendor, vector length, ...)
   int priority = 0;                            // higher wins under "auto"
   std::vector<LayoutSpec> layouts;             // the candidate classes whose layout it changes
   const OverrideTable* overrides = nullptr;    // its kernels; may be empty

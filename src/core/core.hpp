@@ -5,6 +5,8 @@
 #include <coheriq/domain.hpp>
 #include <coheriq/engine.hpp>
 
+#include "core/text.hpp"
+
 #include <atomic>
 #include <cstddef>
 #include <functional>
@@ -24,7 +26,8 @@ struct Engine {
   std::vector<const void*> function;    // per candidate: the override, or nullptr
   std::vector<bool> defines_layout;     // per candidate class
   std::function<void(Engine&)> loader;  // plugins: fills `function` when first needed
-  std::string refusal;                  // plugins: why it can never be enabled (ABI), or empty
+  std::string refusal;                  // why it can never be enabled (plugin ABI, a manifest that
+                                        // does not parse), or empty
 };
 
 // An engine composed with its bases.
@@ -62,6 +65,7 @@ class DomainCore {
   std::vector<std::unique_ptr<Engine>> engines;  // reference first; builtins added lazily
   bool builtins_added = false;
   bool plugins_added = false;
+  std::vector<std::string> broken_manifests;  // plugins: why each unreadable manifest was refused
 
   // Every registered engine, built-ins included (adds them on first call). Needs mu.
   const std::vector<std::unique_ptr<Engine>>& all_engines();
@@ -95,8 +99,5 @@ void load_plugin(Engine& e, const Manifest& m, const DomainCore& d);
 // ------------------------------ Host (host.cpp)
 const HostInfo& host_info();  // detected once; throws Error on a bad COHERIQ_DISABLE_CPU_FEATURES
 bool host_has(std::string_view feature);
-
-// ------------------------------ Message helpers (registry.cpp)
-std::string join(const std::vector<std::string>& items, std::string_view sep = ", ");
 
 }  // namespace coheriq::detail

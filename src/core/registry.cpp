@@ -355,15 +355,6 @@ void settle_class(DomainCore& d, std::size_t candidate_class) {
   settle(d, d.classes[candidate_class] + " construction");
 }
 
-std::string join(const std::vector<std::string>& items, std::string_view sep) {
-  std::string out;
-  for (std::size_t i = 0; i < items.size(); ++i) {
-    if (i) out += sep;
-    out += items[i];
-  }
-  return out;
-}
-
 }  // namespace coheriq::detail
 
 // ------------------------------ Public API

@@ -1,0 +1,18 @@
+// Text helpers for messages: joining lists, and echoing untrusted input (names, env-var values,
+// manifest text) safely into an error or a report.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace coheriq::detail {
+
+std::string join(const std::vector<std::string>& items, std::string_view sep = ", ");
+
+// `text` made safe to print: bytes outside printable ASCII become \xHH (so ANSI escapes and
+// binary cannot reach a terminal), and anything past `max_bytes` becomes "...(N more bytes)".
+std::string printable(std::string_view text, std::size_t max_bytes = 200);
+
+}  // namespace coheriq::detail
