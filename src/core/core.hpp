@@ -99,5 +99,8 @@ void load_plugin(Engine& e, const Manifest& m, const DomainCore& d);
 // ------------------------------ Host (host.cpp)
 const HostInfo& host_info();  // detected once; throws Error on a bad COHERIQ_DISABLE_CPU_FEATURES
 bool host_has(std::string_view feature);
+// Every cpu_features name of this architecture, sorted; and those of `names` not among them.
+const std::vector<std::string>& known_feature_names();
+std::vector<std::string> unknown_feature_names(const std::vector<std::string>& names);
 
 }  // namespace coheriq::detail

@@ -108,6 +108,17 @@ const HostInfo& host_info() {
   return h.info;
 }
 
+const std::vector<std::string>& known_feature_names() { return detected().known; }
+
+std::vector<std::string> unknown_feature_names(const std::vector<std::string>& names) {
+  const std::vector<std::string>& known = detected().known;
+  std::vector<std::string> unknown;
+  for (const std::string& n : names) {
+    if (!std::binary_search(known.begin(), known.end(), n)) unknown.push_back(n);
+  }
+  return unknown;
+}
+
 bool host_has(std::string_view feature) {
   const auto& f = host_info().features;
   return std::binary_search(f.begin(), f.end(), feature);

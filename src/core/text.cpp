@@ -11,23 +11,59 @@ std::string join(const std::vector<std::string>& items, std::string_view sep) {
   return out;
 }
 
+namespace {
+
+// The length of the well-formed UTF-8 sequence of a printable code point at text[i] (2 to 4
+// bytes), or 0: overlong forms, surrogates, C1 controls and truncated sequences are not.
+std::size_t utf8_printable(std::string_view text, std::size_t i) {
+  const auto byte = [&](std::size_t j) { return static_cast<unsigned char>(text[j]); };
+  const unsigned char c = byte(i);
+  std::size_t len = 0;
+  char32_t cp = 0;
+  if (c >= 0xc2 && c <= 0xdf) {
+    len = 2, cp = c & 0x1f;
+  } else if (c >= 0xe0 && c <= 0xef) {
+    len = 3, cp = c & 0x0f;
+  } else if (c >= 0xf0 && c <= 0xf4) {
+    len = 4, cp = c & 0x07;
+  } else {
+    return 0;
+  }
+  if (i + len > text.size()) return 0;
+  for (std::size_t j = 1; j < len; ++j) {
+    if ((byte(i + j) & 0xc0) != 0x80) return 0;
+    cp = (cp << 6) | (byte(i + j) & 0x3f);
+  }
+  const bool overlong = (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000);
+  const bool surrogate = cp >= 0xd800 && cp <= 0xdfff;
+  const bool c1_control = cp >= 0x80 && cp <= 0x9f;
+  if (overlong || surrogate || c1_control || cp > 0x10ffff) return 0;
+  return len;
+}
+
+}  // namespace
+
 std::string printable(std::string_view text, std::size_t max_bytes) {
   static constexpr char hex[] = "0123456789abcdef";
   std::string out;
-  const std::size_t shown = text.size() < max_bytes ? text.size() : max_bytes;
-  for (std::size_t i = 0; i < shown; ++i) {
+  std::size_t i = 0;
+  while (i < text.size() && i < max_bytes) {
     const auto c = static_cast<unsigned char>(text[i]);
-    if (c >= 0x20 && c < 0x7f && c != '\\') {
+    if (c >= 0x20 && c < 0x7f) {
+      if (c == '\\') out += '\\';
       out += static_cast<char>(c);
-    } else if (c == '\\') {
-      out += "\\\\";
+      ++i;
+    } else if (const std::size_t len = utf8_printable(text, i); len != 0) {
+      out.append(text.substr(i, len));
+      i += len;
     } else {
       out += "\\x";
       out += hex[c >> 4];
       out += hex[c & 0xf];
+      ++i;
     }
   }
-  if (shown < text.size()) out += "...(" + std::to_string(text.size() - shown) + " more bytes)";
+  if (i < text.size()) out += "...(" + std::to_string(text.size() - i) + " more bytes)";
   return out;
 }
 

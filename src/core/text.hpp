@@ -11,8 +11,9 @@ namespace coheriq::detail {
 
 std::string join(const std::vector<std::string>& items, std::string_view sep = ", ");
 
-// `text` made safe to print: bytes outside printable ASCII become \xHH (so ANSI escapes and
-// binary cannot reach a terminal), and anything past `max_bytes` becomes "...(N more bytes)".
+// `text` made safe to print, and valid UTF-8: control bytes, DEL and bytes that are not
+// well-formed UTF-8 become \xHH (so ANSI escapes and binary never reach a terminal or a JSON
+// document), a backslash is doubled, and anything past `max_bytes` becomes "...(N more bytes)".
 std::string printable(std::string_view text, std::size_t max_bytes = 200);
 
 }  // namespace coheriq::detail
