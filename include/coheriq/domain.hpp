@@ -41,6 +41,17 @@ namespace coheriq {
 template <class... T>
 struct list {};
 
+// list<Rest...> from list<First, Rest...>: lets a macro-expanded list start with a placeholder,
+// `list_tail<list<void COHERIQ_..._LIST(COMMA_NAME)>>`, so that every item can bring its comma.
+template <class List>
+struct list_tail_of;
+template <class First, class... Rest>
+struct list_tail_of<list<First, Rest...>> {
+  using type = list<Rest...>;
+};
+template <class List>
+using list_tail = typename list_tail_of<List>::type;
+
 // The candidate classes a candidate function reads or writes the representation of.
 template <class... Classes>
 struct touches {};

@@ -29,71 +29,65 @@ struct packed_f64 : coheriq::candidate_class {
   static constexpr std::string_view name = "PackedMatrix<double>";
 };
 
-#define COHERIQ_KERNELS_PER_TYPE(T, S)                                                             \
-  struct dot_##S : candidate<T(std::size_t, const T*, const T*)> {                                 \
-    static constexpr std::string_view name = "dot." #S;                                            \
-  };                                                                                               \
-  struct axpy_##S : candidate<void(std::size_t, T, const T*, T*)> {                                \
-    static constexpr std::string_view name = "axpy." #S;                                           \
-  };                                                                                               \
-  struct scal_##S : candidate<void(std::size_t, T, T*)> {                                          \
-    static constexpr std::string_view name = "scal." #S;                                           \
-  };                                                                                               \
-  struct sum_##S : candidate<T(std::size_t, const T*)> {                                           \
-    static constexpr std::string_view name = "sum." #S;                                            \
-  };                                                                                               \
-  struct asum_##S : candidate<T(std::size_t, const T*)> {                                          \
-    static constexpr std::string_view name = "asum." #S;                                           \
-  };                                                                                               \
-  struct nrm2_##S : candidate<T(std::size_t, const T*)> {                                          \
-    static constexpr std::string_view name = "nrm2." #S;                                           \
-  };                                                                                               \
-  struct iamax_##S : candidate<std::size_t(std::size_t, const T*)> {                               \
-    static constexpr std::string_view name = "iamax." #S;                                          \
-  };                                                                                               \
-  /* bytes of workspace gemm_##S needs for these sizes (0 allowed) */                              \
-  struct gemm_workspace_##S : candidate<std::size_t(std::size_t, std::size_t, std::size_t)> {      \
-    static constexpr std::string_view name = "gemm_workspace." #S;                                 \
-  };                                                                                               \
-  /* C = alpha op(A) op(B) + beta C; workspace: 64-byte aligned, gemm_workspace bytes */           \
-  struct gemm_##S                                                                                  \
-      : candidate<void(Trans, Trans, std::size_t, std::size_t, std::size_t, T, const T*,           \
-                       std::size_t, const T*, std::size_t, T, T*, std::size_t, void*)> {           \
-    static constexpr std::string_view name = "gemm." #S;                                           \
-  };                                                                                               \
-  /* bytes of a packed op(B) of k x n in this engine's layout */                                   \
-  struct packed_bytes_##S                                                                          \
-      : candidate<std::size_t(std::size_t, std::size_t), touches<packed_##S>> {                    \
-    static constexpr std::string_view name = "packed_bytes." #S;                                   \
-  };                                                                                               \
-  /* packs op(B) (k x n) into `packed` (64-byte aligned, packed_bytes long) */                     \
-  struct pack_b_##S                                                                                \
-      : candidate<void(Trans, std::size_t, std::size_t, const T*, std::size_t, void*),             \
-                  touches<packed_##S>> {                                                           \
-    static constexpr std::string_view name = "pack_b." #S;                                         \
-  };                                                                                               \
-  /* C = alpha op(A) B + beta C with B packed by pack_b */                                         \
-  struct gemm_packed_##S : candidate<void(Trans, std::size_t, std::size_t, std::size_t, T,         \
-                                          const T*, std::size_t, const void*, T, T*, std::size_t), \
-                                     touches<packed_##S>> {                                        \
-    static constexpr std::string_view name = "gemm_packed." #S;                                    \
-  };
+// ------------------------------ The candidate list
+// Every candidate function of the domain, listed once; the tags below, Domain::candidates, the
+// reference table, the generic engines' table and the public forwarders are expanded from it.
+// A row is X(op, S, impl, touches, R, params, args): the candidate cand::op_S, named "op.S"
+// (S = f32 or f64), implemented by `impl` in the reference engine and in the generic kernels
+// (the same name in both), touching the candidate classes in `touches`, with signature R params
+// (`args` are the parameter names, for forwarding).
 
-COHERIQ_KERNELS_PER_TYPE(float, f32)
-COHERIQ_KERNELS_PER_TYPE(double, f64)
-#undef COHERIQ_KERNELS_PER_TYPE
+// Public kernels: the public function `op` forwards its arguments unchanged.
+#define COHERIQ_KERNELS_PUBLIC_TYPED(X, T, S)                                                \
+  X(dot, S, dot<T>, touches<>, T, (std::size_t n, const T* x, const T* y), (n, x, y))        \
+  X(axpy, S, axpy<T>, touches<>, void, (std::size_t n, T a, const T* x, T* y), (n, a, x, y)) \
+  X(scal, S, scal<T>, touches<>, void, (std::size_t n, T a, T * x), (n, a, x))               \
+  X(sum, S, sum<T>, touches<>, T, (std::size_t n, const T* x), (n, x))                       \
+  X(asum, S, asum<T>, touches<>, T, (std::size_t n, const T* x), (n, x))                     \
+  X(nrm2, S, nrm2<T>, touches<>, T, (std::size_t n, const T* x), (n, x))                     \
+  X(iamax, S, iamax<T>, touches<>, std::size_t, (std::size_t n, const T* x), (n, x))
+#define COHERIQ_KERNELS_PUBLIC(X)                                                                 \
+  COHERIQ_KERNELS_PUBLIC_TYPED(X, float, f32)                                                     \
+  COHERIQ_KERNELS_PUBLIC_TYPED(X, double, f64)                                                    \
+  X(exp, f32, exp, touches<>, void, (std::size_t n, const float* x, float* y), (n, x, y))         \
+  X(log, f32, log, touches<>, void, (std::size_t n, const float* x, float* y), (n, x, y))         \
+  X(tanh, f32, tanh, touches<>, void, (std::size_t n, const float* x, float* y), (n, x, y))       \
+  X(sigmoid, f32, sigmoid, touches<>, void, (std::size_t n, const float* x, float* y), (n, x, y)) \
+  X(softmax, f32, softmax, touches<>, void, (std::size_t n, const float* x, float* y), (n, x, y))
 
-// ------------------------------ Vector math (f32 only)
-#define COHERIQ_KERNELS_UNARY(op)                                        \
-  struct op##_f32 : candidate<void(std::size_t, const float*, float*)> { \
-    static constexpr std::string_view name = #op ".f32";                 \
+// GEMM: internal candidates behind the public gemm/pack_b, which check arguments and own the
+// memory (ISA code never allocates). gemm_workspace: bytes of 64-byte aligned scratch gemm needs
+// (0 allowed); packed_bytes: bytes of op(B) (k x n) packed in the engine's layout; pack_b packs
+// into such a buffer; gemm_packed multiplies by it.
+#define COHERIQ_KERNELS_GEMM_TYPED(X, T, S)                                                       \
+  X(gemm_workspace, S, gemm_workspace<T>, touches<>, std::size_t,                                 \
+    (std::size_t m, std::size_t n, std::size_t k), (m, n, k))                                     \
+  X(gemm, S, gemm<T>, touches<>, void,                                                            \
+    (Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, T alpha, const T* A,        \
+     std::size_t lda, const T* B, std::size_t ldb, T beta, T* C, std::size_t ldc, void* work),    \
+    (ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, work))                                 \
+  X(packed_bytes, S, packed_bytes<T>, touches<packed_##S>, std::size_t,                           \
+    (std::size_t k, std::size_t n), (k, n))                                                       \
+  X(pack_b, S, pack_b<T>, touches<packed_##S>, void,                                              \
+    (Trans tb, std::size_t k, std::size_t n, const T* B, std::size_t ldb, void* packed),          \
+    (tb, k, n, B, ldb, packed))                                                                   \
+  X(gemm_packed, S, gemm_packed<T>, touches<packed_##S>, void,                                    \
+    (Trans ta, std::size_t m, std::size_t n, std::size_t k, T alpha, const T* A, std::size_t lda, \
+     const void* packed, T beta, T* C, std::size_t ldc),                                          \
+    (ta, m, n, k, alpha, A, lda, packed, beta, C, ldc))
+#define COHERIQ_KERNELS_GEMM(X)             \
+  COHERIQ_KERNELS_GEMM_TYPED(X, float, f32) \
+  COHERIQ_KERNELS_GEMM_TYPED(X, double, f64)
+
+#define COHERIQ_KERNELS_CANDIDATES(X) COHERIQ_KERNELS_PUBLIC(X) COHERIQ_KERNELS_GEMM(X)
+
+// ------------------------------ Candidate tags
+#define COHERIQ_KERNELS_TAG(op, S, impl, touched, R, params, args) \
+  struct op##_##S : candidate<R params, touched> {                 \
+    static constexpr std::string_view name = #op "." #S;           \
   };
-COHERIQ_KERNELS_UNARY(exp)
-COHERIQ_KERNELS_UNARY(log)
-COHERIQ_KERNELS_UNARY(tanh)
-COHERIQ_KERNELS_UNARY(sigmoid)
-COHERIQ_KERNELS_UNARY(softmax)
-#undef COHERIQ_KERNELS_UNARY
+COHERIQ_KERNELS_CANDIDATES(COHERIQ_KERNELS_TAG)
+#undef COHERIQ_KERNELS_TAG
 
 }  // namespace cand
 
@@ -103,13 +97,10 @@ struct Domain {
   static constexpr std::string_view env_var = "COHERIQ_ENGINE";
   static constexpr std::string_view abi = "coheriq.kernels/1";
   using classes = coheriq::list<cand::packed_f32, cand::packed_f64>;
-  using candidates = coheriq::list<
-      cand::dot_f32, cand::dot_f64, cand::axpy_f32, cand::axpy_f64, cand::scal_f32, cand::scal_f64,
-      cand::sum_f32, cand::sum_f64, cand::asum_f32, cand::asum_f64, cand::nrm2_f32, cand::nrm2_f64,
-      cand::iamax_f32, cand::iamax_f64, cand::exp_f32, cand::log_f32, cand::tanh_f32,
-      cand::sigmoid_f32, cand::softmax_f32, cand::gemm_workspace_f32, cand::gemm_workspace_f64,
-      cand::gemm_f32, cand::gemm_f64, cand::packed_bytes_f32, cand::packed_bytes_f64,
-      cand::pack_b_f32, cand::pack_b_f64, cand::gemm_packed_f32, cand::gemm_packed_f64>;
+#define COHERIQ_KERNELS_TAG_NAME(op, S, impl, touched, R, params, args) , cand::op##_##S
+  using candidates =
+      coheriq::list_tail<coheriq::list<void COHERIQ_KERNELS_CANDIDATES(COHERIQ_KERNELS_TAG_NAME)>>;
+#undef COHERIQ_KERNELS_TAG_NAME
   static const coheriq::OverrideTable& reference();           // src/reference
   static std::vector<coheriq::EngineSpec> builtin_engines();  // the generated registry
 };

@@ -104,37 +104,62 @@ struct Candidates<double> {
 // gemm's scratch memory, owned by baseline code because ISA code never allocates. One buffer per
 // thread (products may run on several threads at once), 64-byte aligned, grown on demand and
 // kept until the thread exits, so repeated products of one size allocate once.
-class GemmWorkspace {
- public:
-  GemmWorkspace() = default;
-  GemmWorkspace(const GemmWorkspace&) = delete;
-  GemmWorkspace& operator=(const GemmWorkspace&) = delete;
-  ~GemmWorkspace() { release(data_); }
+//
+// The block itself is trivially destructible thread-local storage, valid for the whole life of
+// the thread; a separate guard frees the buffer when the thread's thread_local objects are
+// destroyed. A gemm that runs after that (from a later thread_local destructor, or from a static
+// destructor after the main thread's) gets a buffer of its own for that call.
+constexpr std::align_val_t kWorkspaceAlignment{64};
 
-  void* reserve(std::size_t bytes) {
-    if (bytes > capacity_) {
-      void* grown = ::operator new(bytes, kAlignment);  // on bad_alloc the old buffer stays
-      release(data_);
-      data_ = grown;
-      capacity_ = bytes;
-    }
-    return data_;
+struct WorkspaceBlock {
+  enum class State : unsigned char { unused, cached, released };
+  void* data;
+  std::size_t capacity;
+  State state;
+};
+thread_local WorkspaceBlock workspace_block{nullptr, 0, WorkspaceBlock::State::unused};
+
+void release_workspace(void* data) noexcept {
+  if (data != nullptr) ::operator delete(data, kWorkspaceAlignment);
+}
+
+struct WorkspaceGuard {
+  ~WorkspaceGuard() {
+    release_workspace(workspace_block.data);
+    workspace_block = {nullptr, 0, WorkspaceBlock::State::released};
   }
-
- private:
-  static constexpr std::align_val_t kAlignment{64};
-  static void release(void* data) noexcept {
-    if (data != nullptr) ::operator delete(data, kAlignment);
-  }
-
-  void* data_ = nullptr;
-  std::size_t capacity_ = 0;
 };
 
-void* gemm_workspace(std::size_t bytes) {
-  thread_local GemmWorkspace workspace;
-  return workspace.reserve(bytes);
-}
+class GemmWorkspace {
+ public:
+  explicit GemmWorkspace(std::size_t bytes) {
+    WorkspaceBlock& b = workspace_block;
+    if (b.state == WorkspaceBlock::State::released) {
+      if (bytes != 0) data_ = owned_ = ::operator new(bytes, kWorkspaceAlignment);
+      return;
+    }
+    if (b.state == WorkspaceBlock::State::unused) {
+      thread_local WorkspaceGuard guard;  // registers the release at thread exit
+      b.state = WorkspaceBlock::State::cached;
+    }
+    if (bytes > b.capacity) {
+      void* grown = ::operator new(bytes, kWorkspaceAlignment);  // on bad_alloc the old one stays
+      release_workspace(b.data);
+      b.data = grown;
+      b.capacity = bytes;
+    }
+    data_ = b.data;
+  }
+  GemmWorkspace(const GemmWorkspace&) = delete;
+  GemmWorkspace& operator=(const GemmWorkspace&) = delete;
+  ~GemmWorkspace() { release_workspace(owned_); }
+
+  void* data() const { return data_; }
+
+ private:
+  void* data_ = nullptr;
+  void* owned_ = nullptr;  // this call's own buffer, after the thread's was released
+};
 
 // ------------------------------ GEMM, pack_b and packed GEMM, for T = float or double
 
@@ -146,9 +171,9 @@ void gemm_checked(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t 
   check_ldb("gemm", tb, k, n, ldb);
   check_ldc("gemm", n, ldc);
   const std::size_t bytes = coheriq::call<Domain, typename Candidates<T>::gemm_workspace>(m, n, k);
-  void* workspace = gemm_workspace(bytes);
+  const GemmWorkspace workspace(bytes);
   coheriq::call<Domain, typename Candidates<T>::gemm>(ta, tb, m, n, k, alpha, A, lda, B, ldb, beta,
-                                                      C, ldc, workspace);
+                                                      C, ldc, workspace.data());
 }
 
 template <class T>
@@ -194,48 +219,12 @@ void enable_engine(std::string_view engine) { coheriq::enable_engine<Domain>(eng
 
 std::string active_engine() { return coheriq::active_engine<Domain>(); }
 
-// ------------------------------ BLAS-1
+// ------------------------------ BLAS-1 and vector math: forwarded as they are
 
-float dot(std::size_t n, const float* x, const float* y) {
-  return coheriq::call<Domain, cand::dot_f32>(n, x, y);
-}
-double dot(std::size_t n, const double* x, const double* y) {
-  return coheriq::call<Domain, cand::dot_f64>(n, x, y);
-}
-void axpy(std::size_t n, float a, const float* x, float* y) {
-  coheriq::call<Domain, cand::axpy_f32>(n, a, x, y);
-}
-void axpy(std::size_t n, double a, const double* x, double* y) {
-  coheriq::call<Domain, cand::axpy_f64>(n, a, x, y);
-}
-void scal(std::size_t n, float a, float* x) { coheriq::call<Domain, cand::scal_f32>(n, a, x); }
-void scal(std::size_t n, double a, double* x) { coheriq::call<Domain, cand::scal_f64>(n, a, x); }
-float sum(std::size_t n, const float* x) { return coheriq::call<Domain, cand::sum_f32>(n, x); }
-double sum(std::size_t n, const double* x) { return coheriq::call<Domain, cand::sum_f64>(n, x); }
-float asum(std::size_t n, const float* x) { return coheriq::call<Domain, cand::asum_f32>(n, x); }
-double asum(std::size_t n, const double* x) { return coheriq::call<Domain, cand::asum_f64>(n, x); }
-float nrm2(std::size_t n, const float* x) { return coheriq::call<Domain, cand::nrm2_f32>(n, x); }
-double nrm2(std::size_t n, const double* x) { return coheriq::call<Domain, cand::nrm2_f64>(n, x); }
-std::size_t iamax(std::size_t n, const float* x) {
-  return coheriq::call<Domain, cand::iamax_f32>(n, x);
-}
-std::size_t iamax(std::size_t n, const double* x) {
-  return coheriq::call<Domain, cand::iamax_f64>(n, x);
-}
-
-// ------------------------------ Vector math (f32)
-
-void exp(std::size_t n, const float* x, float* y) { coheriq::call<Domain, cand::exp_f32>(n, x, y); }
-void log(std::size_t n, const float* x, float* y) { coheriq::call<Domain, cand::log_f32>(n, x, y); }
-void tanh(std::size_t n, const float* x, float* y) {
-  coheriq::call<Domain, cand::tanh_f32>(n, x, y);
-}
-void sigmoid(std::size_t n, const float* x, float* y) {
-  coheriq::call<Domain, cand::sigmoid_f32>(n, x, y);
-}
-void softmax(std::size_t n, const float* x, float* y) {
-  coheriq::call<Domain, cand::softmax_f32>(n, x, y);
-}
+#define COHERIQ_KERNELS_FORWARD(op, S, impl, touched, R, params, args) \
+  R op params { return coheriq::call<Domain, cand::op##_##S> args; }
+COHERIQ_KERNELS_PUBLIC(COHERIQ_KERNELS_FORWARD)
+#undef COHERIQ_KERNELS_FORWARD
 
 // ------------------------------ GEMM
 

@@ -1,9 +1,9 @@
 // Generic BLAS-1 kernels (dot, axpy, scal, sum, asum, nrm2, iamax), written once with Highway.
 //
-// Meant to be included more than once: once per engine TU (src/engines/<engine>/kernels.cpp),
-// inside `namespace coheriq::kernels::<engine> { namespace {`, with `namespace hn =
-// hwy::HWY_NAMESPACE;` declared and HWY_BEFORE_NAMESPACE() active. So this file has no include
-// guard and includes nothing; hn::ScalableTag makes the same code ymm under avx2, zmm under avx512.
+// Compiled once per engine, inside its kernels TU (src/engines/<engine>/kernels.cpp, through
+// engine-inl.h), in the engine's own namespace with internal linkage; hn::ScalableTag makes the
+// same code ymm under avx2, zmm under avx512. Vector-length agnostic (lane counts are run-time
+// values), so a scalable-vector engine can include it too.
 //
 // ISA hygiene: no std:: calls on scalars here (they would be emitted as weak symbols built with
 // this engine's flags); scalar maths uses __builtin_* functions or Highway ops.
@@ -11,6 +11,14 @@
 // Shape of every kernel: an unrolled main loop, then whole vectors, then one masked vector for
 // the remainder. Masked-off lanes load as zero, which is neutral for every reduction here, and
 // masked stores leave memory past n untouched.
+#ifndef COHERIQ_ENGINES_GENERIC_BLAS1_INL_H_
+#define COHERIQ_ENGINES_GENERIC_BLAS1_INL_H_
+
+#include <cstddef>
+
+#include "engines/generic/namespace.h"
+
+COHERIQ_GENERIC_BEGIN
 
 // ------------------------------ Shared helpers
 
@@ -72,7 +80,7 @@ HWY_INLINE void ForEachVector(D d, std::size_t n, const T* x, Body4 body4, Body1
 // ------------------------------ Dot
 
 template <class T>
-HWY_ATTR T Dot(std::size_t n, const T* x, const T* y) {
+HWY_ATTR T dot(std::size_t n, const T* x, const T* y) {
   const hn::ScalableTag<T> d;
   return SumAccumulated(d, n, x, y,
                         [](auto acc, auto a, auto b) HWY_ATTR { return hn::MulAdd(a, b, acc); });
@@ -83,7 +91,7 @@ HWY_ATTR T Dot(std::size_t n, const T* x, const T* y) {
 // y += a * x with one FMA per element (within 1 ulp). Each vector of y is loaded before it is
 // stored, so y == x (in place) is fine.
 template <class T>
-HWY_ATTR void Axpy(std::size_t n, T a, const T* x, T* y) {
+HWY_ATTR void axpy(std::size_t n, T a, const T* x, T* y) {
   const hn::ScalableTag<T> d;
   const std::size_t N = hn::Lanes(d);
   const auto va = hn::Set(d, a);
@@ -109,7 +117,7 @@ HWY_ATTR void Axpy(std::size_t n, T a, const T* x, T* y) {
 // x *= a, one rounded product per element (the same as the scalar reference, also for a == 0
 // with NaN/Inf in x).
 template <class T>
-HWY_ATTR void Scal(std::size_t n, T a, T* x) {
+HWY_ATTR void scal(std::size_t n, T a, T* x) {
   const hn::ScalableTag<T> d;
   const std::size_t N = hn::Lanes(d);
   const auto va = hn::Set(d, a);
@@ -129,14 +137,14 @@ HWY_ATTR void Scal(std::size_t n, T a, T* x) {
 // ------------------------------ Sum, Asum
 
 template <class T>
-HWY_ATTR T Sum(std::size_t n, const T* x) {
+HWY_ATTR T sum(std::size_t n, const T* x) {
   const hn::ScalableTag<T> d;
   return SumAccumulated(d, n, x, x,
                         [](auto acc, auto a, auto) HWY_ATTR { return hn::Add(acc, a); });
 }
 
 template <class T>
-HWY_ATTR T Asum(std::size_t n, const T* x) {
+HWY_ATTR T asum(std::size_t n, const T* x) {
   const hn::ScalableTag<T> d;
   return SumAccumulated(d, n, x, x,
                         [](auto acc, auto a, auto) HWY_ATTR { return hn::Add(acc, hn::Abs(a)); });
@@ -201,7 +209,7 @@ constexpr T kNrm2SafeMinSumSq = sizeof(T) == 4 ? 0x1p-80f : 0x1p-900;
 // √Σx²: sum of squares in T, then a fallback when that overflowed or may have underflowed
 // (float: accumulate in double; double: rescale by a power of two near 1/max|x|, exact).
 template <class T>
-HWY_ATTR T Nrm2(std::size_t n, const T* x) {
+HWY_ATTR T nrm2(std::size_t n, const T* x) {
   const hn::ScalableTag<T> d;
   const T sumsq = SumOfSquares<false>(d, n, x);
   if (sumsq >= kNrm2SafeMinSumSq<T> && sumsq <= hwy::HighestValue<T>()) {
@@ -254,7 +262,7 @@ inline constexpr std::size_t kIamaxBlockBytes = 8192;
 // holding the overall max, is then scanned again for the first matching index. No per-lane
 // index bookkeeping, so any n works and the pass runs at the speed of a max reduction.
 template <class T>
-HWY_ATTR std::size_t Iamax(std::size_t n, const T* x) {
+HWY_ATTR std::size_t iamax(std::size_t n, const T* x) {
   const hn::ScalableTag<T> d;
   constexpr std::size_t kBlock = kIamaxBlockBytes / sizeof(T);
   T best = T{-1};  // below any |x|, so the first block always wins ties
@@ -303,3 +311,7 @@ HWY_ATTR std::size_t Iamax(std::size_t n, const T* x) {
   return best_start + FindFirst(d, len, x + best_start,
                                 [&](auto v) HWY_ATTR { return hn::Eq(hn::Abs(v), vbest); });
 }
+
+COHERIQ_GENERIC_END
+
+#endif  // COHERIQ_ENGINES_GENERIC_BLAS1_INL_H_

@@ -1,59 +1,98 @@
-// Every generic kernel, compiled for the including engine, and the table that overrides each
-// candidate with it (generic_overrides).
+// Every generic kernel, compiled for the including engine, and the engine's override table:
+// the generic kernels its line in cmake/CoheriqEngines.cmake takes (KERNELS all, or a list of
+// candidate names); it inherits the others from its bases.
 //
-// Meant to be included once per engine TU (src/engines/<engine>/kernels.cpp), inside `namespace
-// coheriq::kernels::<engine> { namespace {`, with `namespace hn = hwy::HWY_NAMESPACE;` declared,
-// HWY_BEFORE_NAMESPACE() active, and the engine's gemm-layout.hpp included (its layout constants
-// are checked against the GEMM blocking compiled here). No include guard.
-//
-// An engine that overrides every generic kernel exports generic_overrides as is; one that wins
-// only on some lists those in its own table, and inherits the rest from its bases.
-#include "engines/generic/blas1-inl.h"
-#include "engines/generic/gemm-inl.h"
-#include "engines/generic/math-inl.h"
+// Included once, by src/engines/<engine>/kernels.cpp, after its generated engine-config.h.
+// The BLAS-1 and math kernels are vector-length agnostic; GEMM and packing need fixed-width
+// vectors and are compiled only for such targets.
+#ifndef COHERIQ_ENGINES_GENERIC_ENGINE_INL_H_
+#define COHERIQ_ENGINES_GENERIC_ENGINE_INL_H_
 
-// The PackedMatrix layouts the engine's descriptor names (its gemm-layout.hpp, included by the
-// engine TU) are the ones GEMM packs here.
-static_assert(GemmShape<float>::kNR == kGemmPanelColumnsF32 &&
-                  GemmShape<float>::kKC == kGemmKBlockF32,
-              "update gemm-layout.hpp: the f32 GEMM blocking changed the PackedMatrix layout");
-static_assert(GemmShape<double>::kNR == kGemmPanelColumnsF64 &&
-                  GemmShape<double>::kKC == kGemmKBlockF64,
-              "update gemm-layout.hpp: the f64 GEMM blocking changed the PackedMatrix layout");
+#include <cstddef>
+#include <string_view>
+
+#include "engines/generic/blas1-inl.h"
+#include "engines/generic/math-inl.h"
+#include "engines/generic/namespace.h"
+#if !HWY_HAVE_SCALABLE
+#include "engines/generic/gemm-inl.h"
+#endif
+#include "kernels/candidates.hpp"
+
+#ifdef COHERIQ_ENGINE_HWY_TARGET
+// Highway silently drops to an older target when one flag of the ISA record is missing.
+static_assert(HWY_STATIC_TARGET == COHERIQ_ENGINE_HWY_TARGET,
+              "the kernels TU is not compiled for its ISA record's Highway target: complete the "
+              "record's FLAGS in cmake/CoheriqEngines.cmake");
+#endif
+
+COHERIQ_GENERIC_BEGIN
 
 using coheriq::implement;
 
-constexpr coheriq::Override generic_overrides[] = {
-    // ------------------------------ BLAS-1 (generic/blas1-inl.h)
-    implement<cand::dot_f32, &Dot<float>>(),
-    implement<cand::dot_f64, &Dot<double>>(),
-    implement<cand::axpy_f32, &Axpy<float>>(),
-    implement<cand::axpy_f64, &Axpy<double>>(),
-    implement<cand::scal_f32, &Scal<float>>(),
-    implement<cand::scal_f64, &Scal<double>>(),
-    implement<cand::sum_f32, &Sum<float>>(),
-    implement<cand::sum_f64, &Sum<double>>(),
-    implement<cand::asum_f32, &Asum<float>>(),
-    implement<cand::asum_f64, &Asum<double>>(),
-    implement<cand::nrm2_f32, &Nrm2<float>>(),
-    implement<cand::nrm2_f64, &Nrm2<double>>(),
-    implement<cand::iamax_f32, &Iamax<float>>(),
-    implement<cand::iamax_f64, &Iamax<double>>(),
-    // ------------------------------ Vector math (generic/math-inl.h)
-    implement<cand::exp_f32, &Exp>(),
-    implement<cand::log_f32, &Log>(),
-    implement<cand::tanh_f32, &Tanh>(),
-    implement<cand::sigmoid_f32, &Sigmoid>(),
-    implement<cand::softmax_f32, &Softmax>(),
-    // ------------------------------ GEMM and packing (generic/gemm-inl.h)
-    implement<cand::gemm_workspace_f32, &GemmWorkspace<float>>(),
-    implement<cand::gemm_workspace_f64, &GemmWorkspace<double>>(),
-    implement<cand::gemm_f32, &Gemm<float>>(),
-    implement<cand::gemm_f64, &Gemm<double>>(),
-    implement<cand::packed_bytes_f32, &PackedBytes<float>>(),
-    implement<cand::packed_bytes_f64, &PackedBytes<double>>(),
-    implement<cand::pack_b_f32, &PackB<float>>(),
-    implement<cand::pack_b_f64, &PackB<double>>(),
-    implement<cand::gemm_packed_f32, &GemmPacked<float>>(),
-    implement<cand::gemm_packed_f64, &GemmPacked<double>>(),
+constexpr coheriq::Override kGenericKernels[] = {COHERIQ_KERNELS_PUBLIC(COHERIQ_KERNELS_IMPLEMENT)
+#if !HWY_HAVE_SCALABLE
+                                                     COHERIQ_KERNELS_GEMM(COHERIQ_KERNELS_IMPLEMENT)
+#endif
 };
+
+// ------------------------------ The kernels the engine takes (compile time only)
+
+#ifndef COHERIQ_ENGINE_KERNELS
+#define COHERIQ_ENGINE_KERNELS "all"
+#endif
+constexpr std::string_view kTaken[] = {COHERIQ_ENGINE_KERNELS};
+
+constexpr bool TakesAll() { return std::size(kTaken) == 1 && kTaken[0] == "all"; }
+
+constexpr bool Taken(std::string_view candidate) {
+  if (TakesAll()) return true;
+  for (std::string_view t : kTaken) {
+    if (t == candidate) return true;
+  }
+  return false;
+}
+
+constexpr bool EveryTakenNameIsGeneric() {
+  if (TakesAll()) return true;
+  for (std::string_view t : kTaken) {
+    bool found = false;
+    for (const coheriq::Override& o : kGenericKernels) found = found || o.candidate == t;
+    if (!found) return false;
+  }
+  return true;
+}
+static_assert(EveryTakenNameIsGeneric(),
+              "the engine line's KERNELS names a candidate that has no generic kernel for this "
+              "target (see COHERIQ_KERNELS_CANDIDATES in coheriq/kernels_domain.hpp)");
+
+constexpr std::size_t CountTaken() {
+  std::size_t count = 0;
+  for (const coheriq::Override& o : kGenericKernels) count += Taken(o.candidate) ? 1 : 0;
+  return count;
+}
+
+struct TakenTable {
+  coheriq::Override entries[CountTaken()];
+};
+
+constexpr TakenTable SelectTaken() {
+  TakenTable table{};
+  std::size_t i = 0;
+  for (const coheriq::Override& o : kGenericKernels) {
+    if (Taken(o.candidate)) table.entries[i++] = o;
+  }
+  return table;
+}
+
+constexpr TakenTable kTakenTable = SelectTaken();
+
+COHERIQ_GENERIC_END
+
+namespace coheriq::kernels::COHERIQ_ENGINE_NS {
+// The engine's one exported symbol, read by its descriptor (constant-initialized: no code runs).
+extern const coheriq::OverrideTable overrides = {kTakenTable.entries,
+                                                 std::size(kTakenTable.entries)};
+}  // namespace coheriq::kernels::COHERIQ_ENGINE_NS
+
+#endif  // COHERIQ_ENGINES_GENERIC_ENGINE_INL_H_

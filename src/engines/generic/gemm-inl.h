@@ -1,10 +1,10 @@
 // Generic GEMM and packed GEMM, written once with Highway (BLIS/GotoBLAS structure).
 //
-// Meant to be included once per engine translation unit, INSIDE
-// `namespace coheriq::kernels::<engine> { namespace {` with `namespace hn = hwy::HWY_NAMESPACE;`
-// and HWY_BEFORE_NAMESPACE() in effect (see src/engines/avx2/kernels.cpp). It includes nothing,
-// calls nothing in std::, never allocates and never throws: everything it defines has internal
-// linkage in the engine's namespace (ISA hygiene, DESIGN.md section 6).
+// Compiled once per engine, inside its kernels TU (src/engines/<engine>/kernels.cpp, through
+// engine-inl.h), in the engine's own namespace with internal linkage. It calls nothing in std::,
+// never allocates and never throws (ISA hygiene, docs/engine-guide.md). Fixed-width vectors
+// only: the packed layout is a function of the vector length, and a scalable target (SVE, RVV)
+// would need one layout per hardware length.
 //
 // Row-major C (m x n) = alpha * op(A) (m x k) * op(B) (k x n) + beta * C.
 //
@@ -28,11 +28,22 @@
 // buffer on the stack (MC = MR), which streams the B k-block once per MR rows; the 9 bytes per
 // cycle that takes (128 bytes per 14 cycles with zmm) are within what L3 delivers.
 
-// ------------------------------ Shape and blocking
+#ifndef COHERIQ_ENGINES_GENERIC_GEMM_INL_H_
+#define COHERIQ_ENGINES_GENERIC_GEMM_INL_H_
 
-// Fixed-width vectors only: the packed layout is a function of the vector length, and a scalable
-// target (SVE, RVV) would need one layout per hardware length.
+#include <cstddef>
+
+#include COHERIQ_ENGINE_TUNING  // kGemm<T>: the engine's MR, NR, KC, MC, NC
+#include "engines/generic/gemm-tuning.hpp"
+#include "engines/generic/namespace.h"
+#include "hwy/cache_control.h"  // FlushStream, after the non-temporal stores of pack_b
+#include "kernels/candidates.hpp"
+
+COHERIQ_GENERIC_BEGIN
+
 static_assert(!HWY_HAVE_SCALABLE, "generic/gemm-inl.h needs a fixed-width Highway target");
+
+// ------------------------------ Shape and blocking
 
 constexpr std::size_t GemmMin(std::size_t a, std::size_t b) { return a < b ? a : b; }
 constexpr std::size_t GemmRoundUp(std::size_t x, std::size_t to) { return (x + to - 1) / to * to; }
@@ -41,34 +52,23 @@ template <class T>
 struct GemmShape {
   using D = hn::ScalableTag<T>;
   static constexpr std::size_t kLanes = HWY_LANES(T);
-#if HWY_ARCH_X86 && HWY_TARGET > HWY_AVX3
-  // SSE4/AVX2: 16 xmm/ymm registers. L2 of AVX2 parts: 256 KiB (Haswell) to 1 MiB and more.
-  static constexpr std::size_t kVectorRegisters = 16;
-  static constexpr std::size_t kL2Bytes = 512 * 1024;
-#else
-  // AVX-512 (32 zmm), NEON (32 q). AVX-512 parts have an L2 of 1 MiB or more.
-  static constexpr std::size_t kVectorRegisters = 32;
-  static constexpr std::size_t kL2Bytes = 1024 * 1024;
-#endif
-  static constexpr std::size_t kL1Bytes = 32 * 1024;
-  // Two vectors of B per k step: with one, the broadcasts of A (one load each) outnumber the FMAs
-  // they feed and the kernel becomes load-bound; with three, too few rows fit.
-  static constexpr std::size_t kNRVectors = 2;
-  static constexpr std::size_t kNR = kNRVectors * kLanes;
-  // Accumulators + the B vectors + one broadcast of A.
-  static constexpr std::size_t kMR = (kVectorRegisters - kNRVectors - 1) / kNRVectors;
+  static constexpr GemmTuning kTuning = kGemm<T>;  // the engine's tuning.hpp
+  static constexpr std::size_t kMR = kTuning.mr;
+  static constexpr std::size_t kNR = kTuning.nr;
+  static constexpr std::size_t kKC = kTuning.kc;
+  static constexpr std::size_t kMC = kTuning.mc;
+  static constexpr std::size_t kNC = kTuning.nc;
+  static constexpr std::size_t kNRVectors = kNR / kLanes;
   // Packed A runs k in groups of 4 (see GemmPackA); the microkernel unrolls k by as much.
   static constexpr std::size_t kKGroup = 4;
-  // k block: the A micro-panel (MR x KC) takes two thirds of L1, the B panel streaming through
-  // (each line read once) and the C tile the rest; at most 384 deep, where the C update is already
-  // a small part of the work. (Half of L1 measured 1-2% slower on Zen 5.)
-  static constexpr std::size_t kKC = GemmMin(kL1Bytes * 2 / 3 / (kMR * sizeof(T)), 384) / 16 * 16;
-  // Row block: the packed A block (MC x KC) takes half of L2.
-  static constexpr std::size_t kMC = kL2Bytes / 2 / (kKC * sizeof(T)) / kMR * kMR;
-  // Column block: the part of the B k-block (KC x NC) used against it, a quarter of L2.
-  static constexpr std::size_t kNC = kL2Bytes / 4 / (kKC * sizeof(T)) / kNR * kNR;
 
-  static_assert(kMR >= 1 && kKC >= 16 && kMC >= kMR && kNC >= kNR, "degenerate GEMM blocking");
+  static_assert(kNR % kLanes == 0 && kNRVectors >= 1, "tuning: NR must be whole vectors");
+  // Accumulators + the B vectors + one broadcast of A, in the ISA record's registers.
+  static_assert(kMR * kNRVectors + kNRVectors + 1 <= COHERIQ_ENGINE_VECTOR_REGISTERS,
+                "tuning: the MR x NR register tile does not fit the ISA's vector registers");
+  static_assert(kKC >= 16 && kKC % 16 == 0, "tuning: KC must be a positive multiple of 16");
+  static_assert(kMC >= kMR && kMC % kMR == 0, "tuning: MC must be a positive multiple of MR");
+  static_assert(kNC >= kNR && kNC % kNR == 0, "tuning: NC must be a positive multiple of NR");
   // Every packed B row starts a multiple of NR values into a 64-byte aligned buffer, so the
   // microkernel may use aligned loads as long as a vector is at most 64 bytes.
   static_assert(kLanes * sizeof(T) <= 64, "packed B rows must be vector-aligned");
@@ -405,7 +405,7 @@ HWY_INLINE std::size_t GemmABlockBytes(std::size_t m, std::size_t k) {
 
 // The A block, then one packed k-block of op(B).
 template <class T>
-std::size_t GemmWorkspace(std::size_t m, std::size_t n, std::size_t k) {
+std::size_t gemm_workspace(std::size_t m, std::size_t n, std::size_t k) {
   using Shape = GemmShape<T>;
   if (m == 0 || n == 0 || k == 0) return 0;
   return GemmABlockBytes<T>(m, k) +
@@ -413,7 +413,7 @@ std::size_t GemmWorkspace(std::size_t m, std::size_t n, std::size_t k) {
 }
 
 template <class T>
-void Gemm(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, T alpha, const T* A,
+void gemm(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, T alpha, const T* A,
           std::size_t lda, const T* B, std::size_t ldb, T beta, T* C, std::size_t ldc,
           void* workspace) {
   if (m == 0 || n == 0) return;
@@ -429,12 +429,12 @@ void Gemm(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, T alp
 // sequence of NR-column panels over round_up(n, NR) columns, each panel k-major (NR values per k,
 // zero past n). The engine's layouts string describes it.
 template <class T>
-std::size_t PackedBytes(std::size_t k, std::size_t n) {
+std::size_t packed_bytes(std::size_t k, std::size_t n) {
   return GemmRoundUp(k * GemmRoundUp(n, GemmShape<T>::kNR) * sizeof(T), 64);
 }
 
 template <class T>
-void PackB(Trans tb, std::size_t k, std::size_t n, const T* B, std::size_t ldb, void* packed) {
+void pack_b(Trans tb, std::size_t k, std::size_t n, const T* B, std::size_t ldb, void* packed) {
   using Shape = GemmShape<T>;
   const std::size_t n_padded = GemmRoundUp(n, Shape::kNR);
   const std::size_t k_block = GemmKBlock<T>(k);
@@ -453,8 +453,8 @@ void PackB(Trans tb, std::size_t k, std::size_t n, const T* B, std::size_t ldb, 
 }
 
 template <class T>
-void GemmPacked(Trans ta, std::size_t m, std::size_t n, std::size_t k, T alpha, const T* A,
-                std::size_t lda, const void* packed, T beta, T* C, std::size_t ldc) {
+void gemm_packed(Trans ta, std::size_t m, std::size_t n, std::size_t k, T alpha, const T* A,
+                 std::size_t lda, const void* packed, T beta, T* C, std::size_t ldc) {
   using Shape = GemmShape<T>;
   if (m == 0 || n == 0) return;
   if (k == 0) return GemmScaleC(m, n, beta, C, ldc);
@@ -463,3 +463,7 @@ void GemmPacked(Trans ta, std::size_t m, std::size_t n, std::size_t k, T alpha, 
   GemmLoops<T>(ta, Trans::N, m, n, k, alpha, A, lda, nullptr, 0, static_cast<const T*>(packed),
                beta, C, ldc, a_panel, Shape::kMR, nullptr);
 }
+
+COHERIQ_GENERIC_END
+
+#endif  // COHERIQ_ENGINES_GENERIC_GEMM_INL_H_

@@ -1,9 +1,7 @@
 // Generic f32 vector math (exp, log, tanh, sigmoid, softmax), written once with Highway.
 //
-// Meant to be included more than once: once per engine TU (src/engines/<engine>/kernels.cpp),
-// inside `namespace coheriq::kernels::<engine> { namespace {`, with `namespace hn =
-// hwy::HWY_NAMESPACE;` declared and HWY_BEFORE_NAMESPACE() active. So this file has no include
-// guard and includes nothing. Softmax uses Scal from blas1-inl.h, included before this file.
+// Compiled once per engine, inside its kernels TU (src/engines/<engine>/kernels.cpp, through
+// engine-inl.h), in the engine's own namespace with internal linkage. Vector-length agnostic.
 //
 // Our own kernels rather than hwy/contrib/math: its Log is documented at 4 ulp (we promise 2),
 // and its Exp covers x <= 104 only, without subnormal results. Log uses Cephes' logf
@@ -17,6 +15,17 @@
 // and a slower, fully general path otherwise (Inf, NaN, overflow, subnormal inputs or results);
 // the range test is a compare or two and a branch that is almost always predicted.
 // Tanh needs no general path: clamping x keeps it in range.
+
+#ifndef COHERIQ_ENGINES_GENERIC_MATH_INL_H_
+#define COHERIQ_ENGINES_GENERIC_MATH_INL_H_
+
+#include <cstddef>
+#include <cstdint>
+
+#include "engines/generic/blas1-inl.h"  // softmax scales with scal
+#include "engines/generic/namespace.h"
+
+COHERIQ_GENERIC_BEGIN
 
 // ------------------------------ Exp core
 
@@ -128,7 +137,7 @@ HWY_INLINE void MapUnary(D d, std::size_t n, const float* x, float* y, Op op) {
 
 // ------------------------------ Exp
 
-HWY_ATTR void Exp(std::size_t n, const float* x, float* y) {
+HWY_ATTR void exp(std::size_t n, const float* x, float* y) {
   const hn::ScalableTag<float> d;
   using V = hn::Vec<decltype(d)>;
   const V none = hn::Zero(d);
@@ -189,7 +198,7 @@ HWY_INLINE V LogGeneral(D d, V x) {
   return hn::IfThenElse(invalid, hn::Set(d, __builtin_nanf("")), y);
 }
 
-HWY_ATTR void Log(std::size_t n, const float* x, float* y) {
+HWY_ATTR void log(std::size_t n, const float* x, float* y) {
   const hn::ScalableTag<float> d;
   const auto smallest_normal = hn::Set(d, kSmallestNormal);
   const auto largest = hn::Set(d, hwy::HighestValue<float>());
@@ -214,7 +223,7 @@ HWY_ATTR void Log(std::size_t n, const float* x, float* y) {
 // so k stays in [-27, 27] and 2^k is a normal float. Working on x rather than |x| saves the
 // sign handling (measured: 15% of the time); the operand order keeps -0 as -0 (x - (+0) and
 // -0 - (+0) are -0).
-HWY_ATTR void Tanh(std::size_t n, const float* x, float* y) {
+HWY_ATTR void tanh(std::size_t n, const float* x, float* y) {
   const hn::ScalableTag<float> d;
   using V = hn::Vec<decltype(d)>;
   const V one = hn::Set(d, 1.0f);
@@ -250,7 +259,7 @@ HWY_ATTR void Tanh(std::size_t n, const float* x, float* y) {
 // for x < 0, one division either way. Keeps full relative accuracy for very negative x,
 // including subnormal results (x down to -103.97), where 1 / (1 + e^-x) would give 0.
 // NaN: e is NaN, so is the quotient.
-HWY_ATTR void Sigmoid(std::size_t n, const float* x, float* y) {
+HWY_ATTR void sigmoid(std::size_t n, const float* x, float* y) {
   const hn::ScalableTag<float> d;
   using V = hn::Vec<decltype(d)>;
   const V none = hn::Zero(d);
@@ -277,7 +286,7 @@ HWY_ATTR void Sigmoid(std::size_t n, const float* x, float* y) {
 // sum; scaling by 1 / sum. x_i - max is not exact in float (64 ulp of error in e^(x_i - max)
 // for differences near -80): its rounding error, from TwoSum, goes into the exp reduction.
 // The sum is accumulated in double, so it adds well under one ulp to each element.
-HWY_ATTR void Softmax(std::size_t n, const float* x, float* y) {
+HWY_ATTR void softmax(std::size_t n, const float* x, float* y) {
   if (n == 0) return;
   const hn::ScalableTag<float> d;
   const std::size_t N = hn::Lanes(d);
@@ -330,5 +339,9 @@ HWY_ATTR void Softmax(std::size_t n, const float* x, float* y) {
 
   // Pass 3: scale.
   const double sum = hn::GetLane(hn::SumOfLanes(dw, hn::Add(sum0, sum1)));
-  Scal(n, static_cast<float>(1.0 / sum), y);
+  scal(n, static_cast<float>(1.0 / sum), y);
 }
+
+COHERIQ_GENERIC_END
+
+#endif  // COHERIQ_ENGINES_GENERIC_MATH_INL_H_
