@@ -68,6 +68,13 @@ function(coheriq_engine name)
     message(FATAL_ERROR "coheriq: engine '${name}' names ISA '${arg_ISA}', which has no record; "
                         "add a coheriq_isa(${arg_ISA} ...) record")
   endif()
+  get_property(previous GLOBAL PROPERTY COHERIQ_LAST_ENGINE_PRIORITY)
+  if(NOT "${previous}" STREQUAL "" AND arg_PRIORITY GREATER previous)
+    message(FATAL_ERROR "coheriq: engine line '${name}' (priority ${arg_PRIORITY}) stands after "
+                        "one of priority ${previous}; keep the lines in priority order, highest "
+                        "first (the registry's order)")
+  endif()
+  set_property(GLOBAL PROPERTY COHERIQ_LAST_ENGINE_PRIORITY ${arg_PRIORITY})
   set_property(GLOBAL APPEND PROPERTY COHERIQ_ALL_ENGINES ${name})
   foreach(field IN ITEMS ISA PRIORITY DESCRIPTION)
     set(COHERIQ_ENGINE_${name}_${field} "${arg_${field}}" PARENT_SCOPE)
@@ -83,7 +90,8 @@ coheriq_engine(avx2 ISA avx2 BASES reference PRIORITY 200 KERNELS all
   DESCRIPTION "AVX2+FMA kernels (Highway, 256-bit)")
 
 # ------------------------------ Which engines this build has
-# Every engine whose ISA runs on the target architecture, highest priority first.
+# Every engine whose ISA runs on the target architecture, highest priority first (the lines'
+# order, checked above).
 set(default_engines)
 get_property(all_engines GLOBAL PROPERTY COHERIQ_ALL_ENGINES)
 foreach(engine IN LISTS all_engines)
@@ -116,7 +124,7 @@ foreach(engine IN LISTS COHERIQ_ENGINES)
     endif()
   endforeach()
 endforeach()
-foreach(engine IN LISTS all_engines)  # the registry's order: the lines' order, by priority
+foreach(engine IN LISTS all_engines)  # the registry's order: the lines' order
   if(engine IN_LIST COHERIQ_ENGINES)
     list(APPEND COHERIQ_BUILTIN_ENGINES ${engine})
   endif()

@@ -4,6 +4,7 @@
 #include <limits>
 #include <type_traits>
 
+#include "kernels/candidates.hpp"
 #include "reference/compensated.hpp"
 #include "reference/reference.hpp"
 
@@ -119,16 +120,10 @@ void scal(std::size_t n, T a, T* x) {
   for (std::size_t i = 0; i < n; ++i) x[i] = a * x[i];
 }
 
-#define COHERIQ_REFERENCE_BLAS1(T)                     \
-  template T dot<T>(std::size_t, const T*, const T*);  \
-  template void axpy<T>(std::size_t, T, const T*, T*); \
-  template void scal<T>(std::size_t, T, T*);           \
-  template T sum<T>(std::size_t, const T*);            \
-  template T asum<T>(std::size_t, const T*);           \
-  template T nrm2<T>(std::size_t, const T*);           \
-  template std::size_t iamax<T>(std::size_t, const T*);
-COHERIQ_REFERENCE_BLAS1(float)
-COHERIQ_REFERENCE_BLAS1(double)
-#undef COHERIQ_REFERENCE_BLAS1
+// Explicit instantiations of every row of the candidate list this file implements.
+#define COHERIQ_REFERENCE_INSTANTIATE(op, S, impl, touched, R, params, args) template R impl params;
+COHERIQ_KERNELS_PUBLIC_TYPED(COHERIQ_REFERENCE_INSTANTIATE, float, f32)
+COHERIQ_KERNELS_PUBLIC_TYPED(COHERIQ_REFERENCE_INSTANTIATE, double, f64)
+#undef COHERIQ_REFERENCE_INSTANTIATE
 
 }  // namespace coheriq::kernels::reference

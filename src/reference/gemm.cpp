@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <type_traits>
 
+#include "kernels/candidates.hpp"
 #include "reference/compensated.hpp"
 #include "reference/reference.hpp"
 
@@ -88,16 +89,10 @@ void gemm_packed(Trans ta, std::size_t m, std::size_t n, std::size_t k, T alpha,
            Operand<T>{static_cast<const T*>(packed), n, Trans::N}, beta, C, ldc);
 }
 
-#define COHERIQ_REFERENCE_GEMM(T)                                                         \
-  template std::size_t gemm_workspace<T>(std::size_t, std::size_t, std::size_t);          \
-  template void gemm<T>(Trans, Trans, std::size_t, std::size_t, std::size_t, T, const T*, \
-                        std::size_t, const T*, std::size_t, T, T*, std::size_t, void*);   \
-  template std::size_t packed_bytes<T>(std::size_t, std::size_t);                         \
-  template void pack_b<T>(Trans, std::size_t, std::size_t, const T*, std::size_t, void*); \
-  template void gemm_packed<T>(Trans, std::size_t, std::size_t, std::size_t, T, const T*, \
-                               std::size_t, const void*, T, T*, std::size_t);
-COHERIQ_REFERENCE_GEMM(float)
-COHERIQ_REFERENCE_GEMM(double)
-#undef COHERIQ_REFERENCE_GEMM
+// Explicit instantiations of every row of the candidate list this file implements.
+#define COHERIQ_REFERENCE_INSTANTIATE(op, S, impl, touched, R, params, args) template R impl params;
+COHERIQ_KERNELS_GEMM_TYPED(COHERIQ_REFERENCE_INSTANTIATE, float, f32)
+COHERIQ_KERNELS_GEMM_TYPED(COHERIQ_REFERENCE_INSTANTIATE, double, f64)
+#undef COHERIQ_REFERENCE_INSTANTIATE
 
 }  // namespace coheriq::kernels::reference
