@@ -135,7 +135,58 @@ Manifest parse_manifest(std::string_view text, std::string_view path) {
   return m;
 }
 
-std::vector<Manifest> find_manifests() {
+namespace {
+
+// The value of `key` in a manifest that may not parse: the trimmed value of its one line, or
+// empty when it has none, or more than one.
+std::string peek(std::string_view text, std::string_view key) {
+  std::string found;
+  int count = 0;
+  std::size_t pos = 0;
+  while (pos <= text.size()) {
+    std::size_t end = text.find('\n', pos);
+    if (end == std::string_view::npos) end = text.size();
+    const std::string_view line = trim(text.substr(pos, end - pos));
+    pos = end + 1;
+    const std::size_t eq = line.find('=');
+    if (!line.empty() && line.front() != '#' && eq != std::string_view::npos &&
+        trim(line.substr(0, eq)) == key) {
+      found = trim(line.substr(eq + 1));
+      ++count;
+    }
+    if (end == text.size()) break;
+  }
+  return count == 1 ? found : std::string();
+}
+
+bool engine_name_like(std::string_view name) {
+  if (name.empty() || name == "auto" || name == "reference") return false;
+  return std::all_of(name.begin(), name.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+           c == '.' || c == '-';
+  });
+}
+
+// A file that was read: parsed, or refused with what can still be read of it.
+ManifestFile examine(const std::string& path, const std::string& text) {
+  ManifestFile f;
+  f.path = path;
+  try {
+    f.manifest = parse_manifest(text, path);
+    f.domain = f.manifest.domain;
+    f.name = f.manifest.name;
+  } catch (const Error& e) {
+    f.error = e.what();
+    f.domain = peek(text, "domain");
+    f.name = peek(text, "name");
+    if (!engine_name_like(f.name)) f.name.clear();
+  }
+  return f;
+}
+
+}  // namespace
+
+std::vector<ManifestFile> find_manifests() {
   std::vector<std::string> dirs;
   if (const char* p = std::getenv("COHERIQ_ENGINE_PATH")) {
     std::string_view rest = p;
@@ -149,7 +200,7 @@ std::vector<Manifest> find_manifests() {
   }
   if (std::string_view(COHERIQ_ENGINE_DIR).size() > 0) dirs.emplace_back(COHERIQ_ENGINE_DIR);
 
-  std::vector<Manifest> out;
+  std::vector<ManifestFile> out;
   for (const std::string& dir : dirs) {
     DIR* d = opendir(dir.c_str());
     if (d == nullptr) continue;  // a missing directory on the path is not an error
@@ -165,10 +216,16 @@ std::vector<Manifest> find_manifests() {
     std::sort(files.begin(), files.end());
     for (const std::string& f : files) {
       std::ifstream in(f);
-      if (!in) throw PluginError("coheriq: cannot read plugin manifest " + f);
+      if (!in) {
+        ManifestFile bad;
+        bad.path = f;
+        bad.error = "coheriq: cannot read plugin manifest " + f;
+        out.push_back(std::move(bad));
+        continue;
+      }
       std::stringstream text;
       text << in.rdbuf();
-      out.push_back(parse_manifest(text.str(), f));
+      out.push_back(examine(f, text.str()));
     }
   }
   return out;
@@ -234,51 +291,86 @@ void load_plugin(Engine& e, const Manifest& m, const DomainCore& d) {
   closer.keep = true;  // the library stays loaded for the life of the process
 }
 
-void add_plugins(DomainCore& d) {
+namespace {
+
+// An engine that is listed but can never be enabled: composing it throws `why`.
+std::unique_ptr<Engine> refused_engine(DomainCore& d, const std::string& name,
+                                       const std::string& path, std::string why) {
+  EngineSpec spec;
+  spec.domain = d.name;
+  spec.name = name;
+  spec.description = "unusable plugin engine (see its error)";
+  auto e = make_engine(d, spec, "plugin:" + path);
+  e->refusal = std::move(why);
+  return e;
+}
+
+// The engine of a manifest that parsed, or a refused engine when the domain rejects its spec.
+std::unique_ptr<Engine> plugin_engine(DomainCore& d, const Manifest& m) {
   // A declared, not yet loaded override: listing shows the plugin as its provider; loading
   // replaces every entry before anything is installed.
   static const char declared = 0;
+  EngineSpec spec;
+  spec.domain = m.domain;
+  spec.name = m.name;
+  spec.description = m.description;
+  spec.bases = m.bases;
+  spec.required_features = m.requires_features;
+  spec.priority = m.priority;
+  for (const auto& [cls, layout] : m.layouts) spec.layouts.push_back({cls, layout});
+  std::unique_ptr<Engine> e;
+  try {
+    e = make_engine(d, spec, "plugin:" + m.path);
+  } catch (const CompositionError& err) {
+    return refused_engine(d, m.name, m.path,
+                          std::string(err.what()) + " (plugin manifest " + m.path + ")");
+  }
+  for (const std::string& o : m.overrides) {
+    const std::size_t k = d.candidate_index(o);
+    if (k == npos) {
+      return refused_engine(d, m.name, m.path,
+                            "coheriq: plugin manifest " + m.path + " overrides '" + o +
+                                "', which is not a candidate of domain '" + d.name +
+                                "'; candidates: " + join(d.candidates));
+    }
+    e->function[k] = &declared;
+  }
+  if (m.abi != d.desc.abi) {
+    e->refusal = "coheriq: plugin engine '" + m.name + "' (" + m.path + ") was built for ABI '" +
+                 m.abi + "', this process has '" + std::string(d.desc.abi) +
+                 "'; rebuild the plugin against this version of " + d.name;
+  }
+  e->loader = [m, &d](Engine& engine) { load_plugin(engine, m, d); };
+  return e;
+}
+
+}  // namespace
+
+// Never throws for a manifest: one bad file in a shared plugin directory must not stop the jobs
+// that do not use it. A file whose engine name can be read makes that engine unusable (its
+// `refusal` is the reason); any other bad file is kept in `broken_manifests`, where selection
+// failures and `coheriq info` report it. A file whose domain cannot be read may belong to any
+// domain, so every domain reports it.
+void add_plugins(DomainCore& d) {
   std::vector<std::unique_ptr<Engine>> added;
-  for (const Manifest& m : find_manifests()) {
-    if (m.domain != d.name) continue;
-    const auto same_name = [&](const std::unique_ptr<Engine>& e) { return e->spec.name == m.name; };
+  std::vector<std::string> broken;
+  for (const ManifestFile& f : find_manifests()) {
+    if (!f.domain.empty() && f.domain != d.name) continue;
+    if (f.domain.empty() || f.name.empty()) {
+      broken.push_back(f.error);
+      continue;
+    }
+    const auto same_name = [&](const std::unique_ptr<Engine>& e) { return e->spec.name == f.name; };
     if (std::any_of(d.engines.begin(), d.engines.end(), same_name) ||
         std::any_of(added.begin(), added.end(), same_name)) {
-      throw PluginError("coheriq: plugin manifest " + m.path + " names engine '" + m.name +
+      throw PluginError("coheriq: plugin manifest " + f.path + " names engine '" + f.name +
                         "', which domain '" + d.name + "' already has; rename the plugin engine");
     }
-    EngineSpec spec;
-    spec.domain = m.domain;
-    spec.name = m.name;
-    spec.description = m.description;
-    spec.bases = m.bases;
-    spec.required_features = m.requires_features;
-    spec.priority = m.priority;
-    for (const auto& [cls, layout] : m.layouts) spec.layouts.push_back({cls, layout});
-    std::unique_ptr<Engine> e;
-    try {
-      e = make_engine(d, spec, "plugin:" + m.path);
-    } catch (const CompositionError& err) {
-      throw PluginError(std::string(err.what()) + " (plugin manifest " + m.path + ")");
-    }
-    for (const std::string& o : m.overrides) {
-      const std::size_t k = d.candidate_index(o);
-      if (k == npos) {
-        throw PluginError("coheriq: plugin manifest " + m.path + " overrides '" + o +
-                          "', which is not a candidate of domain '" + d.name +
-                          "'; candidates: " + join(d.candidates));
-      }
-      e->function[k] = &declared;
-    }
-    if (m.abi != d.desc.abi) {
-      e->refusal = "coheriq: plugin engine '" + m.name + "' (" + m.path + ") was built for ABI '" +
-                   m.abi + "', this process has '" + std::string(d.desc.abi) +
-                   "'; rebuild the plugin against this version of " + d.name;
-    }
-    e->loader = [m, &d](Engine& engine) { load_plugin(engine, m, d); };
-    added.push_back(std::move(e));
+    added.push_back(f.error.empty() ? plugin_engine(d, f.manifest)
+                                    : refused_engine(d, f.name, f.path, f.error));
   }
   for (auto& e : added) d.engines.push_back(std::move(e));
+  d.broken_manifests = std::move(broken);
 }
 
 }  // namespace coheriq::detail

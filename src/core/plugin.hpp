@@ -4,6 +4,7 @@
 
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace coheriq::detail {
@@ -26,8 +27,20 @@ struct Manifest {
 // Throws PluginError naming the file and line of the first malformed line.
 Manifest parse_manifest(std::string_view text, std::string_view path);
 
+// One file found on the plugin path: its manifest, or why it was refused. A refused file keeps
+// what could still be read of it (its domain and engine name), so that its engine can be
+// reported as unusable rather than unknown.
+struct ManifestFile {
+  std::string path;
+  std::string domain;  // empty when it cannot be read
+  std::string name;    // empty when it cannot be read (or is not a valid engine name)
+  Manifest manifest;   // valid when `error` is empty
+  std::string error;   // a complete "coheriq: plugin manifest ..." message, or empty
+};
+
 // Every manifest (*.coheriq-engine) in the directories of COHERIQ_ENGINE_PATH, then in the
-// install prefix's engine directory. Throws PluginError for a manifest that does not parse.
-std::vector<Manifest> find_manifests();
+// install prefix's engine directory. Never throws for a file: a file that does not parse is
+// returned with its error.
+std::vector<ManifestFile> find_manifests();
 
 }  // namespace coheriq::detail

@@ -5,10 +5,14 @@
 #include <coheriq/kernels.hpp>
 
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
+#include <functional>
+#include <mutex>
 #include <sstream>
 #include <string>
 
+#include "core/core.hpp"
 #include "core/plugin.hpp"
 
 namespace {
@@ -27,13 +31,58 @@ const coheriq::EngineInfo* find(const std::vector<coheriq::EngineInfo>& all, con
   return nullptr;
 }
 
-std::string message_of(void (*f)()) {
+std::string message_of(const std::function<void()>& f) {
   try {
     f();
   } catch (const coheriq::Error& e) {
     return e.what();
   }
   return "";
+}
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+// A fresh, empty directory of this test case (under the build tree), for manifests written by the
+// test itself.
+std::string scratch(const std::string& name) {
+  const std::string dir = std::string(PLUGIN_SCRATCH) + "/" + name;
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  std::filesystem::permissions(
+      dir, std::filesystem::perms::owner_all | std::filesystem::perms::group_read |
+               std::filesystem::perms::group_exec | std::filesystem::perms::others_read |
+               std::filesystem::perms::others_exec);
+  return dir;
+}
+
+void write(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  REQUIRE(out.good());
+}
+
+// A manifest of the kernels domain for `name`, followed by `extra` lines.
+std::string manifest_text(const std::string& name, const std::string& extra = "") {
+  return "domain = coheriq.kernels\nname = " + name +
+         "\nlibrary = libtest_plugin.so\nabi = coheriq.kernels/1\n" + extra;
+}
+
+// The kernels domain's broken manifests, after its engines are listed.
+std::vector<std::string> broken_manifests() {
+  (void)coheriq::engines(coheriq::kernels::domain_name);
+  auto& d = coheriq::detail::find_domain(coheriq::kernels::domain_name);
+  std::lock_guard<std::mutex> guard(d.mu);
+  (void)d.all_engines();
+  return d.broken_manifests;
+}
+
+bool any_contains(const std::vector<std::string>& all, const std::string& part) {
+  for (const std::string& s : all) {
+    if (contains(s, part)) return true;
+  }
+  return false;
 }
 
 }  // namespace
@@ -137,4 +186,38 @@ TEST_CASE("plugin: an unsupported plugin is refused before its library is loaded
   const std::string m = message_of([] { coheriq::kernels::enable_engine("needs_cpu_plugin"); });
   CHECK(m.find("not supported on this host") != std::string::npos);
   CHECK_FALSE(mapped("libtest_plugin.so"));
+}
+
+TEST_CASE("broken manifests: reported, and they stop no selection that does not need them") {
+  const std::string dir = scratch("broken");
+  // The engine name can be read: that engine is unusable, with the parse error as its reason.
+  write(dir + "/a.coheriq-engine", manifest_text("broken_one", "colour = red\n"));
+  // Neither name nor domain can be read, or the name only: kept in broken_manifests.
+  write(dir + "/b.coheriq-engine", "domain = coheriq.kernels\nname fast\n");
+  write(dir + "/c.coheriq-engine", "garbage\n");
+  // Another domain's broken manifest is not this domain's business.
+  write(dir + "/d.coheriq-engine", "domain = some.other.domain\nname = x\nnonsense\n");
+  ::setenv("COHERIQ_ENGINE_PATH", (dir + ":" + PLUGIN_DIR).c_str(), 1);
+
+  const auto all = coheriq::engines(coheriq::kernels::domain_name);  // does not throw
+  const auto* b = find(all, "broken_one");
+  REQUIRE(b != nullptr);
+  CHECK_FALSE(b->supported);
+  CHECK(contains(b->error, dir + "/a.coheriq-engine:5: unknown key 'colour'"));
+  CHECK(b->origin == "plugin:" + dir + "/a.coheriq-engine");
+
+  const auto broken = broken_manifests();
+  CHECK(broken.size() == 2);
+  CHECK(any_contains(broken, dir + "/b.coheriq-engine:2: expected 'key = value'"));
+  CHECK(any_contains(broken, dir + "/c.coheriq-engine:1: expected 'key = value'"));
+  CHECK_FALSE(any_contains(broken, "d.coheriq-engine"));
+
+  // Asking for the broken engine fails loudly and changes nothing ...
+  const std::string m = message_of([] { coheriq::kernels::enable_engine("broken_one"); });
+  CHECK(m.rfind("coheriq: plugin manifest " + dir + "/a.coheriq-engine:5:", 0) == 0);
+  CHECK(coheriq::status(coheriq::kernels::domain_name).state == "open");
+  // ... and every other engine still works.
+  coheriq::kernels::enable_engine("test_plugin");
+  const float x[3] = {1, 2, 3};
+  CHECK(coheriq::kernels::sum(3, x) == 1006.0f);
 }
