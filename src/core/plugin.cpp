@@ -200,8 +200,20 @@ std::vector<ManifestFile> find_manifests() {
   }
   if (std::string_view(COHERIQ_ENGINE_DIR).size() > 0) dirs.emplace_back(COHERIQ_ENGINE_DIR);
 
+  // The same directory or file reached twice (a path listed twice, `dir/` and `dir`, a symlink,
+  // the default directory named explicitly) is read once: files are told apart by canonical path.
+  std::vector<std::string> seen;
+  const auto first_time = [&](const std::string& path) {
+    char* real = realpath(path.c_str(), nullptr);
+    const std::string key = real != nullptr ? std::string(real) : path;
+    std::free(real);
+    if (std::find(seen.begin(), seen.end(), key) != seen.end()) return false;
+    seen.push_back(key);
+    return true;
+  };
   std::vector<ManifestFile> out;
   for (const std::string& dir : dirs) {
+    if (!first_time(dir)) continue;
     DIR* d = opendir(dir.c_str());
     if (d == nullptr) continue;  // a missing directory on the path is not an error
     std::vector<std::string> files;
@@ -215,6 +227,7 @@ std::vector<ManifestFile> find_manifests() {
     closedir(d);
     std::sort(files.begin(), files.end());
     for (const std::string& f : files) {
+      if (!first_time(f)) continue;
       std::ifstream in(f);
       if (!in) {
         ManifestFile bad;
@@ -352,22 +365,52 @@ std::unique_ptr<Engine> plugin_engine(DomainCore& d, const Manifest& m) {
 // failures and `coheriq info` report it. A file whose domain cannot be read may belong to any
 // domain, so every domain reports it.
 void add_plugins(DomainCore& d) {
-  std::vector<std::unique_ptr<Engine>> added;
+  const std::vector<ManifestFile> files = find_manifests();
   std::vector<std::string> broken;
-  for (const ManifestFile& f : find_manifests()) {
+  std::vector<std::string> names;                    // in path order
+  std::vector<std::vector<const ManifestFile*>> by;  // per name: its files
+  for (const ManifestFile& f : files) {
     if (!f.domain.empty() && f.domain != d.name) continue;
     if (f.domain.empty() || f.name.empty()) {
       broken.push_back(f.error);
       continue;
     }
-    const auto same_name = [&](const std::unique_ptr<Engine>& e) { return e->spec.name == f.name; };
-    if (std::any_of(d.engines.begin(), d.engines.end(), same_name) ||
-        std::any_of(added.begin(), added.end(), same_name)) {
-      throw PluginError("coheriq: plugin manifest " + f.path + " names engine '" + f.name +
-                        "', which domain '" + d.name + "' already has; rename the plugin engine");
+    const auto taken = std::find_if(d.engines.begin(), d.engines.end(),
+                                    [&](const auto& e) { return e->spec.name == f.name; });
+    if (taken != d.engines.end()) {
+      // An engine of the domain itself (built in, or linked in) cannot be replaced by a file.
+      broken.push_back("coheriq: plugin manifest " + f.path + " names engine '" + f.name +
+                       "', which domain '" + d.name + "' already has (" + (*taken)->origin +
+                       "); the manifest is ignored, rename its engine");
+      continue;
     }
-    added.push_back(f.error.empty() ? plugin_engine(d, f.manifest)
-                                    : refused_engine(d, f.name, f.path, f.error));
+    const auto it = std::find(names.begin(), names.end(), f.name);
+    if (it == names.end()) {
+      names.push_back(f.name);
+      by.push_back({&f});
+    } else {
+      by[static_cast<std::size_t>(it - names.begin())].push_back(&f);
+    }
+  }
+  std::vector<std::unique_ptr<Engine>> added;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const std::vector<const ManifestFile*>& same = by[i];
+    const ManifestFile& f = *same.front();
+    if (same.size() > 1) {
+      // Two different files claim one engine: which one a job gets must not depend on the order
+      // of COHERIQ_ENGINE_PATH, so neither is used.
+      std::vector<std::string> paths;
+      for (const ManifestFile* g : same) paths.push_back(g->path);
+      added.push_back(refused_engine(
+          d, f.name, f.path,
+          "coheriq: plugin engine '" + f.name + "' of domain '" + d.name + "' is provided by " +
+              std::to_string(same.size()) + " different manifests: " + join(paths) +
+              "; remove all but one of them from the plugin directories"));
+    } else if (f.error.empty()) {
+      added.push_back(plugin_engine(d, f.manifest));
+    } else {
+      added.push_back(refused_engine(d, f.name, f.path, f.error));
+    }
   }
   for (auto& e : added) d.engines.push_back(std::move(e));
   d.broken_manifests = std::move(broken);

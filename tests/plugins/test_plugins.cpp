@@ -221,3 +221,44 @@ TEST_CASE("broken manifests: reported, and they stop no selection that does not 
   const float x[3] = {1, 2, 3};
   CHECK(coheriq::kernels::sum(3, x) == 1006.0f);
 }
+
+TEST_CASE("plugin path: the same directory or manifest reached twice is one engine") {
+  const std::string dir = scratch("twice");
+  const std::string link = scratch("twice-link") + "/engines";
+  std::filesystem::create_directory_symlink(PLUGIN_DIR, link);
+  // A manifest symlinked into another directory of the path is the same file.
+  std::filesystem::create_symlink(std::string(PLUGIN_DIR) + "/test_plugin.coheriq-engine",
+                                  dir + "/also_test_plugin.coheriq-engine");
+  const std::string p = PLUGIN_DIR;
+  ::setenv("COHERIQ_ENGINE_PATH", (p + ":" + p + "/:" + dir + ":" + link + "::" + p).c_str(), 1);
+
+  const auto all = coheriq::engines(coheriq::kernels::domain_name);
+  int listed = 0;
+  for (const auto& e : all) listed += e.name == "test_plugin";
+  CHECK(listed == 1);
+  CHECK(broken_manifests().empty());
+  coheriq::kernels::enable_engine("test_plugin");
+  const float x[3] = {1, 2, 3};
+  CHECK(coheriq::kernels::sum(3, x) == 1006.0f);
+}
+
+TEST_CASE("plugin path: two different manifests of one engine make it unusable, not the rest") {
+  const std::string dir = scratch("clash");
+  write(dir + "/mine.coheriq-engine", manifest_text("test_plugin", "priority = 9\n"));
+  // A manifest cannot take the name of an engine the domain has itself.
+  write(dir + "/ref.coheriq-engine", manifest_text("reference"));
+  ::setenv("COHERIQ_ENGINE_PATH", (std::string(PLUGIN_DIR) + ":" + dir).c_str(), 1);
+
+  const auto all = coheriq::engines(coheriq::kernels::domain_name);
+  const auto* p = find(all, "test_plugin");
+  REQUIRE(p != nullptr);
+  CHECK_FALSE(p->supported);
+  CHECK(contains(p->error, "provided by 2 different manifests"));
+  CHECK(contains(p->error, dir + "/mine.coheriq-engine"));
+  CHECK(contains(p->error, std::string(PLUGIN_DIR) + "/test_plugin.coheriq-engine"));
+  const std::string m = message_of([] { coheriq::kernels::enable_engine("test_plugin"); });
+  CHECK(contains(m, "provided by 2 different manifests"));
+  CHECK_FALSE(mapped("libtest_plugin.so"));
+  CHECK(any_contains(broken_manifests(), dir + "/ref.coheriq-engine"));
+  coheriq::kernels::enable_engine("reference");
+}
