@@ -3,11 +3,14 @@
 
 #include <dirent.h>
 #include <dlfcn.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdlib>
-#include <fstream>
-#include <sstream>
+#include <cstring>
 
 #include "core/core.hpp"
 #include "core/env.hpp"
@@ -20,6 +23,7 @@ namespace coheriq::detail {
 namespace {
 
 constexpr std::string_view manifest_suffix = ".coheriq-engine";
+constexpr std::size_t max_manifest_bytes = 64 * 1024;  // a manifest is a dozen short lines
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) {
@@ -184,6 +188,59 @@ ManifestFile examine(const std::string& path, const std::string& text) {
   return f;
 }
 
+const char* file_kind(mode_t mode) {
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "not a regular file";
+}
+
+// Reads the manifest at `path` into `text`; returns why it was refused, or empty. Only a regular
+// file of at most max_manifest_bytes is read: the type is checked before opening (opening a FIFO
+// for reading blocks until a writer comes), the file is opened non-blocking in case it was
+// replaced in between, and checked again on the open descriptor.
+std::string read_manifest(const std::string& path, std::string& text) {
+  const auto not_regular = [](mode_t mode) {
+    return std::string("is ") + file_kind(mode) +
+           ", not a regular file; only regular files are read as manifests, remove it from the "
+           "plugin directory";
+  };
+  const auto errno_text = [](const char* what) {
+    return std::string(what) + ": " + std::strerror(errno) + "; check the file and its permissions";
+  };
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return errno_text("cannot read it");
+  if (!S_ISREG(st.st_mode)) return not_regular(st.st_mode);
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) return errno_text("cannot open it");
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  if (::fstat(fd, &st) != 0) return errno_text("cannot read it");
+  if (!S_ISREG(st.st_mode)) return not_regular(st.st_mode);
+  const auto too_big = [] {
+    return "is larger than " + std::to_string(max_manifest_bytes) +
+           " bytes, which no manifest is; remove it from the plugin directory";
+  };
+  if (st.st_size > static_cast<off_t>(max_manifest_bytes)) return too_big();
+  std::string buffer(max_manifest_bytes + 1, '\0');
+  std::size_t got = 0;
+  while (got < buffer.size()) {  // the file may grow after fstat: read one byte past the bound
+    const ssize_t n = ::read(fd, buffer.data() + got, buffer.size() - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return errno_text("cannot read it");
+    if (n == 0) break;
+    got += static_cast<std::size_t>(n);
+  }
+  if (got > max_manifest_bytes) return too_big();
+  buffer.resize(got);
+  text = std::move(buffer);
+  return "";
+}
+
 }  // namespace
 
 std::vector<ManifestFile> find_manifests() {
@@ -228,17 +285,15 @@ std::vector<ManifestFile> find_manifests() {
     std::sort(files.begin(), files.end());
     for (const std::string& f : files) {
       if (!first_time(f)) continue;
-      std::ifstream in(f);
-      if (!in) {
+      std::string text;
+      if (std::string why = read_manifest(f, text); !why.empty()) {
         ManifestFile bad;
         bad.path = f;
-        bad.error = "coheriq: cannot read plugin manifest " + f;
+        bad.error = "coheriq: plugin manifest " + f + ": " + why;
         out.push_back(std::move(bad));
         continue;
       }
-      std::stringstream text;
-      text << in.rdbuf();
-      out.push_back(examine(f, text.str()));
+      out.push_back(examine(f, text));
     }
   }
   return out;

@@ -12,6 +12,8 @@
 #include <sstream>
 #include <string>
 
+#include <sys/stat.h>
+
 #include "core/core.hpp"
 #include "core/plugin.hpp"
 
@@ -261,4 +263,27 @@ TEST_CASE("plugin path: two different manifests of one engine make it unusable, 
   CHECK_FALSE(mapped("libtest_plugin.so"));
   CHECK(any_contains(broken_manifests(), dir + "/ref.coheriq-engine"));
   coheriq::kernels::enable_engine("reference");
+}
+
+TEST_CASE("plugin path: only regular files of bounded size are read, and refusals say why") {
+  // Before, a FIFO blocked the first use forever and /dev/zero was read until bad_alloc; the
+  // ctest TIMEOUT of this entry catches a hang.
+  const std::string dir = scratch("special");
+  REQUIRE(::mkfifo((dir + "/fifo.coheriq-engine").c_str(), 0644) == 0);
+  std::filesystem::create_symlink("/dev/zero", dir + "/zero.coheriq-engine");
+  std::filesystem::create_directory(dir + "/dir.coheriq-engine");
+  write(dir + "/big.coheriq-engine", manifest_text("big", "# " + std::string(70000, 'x') + "\n"));
+  std::filesystem::create_symlink(dir + "/nowhere", dir + "/dangling.coheriq-engine");
+  ::setenv("COHERIQ_ENGINE_PATH", (dir + ":" + PLUGIN_DIR).c_str(), 1);
+
+  const auto broken = broken_manifests();
+  CHECK(broken.size() == 5);
+  CHECK(
+      any_contains(broken, "coheriq: plugin manifest " + dir + "/fifo.coheriq-engine: is a FIFO"));
+  CHECK(any_contains(broken, dir + "/zero.coheriq-engine: is a character device"));
+  CHECK(any_contains(broken, dir + "/dir.coheriq-engine: is a directory"));
+  CHECK(any_contains(broken, dir + "/big.coheriq-engine: is larger than 65536 bytes"));
+  CHECK(any_contains(broken, dir + "/dangling.coheriq-engine: cannot read it"));
+  coheriq::kernels::enable_engine("test_plugin");  // the good manifests still work
+  CHECK(coheriq::kernels::active_engine() == "test_plugin");
 }
