@@ -34,9 +34,25 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
+// A path as it appears in messages: escaped, and bounded a little above PATH_MAX.
+std::string shown(std::string_view path) { return printable(path, 4200); }
+
 [[noreturn]] void fail(std::string_view path, std::size_t line, const std::string& what) {
-  throw PluginError("coheriq: plugin manifest " + std::string(path) + ":" + std::to_string(line) +
-                    ": " + what);
+  throw PluginError("coheriq: plugin manifest " + shown(path) + ":" + std::to_string(line) + ": " +
+                    what);
+}
+
+// Manifests are UTF-8 text: a line holding a control byte (other than a tab), DEL, or bytes that
+// are not UTF-8 is refused rather than kept, so that no such value reaches a listing or a message.
+bool is_text(std::string_view line) {
+  std::string untabbed(line);
+  std::replace(untabbed.begin(), untabbed.end(), '\t', ' ');
+  std::string expected;  // what printable() makes of clean text: backslashes doubled
+  for (char c : untabbed) {
+    if (c == '\\') expected += '\\';
+    expected += c;
+  }
+  return printable(untabbed, untabbed.size()) == expected;
 }
 
 std::string directory_of(std::string_view path) {
@@ -58,21 +74,26 @@ Manifest parse_manifest(std::string_view text, std::string_view path) {
     const std::string_view line = trim(text.substr(pos, end - pos));
     ++line_no;
     pos = end + 1;
+    if (!is_text(line)) {
+      fail(path, line_no,
+           "the line holds a control byte or bytes that are not UTF-8 ('" + printable(line) +
+               "'); a manifest is UTF-8 text, fix the line");
+    }
     if (line.empty() || line.front() == '#') {
       if (end == text.size()) break;
       continue;
     }
     const std::size_t eq = line.find('=');
     if (eq == std::string_view::npos) {
-      fail(path, line_no, "expected 'key = value', got '" + std::string(line) + "'");
+      fail(path, line_no, "expected 'key = value', got '" + printable(line) + "'");
     }
     const std::string key(trim(line.substr(0, eq)));
     const std::string_view value = trim(line.substr(eq + 1));
     if (std::find(seen.begin(), seen.end(), key) != seen.end()) {
-      fail(path, line_no, "key '" + key + "' appears twice");
+      fail(path, line_no, "key '" + printable(key) + "' appears twice");
     }
     seen.push_back(key);
-    if (value.empty()) fail(path, line_no, "key '" + key + "' has no value");
+    if (value.empty()) fail(path, line_no, "key '" + printable(key) + "' has no value");
     const auto list = [&](std::string_view what) {
       try {
         return parse_engine_list(value, key);
@@ -96,7 +117,7 @@ Manifest parse_manifest(std::string_view text, std::string_view path) {
       char* endp = nullptr;
       const long p = std::strtol(v.c_str(), &endp, 10);
       if (endp == v.c_str() || *endp != '\0' || p < -1000000 || p > 1000000) {
-        fail(path, line_no, "priority must be an integer, got '" + v + "'");
+        fail(path, line_no, "priority must be an integer, got '" + printable(v) + "'");
       }
       m.priority = static_cast<int>(p);
     } else if (key == "description") {
@@ -125,7 +146,7 @@ Manifest parse_manifest(std::string_view text, std::string_view path) {
       }
     } else {
       fail(path, line_no,
-           "unknown key '" + key +
+           "unknown key '" + printable(key) +
                "'; keys are domain, name, bases, requires, priority, description, library, abi, "
                "overrides, layouts");
     }
@@ -289,7 +310,7 @@ std::vector<ManifestFile> find_manifests() {
       if (std::string why = read_manifest(f, text); !why.empty()) {
         ManifestFile bad;
         bad.path = f;
-        bad.error = "coheriq: plugin manifest " + f + ": " + why;
+        bad.error = "coheriq: plugin manifest " + shown(f) + ": " + why;
         out.push_back(std::move(bad));
         continue;
       }
@@ -302,11 +323,13 @@ std::vector<ManifestFile> find_manifests() {
 // Loads the plugin's shared object and fills the engine's overrides. Called after the host check.
 // On any error the library is closed again and nothing changes.
 void load_plugin(Engine& e, const Manifest& m, const DomainCore& d) {
-  const std::string where = "coheriq: plugin engine '" + m.name + "' (" + m.path + ")";
+  const std::string where = "coheriq: plugin engine '" + m.name + "' (" + shown(m.path) + ")";
+  const std::string library = shown(m.library);
   void* handle = dlopen(m.library.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (handle == nullptr) {
     const char* err = dlerror();
-    throw PluginError(where + ": cannot load " + m.library + ": " + (err ? err : "unknown error") +
+    throw PluginError(where + ": cannot load " + library + ": " +
+                      printable(err ? err : "unknown error", 4200) +
                       ". Check the manifest's library path");
   }
   struct Closer {
@@ -319,21 +342,21 @@ void load_plugin(Engine& e, const Manifest& m, const DomainCore& d) {
 
   const auto* p = static_cast<const PluginEngine*>(dlsym(handle, "coheriq_plugin_engine"));
   if (p == nullptr) {
-    throw PluginError(where + ": " + m.library +
+    throw PluginError(where + ": " + library +
                       " does not export coheriq_plugin_engine; define it with "
                       "COHERIQ_PLUGIN_ENGINE");
   }
   const std::string plugin_domain_abi = p->domain_abi ? p->domain_abi : "";
   if (p->abi_version != plugin_abi_version || plugin_domain_abi != d.desc.abi) {
-    throw PluginError(where + ": built against ABI " + plugin_domain_abi + " (plugin ABI " +
-                      std::to_string(p->abi_version) + "), this process has " +
+    throw PluginError(where + ": built against ABI " + printable(plugin_domain_abi) +
+                      " (plugin ABI " + std::to_string(p->abi_version) + "), this process has " +
                       std::string(d.desc.abi) + " (plugin ABI " +
                       std::to_string(plugin_abi_version) +
                       "); rebuild the plugin against this version of " + d.name);
   }
   if (p->name == nullptr || m.name != p->name) {
     throw PluginError(where + ": the library says its engine is '" +
-                      std::string(p->name ? p->name : "") + "'; fix the manifest's name");
+                      printable(p->name ? p->name : "") + "'; fix the manifest's name");
   }
   std::vector<const void*> functions(d.candidates.size(), nullptr);
   std::vector<std::string> provided;
@@ -341,7 +364,7 @@ void load_plugin(Engine& e, const Manifest& m, const DomainCore& d) {
     const Override& o = p->overrides->entries[i];
     const std::size_t k = d.candidate_index(o.candidate);
     if (k == npos || o.function == nullptr) {
-      throw PluginError(where + ": overrides unknown candidate '" + std::string(o.candidate) + "'");
+      throw PluginError(where + ": overrides unknown candidate '" + printable(o.candidate) + "'");
     }
     functions[k] = o.function;
     provided.emplace_back(o.candidate);
@@ -368,7 +391,7 @@ std::unique_ptr<Engine> refused_engine(DomainCore& d, const std::string& name,
   spec.domain = d.name;
   spec.name = name;
   spec.description = "unusable plugin engine (see its error)";
-  auto e = make_engine(d, spec, "plugin:" + path);
+  auto e = make_engine(d, spec, "plugin:" + shown(path));
   e->refusal = std::move(why);
   return e;
 }
@@ -385,28 +408,37 @@ std::unique_ptr<Engine> plugin_engine(DomainCore& d, const Manifest& m) {
   spec.bases = m.bases;
   spec.required_features = m.requires_features;
   spec.priority = m.priority;
-  for (const auto& [cls, layout] : m.layouts) spec.layouts.push_back({cls, layout});
+  for (const auto& [cls, layout] : m.layouts) {
+    if (d.class_index(cls) == npos) {  // checked here so that the message echoes it bounded
+      return refused_engine(d, m.name, m.path,
+                            "coheriq: plugin manifest " + shown(m.path) + " defines a layout of '" +
+                                printable(cls) + "', which is not a candidate class of domain '" +
+                                d.name + "'; classes: " + join(d.classes));
+    }
+    spec.layouts.push_back({cls, layout});
+  }
   std::unique_ptr<Engine> e;
   try {
-    e = make_engine(d, spec, "plugin:" + m.path);
+    e = make_engine(d, spec, "plugin:" + shown(m.path));
   } catch (const CompositionError& err) {
     return refused_engine(d, m.name, m.path,
-                          std::string(err.what()) + " (plugin manifest " + m.path + ")");
+                          std::string(err.what()) + " (plugin manifest " + shown(m.path) + ")");
   }
   for (const std::string& o : m.overrides) {
     const std::size_t k = d.candidate_index(o);
     if (k == npos) {
       return refused_engine(d, m.name, m.path,
-                            "coheriq: plugin manifest " + m.path + " overrides '" + o +
+                            "coheriq: plugin manifest " + shown(m.path) + " overrides '" + o +
                                 "', which is not a candidate of domain '" + d.name +
                                 "'; candidates: " + join(d.candidates));
     }
     e->function[k] = &declared;
   }
   if (m.abi != d.desc.abi) {
-    e->refusal = "coheriq: plugin engine '" + m.name + "' (" + m.path + ") was built for ABI '" +
-                 m.abi + "', this process has '" + std::string(d.desc.abi) +
-                 "'; rebuild the plugin against this version of " + d.name;
+    e->refusal = "coheriq: plugin engine '" + m.name + "' (" + shown(m.path) +
+                 ") was built for ABI '" + printable(m.abi) + "', this process has '" +
+                 std::string(d.desc.abi) + "'; rebuild the plugin against this version of " +
+                 d.name;
   }
   e->loader = [m, &d](Engine& engine) { load_plugin(engine, m, d); };
   return e;
@@ -434,7 +466,7 @@ void add_plugins(DomainCore& d) {
                                     [&](const auto& e) { return e->spec.name == f.name; });
     if (taken != d.engines.end()) {
       // An engine of the domain itself (built in, or linked in) cannot be replaced by a file.
-      broken.push_back("coheriq: plugin manifest " + f.path + " names engine '" + f.name +
+      broken.push_back("coheriq: plugin manifest " + shown(f.path) + " names engine '" + f.name +
                        "', which domain '" + d.name + "' already has (" + (*taken)->origin +
                        "); the manifest is ignored, rename its engine");
       continue;
@@ -455,7 +487,7 @@ void add_plugins(DomainCore& d) {
       // Two different files claim one engine: which one a job gets must not depend on the order
       // of COHERIQ_ENGINE_PATH, so neither is used.
       std::vector<std::string> paths;
-      for (const ManifestFile* g : same) paths.push_back(g->path);
+      for (const ManifestFile* g : same) paths.push_back(shown(g->path));
       added.push_back(refused_engine(
           d, f.name, f.path,
           "coheriq: plugin engine '" + f.name + "' of domain '" + d.name + "' is provided by " +

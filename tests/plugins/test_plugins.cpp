@@ -287,3 +287,33 @@ TEST_CASE("plugin path: only regular files of bounded size are read, and refusal
   coheriq::kernels::enable_engine("test_plugin");  // the good manifests still work
   CHECK(coheriq::kernels::active_engine() == "test_plugin");
 }
+
+TEST_CASE("manifest text: control bytes and non-UTF-8 are refused, and never echoed raw") {
+  const std::string dir = scratch("text\x1b[31m\xe9");  // the directory name is untrusted too
+  write(dir + "/esc.coheriq-engine", manifest_text("esc", "description = red \x1b[31mALERT\n"));
+  write(dir + "/latin1.coheriq-engine", manifest_text("latin1", "description = caf\xe9\n"));
+  write(dir + "/long.coheriq-engine", manifest_text("long", std::string(5000, 'k') + " = v\n"));
+  write(dir + "/abi.coheriq-engine",
+        "domain = coheriq.kernels\nname = abi\nlibrary = l.so\nabi = " + std::string(5000, 'a') +
+            "\n");
+  ::setenv("COHERIQ_ENGINE_PATH", dir.c_str(), 1);
+
+  const auto all = coheriq::engines(coheriq::kernels::domain_name);
+  for (const char* name : {"esc", "latin1", "long", "abi"}) {
+    CAPTURE(name);
+    const auto* e = find(all, name);
+    REQUIRE(e != nullptr);
+    CHECK_FALSE(e->supported);
+    CHECK(e->error.size() < 1000);
+    CHECK(e->error.find('\x1b') == std::string::npos);
+    CHECK(e->error.find('\xe9') == std::string::npos);
+    CHECK(e->origin.find('\x1b') == std::string::npos);
+    CHECK(contains(e->error, "text\\x1b[31m\\xe9/"));  // the directory, escaped
+  }
+  CHECK(contains(find(all, "esc")->error, "esc.coheriq-engine:5: the line holds a control byte"));
+  CHECK(contains(find(all, "esc")->error, "red \\x1b[31mALERT"));
+  CHECK(contains(find(all, "latin1")->error, "caf\\xe9"));
+  CHECK(contains(find(all, "long")->error, "unknown key 'kkk"));
+  CHECK(contains(find(all, "long")->error, "more bytes)"));
+  CHECK(contains(find(all, "abi")->error, "more bytes)"));
+}
