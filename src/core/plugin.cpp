@@ -215,14 +215,14 @@ const char* file_kind(mode_t mode) {
   if (S_ISBLK(mode)) return "a block device";
   if (S_ISDIR(mode)) return "a directory";
   if (S_ISSOCK(mode)) return "a socket";
-  return "not a regular file";
+  return "a special file";
 }
 
 // Reads the manifest at `path` into `text`; returns why it was refused, or empty. Only a regular
 // file of at most max_manifest_bytes is read: the type is checked before opening (opening a FIFO
 // for reading blocks until a writer comes), the file is opened non-blocking in case it was
 // replaced in between, and checked again on the open descriptor.
-std::string read_manifest(const std::string& path, std::string& text) {
+std::string read_manifest(const std::string& path, std::string& text, bool& world_writable) {
   const auto not_regular = [](mode_t mode) {
     return std::string("is ") + file_kind(mode) +
            ", not a regular file; only regular files are read as manifests, remove it from the "
@@ -258,6 +258,7 @@ std::string read_manifest(const std::string& path, std::string& text) {
   }
   if (got > max_manifest_bytes) return too_big();
   buffer.resize(got);
+  world_writable = (st.st_mode & S_IWOTH) != 0;
   text = std::move(buffer);
   return "";
 }
@@ -292,6 +293,10 @@ std::vector<ManifestFile> find_manifests() {
   std::vector<ManifestFile> out;
   for (const std::string& dir : dirs) {
     if (!first_time(dir)) continue;
+    // Whoever can write a manifest chooses the code this process loads: a directory or manifest
+    // that anyone may write is refused (even with the sticky bit: anyone could add a manifest).
+    struct stat st {};
+    const bool open_dir = ::stat(dir.c_str(), &st) == 0 && (st.st_mode & S_IWOTH) != 0;
     DIR* d = opendir(dir.c_str());
     if (d == nullptr) continue;  // a missing directory on the path is not an error
     std::vector<std::string> files;
@@ -307,7 +312,8 @@ std::vector<ManifestFile> find_manifests() {
     for (const std::string& f : files) {
       if (!first_time(f)) continue;
       std::string text;
-      if (std::string why = read_manifest(f, text); !why.empty()) {
+      bool open_file = false;
+      if (std::string why = read_manifest(f, text, open_file); !why.empty()) {
         ManifestFile bad;
         bad.path = f;
         bad.error = "coheriq: plugin manifest " + shown(f) + ": " + why;
@@ -315,16 +321,55 @@ std::vector<ManifestFile> find_manifests() {
         continue;
       }
       out.push_back(examine(f, text));
+      if (open_dir || open_file) {
+        const std::string& where = open_dir ? dir : f;
+        out.back().error = "coheriq: plugin manifest " + shown(f) +
+                           " is refused: " + (open_dir ? "its directory " : "the file ") +
+                           shown(where) +
+                           " is world-writable, so anyone could choose the code this process "
+                           "loads; fix the mode (chmod o-w " +
+                           shown(where) + ")";
+      }
     }
   }
   return out;
 }
+
+namespace {
+
+// Why the plugin library at `library` must not be loaded (world-writable, or its directory is),
+// or empty. A library that does not exist is not this check's business: loading reports it.
+std::string unsafe_library(const std::string& library) {
+  struct stat st {};
+  for (const std::string& p : {library, directory_of(library)}) {
+    if (::stat(p.c_str(), &st) == 0 && (st.st_mode & S_IWOTH) != 0) {
+      return "plugin library " + shown(library) +
+             " is refused: " + (p == library ? "the file " : "its directory ") + shown(p) +
+             " is world-writable, so anyone could replace the code this process would run; fix "
+             "the mode (chmod o-w " +
+             shown(p) + ")";
+    }
+  }
+  return "";
+}
+
+}  // namespace
 
 // Loads the plugin's shared object and fills the engine's overrides. Called after the host check.
 // On any error the library is closed again and nothing changes.
 void load_plugin(Engine& e, const Manifest& m, const DomainCore& d) {
   const std::string where = "coheriq: plugin engine '" + m.name + "' (" + shown(m.path) + ")";
   const std::string library = shown(m.library);
+  // dlopen runs the library's ELF constructors before any of its data can be checked: check
+  // everything that can be checked without loading it first. A FIFO would block dlopen's open().
+  struct stat st {};
+  if (::stat(m.library.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+    throw PluginError(where + ": cannot load " + library + ": " + file_kind(st.st_mode) +
+                      ", not a regular file. Check the manifest's library path");
+  }
+  if (const std::string why = unsafe_library(m.library); !why.empty()) {
+    throw PluginError(where + ": " + why);
+  }
   void* handle = dlopen(m.library.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (handle == nullptr) {
     const char* err = dlerror();
@@ -439,6 +484,9 @@ std::unique_ptr<Engine> plugin_engine(DomainCore& d, const Manifest& m) {
                  ") was built for ABI '" + printable(m.abi) + "', this process has '" +
                  std::string(d.desc.abi) + "'; rebuild the plugin against this version of " +
                  d.name;
+  }
+  if (const std::string why = unsafe_library(m.library); !why.empty() && e->refusal.empty()) {
+    e->refusal = "coheriq: plugin engine '" + m.name + "' (" + shown(m.path) + "): " + why;
   }
   e->loader = [m, &d](Engine& engine) { load_plugin(engine, m, d); };
   return e;

@@ -60,9 +60,12 @@ std::string scratch(const std::string& name) {
 }
 
 void write(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-  REQUIRE(out.good());
+  {
+    std::ofstream out(path, std::ios::binary);
+    out << text;
+    REQUIRE(out.good());
+  }
+  REQUIRE(::chmod(path.c_str(), 0644) == 0);  // whatever the umask: world-writable is refused
 }
 
 // A manifest of the kernels domain for `name`, followed by `extra` lines.
@@ -274,7 +277,12 @@ TEST_CASE("plugin path: only regular files of bounded size are read, and refusal
   std::filesystem::create_directory(dir + "/dir.coheriq-engine");
   write(dir + "/big.coheriq-engine", manifest_text("big", "# " + std::string(70000, 'x') + "\n"));
   std::filesystem::create_symlink(dir + "/nowhere", dir + "/dangling.coheriq-engine");
-  ::setenv("COHERIQ_ENGINE_PATH", (dir + ":" + PLUGIN_DIR).c_str(), 1);
+  const std::string libs = scratch("special-lib");
+  REQUIRE(::mkfifo((libs + "/libfifo.so").c_str(), 0644) == 0);
+  write(libs + "/f.coheriq-engine",
+        "domain = coheriq.kernels\nname = fifo_library\nlibrary = libfifo.so\n"
+        "abi = coheriq.kernels/1\n");
+  ::setenv("COHERIQ_ENGINE_PATH", (dir + ":" + libs + ":" + PLUGIN_DIR).c_str(), 1);
 
   const auto broken = broken_manifests();
   CHECK(broken.size() == 5);
@@ -284,6 +292,9 @@ TEST_CASE("plugin path: only regular files of bounded size are read, and refusal
   CHECK(any_contains(broken, dir + "/dir.coheriq-engine: is a directory"));
   CHECK(any_contains(broken, dir + "/big.coheriq-engine: is larger than 65536 bytes"));
   CHECK(any_contains(broken, dir + "/dangling.coheriq-engine: cannot read it"));
+  // A library that is a FIFO is refused before dlopen, whose open() would block.
+  const std::string m = message_of([] { coheriq::kernels::enable_engine("fifo_library"); });
+  CHECK(contains(m, "cannot load " + libs + "/libfifo.so: a FIFO, not a regular file"));
   coheriq::kernels::enable_engine("test_plugin");  // the good manifests still work
   CHECK(coheriq::kernels::active_engine() == "test_plugin");
 }
@@ -316,4 +327,42 @@ TEST_CASE("manifest text: control bytes and non-UTF-8 are refused, and never ech
   CHECK(contains(find(all, "long")->error, "unknown key 'kkk"));
   CHECK(contains(find(all, "long")->error, "more bytes)"));
   CHECK(contains(find(all, "abi")->error, "more bytes)"));
+}
+
+TEST_CASE("plugin trust: a world-writable directory, manifest or library is refused") {
+  const std::string open_dir = scratch("world-writable-dir");
+  write(open_dir + "/a.coheriq-engine", manifest_text("in_open_dir"));
+  REQUIRE(::chmod(open_dir.c_str(), 0777) == 0);
+  const std::string dir = scratch("world-writable-files");
+  write(dir + "/b.coheriq-engine", manifest_text("open_manifest"));
+  REQUIRE(::chmod((dir + "/b.coheriq-engine").c_str(), 0666) == 0);
+  const std::string lib = dir + "/libopen.so";
+  std::filesystem::copy_file(std::string(PLUGIN_DIR) + "/libtest_plugin.so", lib);
+  REQUIRE(::chmod(lib.c_str(), 0777) == 0);
+  write(dir + "/c.coheriq-engine",
+        "domain = coheriq.kernels\nname = open_library\nlibrary = libopen.so\n"
+        "abi = coheriq.kernels/1\n");
+  ::setenv("COHERIQ_ENGINE_PATH", (open_dir + ":" + dir + ":" + PLUGIN_DIR).c_str(), 1);
+
+  const auto all = coheriq::engines(coheriq::kernels::domain_name);
+  const struct {
+    std::string engine;
+    std::string path;
+  } cases[] = {{"in_open_dir", open_dir},
+               {"open_manifest", dir + "/b.coheriq-engine"},
+               {"open_library", lib}};
+  for (const auto& c : cases) {
+    CAPTURE(c.engine);
+    const auto* e = find(all, c.engine);
+    REQUIRE(e != nullptr);
+    CHECK_FALSE(e->supported);
+    CHECK(contains(e->error, c.path + " is world-writable"));
+    CHECK(contains(e->error, "chmod o-w " + c.path));
+    const std::string m = message_of([&] { coheriq::kernels::enable_engine(c.engine); });
+    CHECK(m.rfind("coheriq: plugin ", 0) == 0);
+    CHECK(contains(m, "world-writable"));
+  }
+  CHECK_FALSE(mapped("libopen.so"));
+  CHECK(coheriq::status(coheriq::kernels::domain_name).state == "open");
+  coheriq::kernels::enable_engine("test_plugin");  // the plugins nobody else can write still work
 }
