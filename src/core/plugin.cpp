@@ -60,6 +60,77 @@ std::string directory_of(std::string_view path) {
   return slash == std::string_view::npos ? std::string(".") : std::string(path.substr(0, slash));
 }
 
+// A decimal number of at most max; false when `text` is anything else.
+bool parse_number(std::string_view text, std::size_t max, std::size_t& out) {
+  if (text.empty() || text.size() > 20) return false;
+  std::size_t v = 0;
+  for (char c : text) {
+    if (c < '0' || c > '9') return false;
+    const auto digit = static_cast<std::size_t>(c - '0');
+    if (v > (max - digit) / 10) return false;
+    v = v * 10 + digit;
+  }
+  out = v;
+  return true;
+}
+
+// `vendor=V, family=F|F..., min_vector_bits=N, min_l1d=N, min_l2=N`, each item optional. Returns
+// the error, or empty.
+std::string parse_host(std::string_view value, HostRequirements& host) {
+  constexpr std::string_view items = "vendor, family, min_vector_bits, min_l1d, min_l2";
+  constexpr std::size_t max_size = std::size_t{1} << 40;
+  std::vector<std::string> seen;
+  std::string_view rest = value;
+  while (true) {
+    const std::size_t comma = rest.find(',');
+    const std::string_view item = trim(rest.substr(0, comma));
+    const std::size_t eq = item.find('=');
+    if (eq == std::string_view::npos || trim(item.substr(0, eq)).empty() ||
+        trim(item.substr(eq + 1)).empty()) {
+      return "item '" + printable(item) + "' is not 'name=value'; items are " + std::string(items) +
+             ", separated by ','";
+    }
+    const std::string key(trim(item.substr(0, eq)));
+    const std::string_view v = trim(item.substr(eq + 1));
+    if (std::find(seen.begin(), seen.end(), key) != seen.end()) {
+      return "item '" + printable(key) + "' appears twice";
+    }
+    seen.push_back(key);
+    const auto number = [&](std::size_t& out) {
+      if (parse_number(v, max_size, out)) return std::string();
+      return key + " must be a decimal number (bits or bytes), got '" + printable(v) + "'";
+    };
+    std::string error;
+    if (key == "vendor") {
+      host.vendor = v;
+    } else if (key == "family") {
+      std::string_view families = v;
+      while (error.empty()) {
+        const std::size_t bar = families.find('|');
+        std::size_t f = 0;
+        if (!parse_number(trim(families.substr(0, bar)), 65535, f)) {
+          error =
+              "family must be numbers separated by '|' (e.g. 25|26), got '" + printable(v) + "'";
+        }
+        host.families.push_back(static_cast<int>(f));
+        if (bar == std::string_view::npos) break;
+        families = families.substr(bar + 1);
+      }
+    } else if (key == "min_vector_bits") {
+      error = number(host.min_vector_bits);
+    } else if (key == "min_l1d") {
+      error = number(host.min_l1d_bytes);
+    } else if (key == "min_l2") {
+      error = number(host.min_l2_bytes);
+    } else {
+      error = "unknown item '" + printable(key) + "'; items are " + std::string(items);
+    }
+    if (!error.empty()) return error;
+    if (comma == std::string_view::npos) return "";
+    rest = rest.substr(comma + 1);
+  }
+}
+
 }  // namespace
 
 Manifest parse_manifest(std::string_view text, std::string_view path) {
@@ -112,6 +183,17 @@ Manifest parse_manifest(std::string_view text, std::string_view path) {
       m.bases = list("bases");
     } else if (key == "requires") {
       m.requires_features = list("requires");
+      // A misspelt name would read as a feature every host lacks (`fma` for `fma3`).
+      if (const auto unknown = unknown_feature_names(m.requires_features); !unknown.empty()) {
+        fail(path, line_no,
+             "requires " + printable(join(unknown)) +
+                 ", which cpu_features does not know on this architecture; valid names: " +
+                 join(known_feature_names()));
+      }
+    } else if (key == "host") {
+      if (const std::string error = parse_host(value, m.host); !error.empty()) {
+        fail(path, line_no, "host: " + error);
+      }
     } else if (key == "priority") {
       const std::string v(value);
       char* endp = nullptr;
@@ -147,8 +229,8 @@ Manifest parse_manifest(std::string_view text, std::string_view path) {
     } else {
       fail(path, line_no,
            "unknown key '" + printable(key) +
-               "'; keys are domain, name, bases, requires, priority, description, library, abi, "
-               "overrides, layouts");
+               "'; keys are domain, name, bases, requires, host, priority, description, library, "
+               "abi, overrides, layouts");
     }
     if (end == text.size()) break;
   }
@@ -452,6 +534,7 @@ std::unique_ptr<Engine> plugin_engine(DomainCore& d, const Manifest& m) {
   spec.description = m.description;
   spec.bases = m.bases;
   spec.required_features = m.requires_features;
+  spec.host = m.host;
   spec.priority = m.priority;
   for (const auto& [cls, layout] : m.layouts) {
     if (d.class_index(cls) == npos) {  // checked here so that the message echoes it bounded

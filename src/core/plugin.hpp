@@ -2,6 +2,8 @@
 // when its engine, or one inheriting it, is enabled and the host check passed).
 #pragma once
 
+#include <coheriq/engine.hpp>
+
 #include <string>
 #include <string_view>
 #include <utility>
@@ -14,7 +16,8 @@ struct Manifest {
   std::string domain;
   std::string name;
   std::vector<std::string> bases;
-  std::vector<std::string> requires_features;
+  std::vector<std::string> requires_features;  // cpu_features names of this architecture
+  HostRequirements host;                       // optional `host` key
   int priority = 0;
   std::string description;
   std::string library;  // resolved against the manifest's directory

@@ -93,12 +93,29 @@ bool any_contains(const std::vector<std::string>& all, const std::string& part) 
 }  // namespace
 
 TEST_CASE("manifest: a complete manifest parses") {
+  const std::string feature = coheriq::detail::known_feature_names().at(0);  // any arch
   const auto m = coheriq::detail::parse_manifest(
       "# comment\n\ndomain = coheriq.kernels\nname = fast\nbases = avx2, reference\n"
-      "requires = avx2\npriority = -3\ndescription = a = b\nlibrary = libfast.so\n"
-      "abi = coheriq.kernels/1\noverrides = dot.f32, sum.f32\n"
-      "layouts = PackedMatrix<float>: wide; PackedMatrix<double>: wide\n",
+      "requires = " +
+          feature +
+          "\npriority = -3\ndescription = a = b\nlibrary = libfast.so\n"
+          "abi = coheriq.kernels/1\noverrides = dot.f32, sum.f32\n"
+          "layouts = PackedMatrix<float>: wide; PackedMatrix<double>: wide\n"
+          "host = vendor=AuthenticAMD, family=25|26, min_vector_bits=256, min_l1d=49152, "
+          "min_l2=1048576\n",
       "/opt/x/fast.coheriq-engine");
+  CHECK(m.requires_features == std::vector<std::string>{feature});
+  CHECK(m.host.vendor == "AuthenticAMD");
+  CHECK(m.host.families == std::vector<int>{25, 26});
+  CHECK(m.host.min_vector_bits == 256);
+  CHECK(m.host.min_l1d_bytes == 49152);
+  CHECK(m.host.min_l2_bytes == 1048576);
+  // Every item is optional.
+  const auto some = coheriq::detail::parse_manifest(
+      "domain = d\nname = n\nlibrary = l.so\nabi = a\nhost = min_l2 = 524288\n", "s");
+  CHECK(some.host.vendor.empty());
+  CHECK(some.host.families.empty());
+  CHECK(some.host.min_l2_bytes == 524288);
   CHECK(m.name == "fast");
   CHECK(m.bases == std::vector<std::string>{"avx2", "reference"});
   CHECK(m.priority == -3);
@@ -120,6 +137,17 @@ TEST_CASE("manifest: every malformed line names the file and line") {
       {"domain = d\nbases = a,,b\n", "m.coheriq-engine:2: bases"},
       {"domain = d\nname = a b\n", "m.coheriq-engine:2: name"},
       {"domain = d\nname = x\nlibrary = l.so\n", "missing required key 'abi'"},
+      {"domain = d\nrequires = fma\n",
+       "m.coheriq-engine:2: requires fma, which cpu_features does not know on this architecture; "
+       "valid names: "},
+      {"domain = d\nhost = vendor\n",
+       "m.coheriq-engine:2: host: item 'vendor' is not 'name=value'"},
+      {"domain = d\nhost = family=25|x\n", "m.coheriq-engine:2: host: family must be numbers"},
+      {"domain = d\nhost = family=25,\n", "m.coheriq-engine:2: host: item '' is not"},
+      {"domain = d\nhost = min_l2=1M\n", "m.coheriq-engine:2: host: min_l2 must be a decimal"},
+      {"domain = d\nhost = min_l1d=99999999999999999999999\n", "host: min_l1d must be a decimal"},
+      {"domain = d\nhost = speed=3\n", "m.coheriq-engine:2: host: unknown item 'speed'; items are"},
+      {"domain = d\nhost = vendor=a, vendor=b\n", "host: item 'vendor' appears twice"},
   };
   for (const auto& c : cases) {
     CAPTURE(c[0]);
@@ -131,6 +159,21 @@ TEST_CASE("manifest: every malformed line names the file and line") {
       CHECK(what.rfind("coheriq: plugin manifest m.coheriq-engine", 0) == 0);
       CHECK(what.find(c[1]) != std::string::npos);
     }
+  }
+}
+
+TEST_CASE("manifest: an unknown cpu_features name lists the valid ones") {
+  const auto& known = coheriq::detail::known_feature_names();
+  REQUIRE_FALSE(known.empty());
+  try {
+    (void)coheriq::detail::parse_manifest(
+        "domain = d\nname = n\nrequires = " + known.back() + ", no_such_feature\n",
+        "m.coheriq-engine");
+    FAIL("no PluginError");
+  } catch (const coheriq::PluginError& e) {
+    const std::string what = e.what();
+    CHECK(contains(what, "m.coheriq-engine:3: requires no_such_feature, which"));
+    CHECK(contains(what, "valid names: " + coheriq::detail::join(known)));
   }
 }
 
