@@ -15,8 +15,16 @@
 #include "core/core.hpp"
 #include "core/env.hpp"
 
+#include <link.h>
+
 #ifndef COHERIQ_ENGINE_DIR
 #define COHERIQ_ENGINE_DIR ""
+#endif
+#ifndef COHERIQ_ENGINE_DIR_FROM_BINDIR
+#define COHERIQ_INSTALL_BINDIR ""
+#define COHERIQ_INSTALL_LIBDIR ""
+#define COHERIQ_ENGINE_DIR_FROM_BINDIR ""
+#define COHERIQ_ENGINE_DIR_FROM_LIBDIR ""
 #endif
 
 namespace coheriq::detail {
@@ -345,6 +353,57 @@ std::string read_manifest(const std::string& path, std::string& text, bool& worl
   return "";
 }
 
+// The file of the executable or shared library this code is linked into (resolved), or empty.
+std::string framework_binary() {
+  static const char anchor = 0;  // any address inside the framework's binary
+  Dl_info info{};
+  link_map* map = nullptr;
+  if (dladdr1(&anchor, &info, reinterpret_cast<void**>(&map), RTLD_DL_LINKMAP) == 0) return "";
+  // The main program's link map has an empty name (dladdr would give argv[0], which may be
+  // relative or a bare name found on PATH): the kernel knows its file.
+  const char* file = map != nullptr && map->l_name != nullptr && map->l_name[0] != '\0'
+                         ? map->l_name
+                         : "/proc/self/exe";
+  char* real = realpath(file, nullptr);
+  if (real == nullptr) return "";
+  std::string out = real;
+  std::free(real);
+  return out;
+}
+
+// `dir` with `relative` (a path of "../" steps, then names) appended, the steps taken lexically.
+std::string descend(std::string dir, std::string_view relative) {
+  while (relative.substr(0, 3) == "../") {
+    dir = directory_of(dir);
+    relative.remove_prefix(3);
+  }
+  return dir + "/" + std::string(relative);
+}
+
+bool ends_with(std::string_view text, std::string_view tail) {
+  return text.size() >= tail.size() && text.substr(text.size() - tail.size()) == tail;
+}
+
+// The installed engine directory: <prefix>/share/coheriq/engines of the installation this binary
+// belongs to, when it sits in the install's bindir or libdir; else the configured directory (a
+// build tree, or a binary installed elsewhere).
+std::string installed_engine_dir() {
+  const std::string binary = framework_binary();
+  if (!binary.empty()) {
+    const std::string dir = directory_of(binary);
+    const std::pair<std::string_view, std::string_view> layouts[] = {
+        {COHERIQ_INSTALL_BINDIR, COHERIQ_ENGINE_DIR_FROM_BINDIR},
+        {COHERIQ_INSTALL_LIBDIR, COHERIQ_ENGINE_DIR_FROM_LIBDIR}};
+    for (const auto& [installed_in, to_engines] : layouts) {
+      if (!installed_in.empty() && !to_engines.empty() &&
+          ends_with(dir, "/" + std::string(installed_in))) {
+        return descend(dir, to_engines);
+      }
+    }
+  }
+  return COHERIQ_ENGINE_DIR;
+}
+
 }  // namespace
 
 std::vector<ManifestFile> find_manifests() {
@@ -359,7 +418,9 @@ std::vector<ManifestFile> find_manifests() {
       rest = rest.substr(colon + 1);
     }
   }
-  if (std::string_view(COHERIQ_ENGINE_DIR).size() > 0) dirs.emplace_back(COHERIQ_ENGINE_DIR);
+  if (std::string installed = installed_engine_dir(); !installed.empty()) {
+    dirs.push_back(std::move(installed));
+  }
 
   // The same directory or file reached twice (a path listed twice, `dir/` and `dir`, a symlink,
   // the default directory named explicitly) is read once: files are told apart by canonical path.
