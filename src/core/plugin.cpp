@@ -412,7 +412,8 @@ std::vector<ManifestFile> find_manifests() {
     std::string_view rest = p;
     while (true) {
       const std::size_t colon = rest.find(':');
-      const std::string_view dir = rest.substr(0, colon);
+      std::string_view dir = rest.substr(0, colon);
+      while (dir.size() > 1 && dir.back() == '/') dir.remove_suffix(1);  // "dir/x", not "dir//x"
       if (!dir.empty()) dirs.emplace_back(dir);
       if (colon == std::string_view::npos) break;
       rest = rest.substr(colon + 1);
