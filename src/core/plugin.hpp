@@ -2,8 +2,11 @@
 // when its engine, or one inheriting it, is enabled and the host check passed).
 #pragma once
 
+#include <coheriq/engine.hpp>
+
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace coheriq::detail {
@@ -13,7 +16,8 @@ struct Manifest {
   std::string domain;
   std::string name;
   std::vector<std::string> bases;
-  std::vector<std::string> requires_features;
+  std::vector<std::string> requires_features;  // cpu_features names of this architecture
+  HostRequirements host;                       // optional `host` key
   int priority = 0;
   std::string description;
   std::string library;  // resolved against the manifest's directory
@@ -26,8 +30,20 @@ struct Manifest {
 // Throws PluginError naming the file and line of the first malformed line.
 Manifest parse_manifest(std::string_view text, std::string_view path);
 
+// One file found on the plugin path: its manifest, or why it was refused. A refused file keeps
+// what could still be read of it (its domain and engine name), so that its engine can be
+// reported as unusable rather than unknown.
+struct ManifestFile {
+  std::string path;
+  std::string domain;  // empty when it cannot be read
+  std::string name;    // empty when it cannot be read (or is not a valid engine name)
+  Manifest manifest;   // valid when `error` is empty
+  std::string error;   // a complete "coheriq: plugin manifest ..." message, or empty
+};
+
 // Every manifest (*.coheriq-engine) in the directories of COHERIQ_ENGINE_PATH, then in the
-// install prefix's engine directory. Throws PluginError for a manifest that does not parse.
-std::vector<Manifest> find_manifests();
+// install prefix's engine directory. Never throws for a file: a file that does not parse is
+// returned with its error.
+std::vector<ManifestFile> find_manifests();
 
 }  // namespace coheriq::detail

@@ -2,9 +2,11 @@
 // COHERIQ_ENGINE_PATH are outside input.
 //
 // Properties: a parse either returns a manifest whose required keys are present, whose lists hold
-// valid names, whose values carry no surrounding blanks and whose library path is anchored at the
+// valid names (`requires`: names cpu_features knows), whose values carry no surrounding blanks and
+// no control bytes or bytes that are not UTF-8, and whose library path is anchored at the
 // manifest's directory (or absolute); or throws a coheriq::PluginError whose message names the file
-// and a line that exists. Any other outcome aborts, which libFuzzer reports as a crash.
+// and a line that exists, holds no raw control byte and stays bounded whatever the input's length.
+// Any other outcome aborts, which libFuzzer reports as a crash.
 #include <coheriq/coheriq.hpp>
 
 #include <cstddef>
@@ -15,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/core.hpp"
 #include "core/plugin.hpp"
 
 namespace {
@@ -38,9 +41,23 @@ bool is_name(std::string_view s) {
   return true;
 }
 
+// Text printable() leaves as it is (but for doubled backslashes): no control byte but tab, no
+// DEL, valid UTF-8.
+bool is_clean(std::string_view text) {
+  std::string untabbed(text);
+  std::string expected;
+  for (char& c : untabbed) {
+    if (c == '\t') c = ' ';
+    if (c == '\\') expected += '\\';
+    expected += c;
+  }
+  return coheriq::detail::printable(untabbed, untabbed.size()) == expected;
+}
+
 void check_value(std::string_view what, std::string_view value) {
   if (value.empty()) fail("empty value", what);
   if (is_blank(value.front()) || is_blank(value.back())) fail("value keeps its blanks", what);
+  if (!is_clean(value)) fail("value holds control bytes or is not UTF-8", what);
 }
 
 void check_names(std::string_view what, const std::vector<std::string>& names) {
@@ -60,6 +77,13 @@ void check_manifest(const coheriq::detail::Manifest& m) {
   if (m.library.front() != '/') fail("library not anchored", m.library);
   check_names("bases", m.bases);
   check_names("requires", m.requires_features);
+  if (!coheriq::detail::unknown_feature_names(m.requires_features).empty()) {
+    fail("unknown feature accepted", "requires");
+  }
+  if (!m.host.vendor.empty()) check_value("host vendor", m.host.vendor);
+  for (int family : m.host.families) {
+    if (family < 0 || family > 65535) fail("family out of range", std::to_string(family));
+  }
   check_names("overrides", m.overrides);
   if (!m.description.empty()) check_value("description", m.description);
   for (const auto& [candidate_class, layout] : m.layouts) {
@@ -84,6 +108,14 @@ void check_error(std::string_view message, std::string_view text) {
   std::size_t lines = 1;
   for (char c : text) lines += c == '\n';
   if (line < 1 || line > lines) fail("line number out of range", message);
+  for (char c : message) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte < 0x20 || byte == 0x7f) fail("raw control byte in the message", message);
+  }
+  if (!is_clean(message)) fail("message is not UTF-8", message);
+  // Echoed input is bounded: besides the list of valid feature names, a message stays short.
+  const std::size_t known = coheriq::detail::join(coheriq::detail::known_feature_names()).size();
+  if (message.size() > 1500 + known) fail("message not bounded", message.substr(0, 200));
 }
 
 }  // namespace
