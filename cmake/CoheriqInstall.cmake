@@ -19,8 +19,31 @@ install(FILES ${PROJECT_BINARY_DIR}/coheriqConfig.cmake
               ${PROJECT_BINARY_DIR}/coheriqConfigVersion.cmake
         DESTINATION ${COHERIQ_CMAKE_DIR})
 
-if(CMAKE_DL_LIBS)
-  set(CMAKE_DL_LIBS_FLAG -l${CMAKE_DL_LIBS})
+# coheriq.pc. Decision (docs/decisions.md, "pkg-config"): the plain `pkg-config --libs coheriq`
+# must link. A static coheriq (the default, and all a default install holds) needs cpu_features,
+# libdl and pthread on the consumer's link line, so they go in Libs; only a shared coheriq, which
+# records them itself, keeps them in Libs.private (for --static).
+set(COHERIQ_PC_DEPENDENCIES)
+# cpu_features: -L its directory unless the linker searches it anyway, then -lcpu_features.
+get_target_property(cpu_features_location CpuFeatures::cpu_features LOCATION)
+if(cpu_features_location)
+  get_filename_component(cpu_features_dir "${cpu_features_location}" DIRECTORY)
+  if(NOT cpu_features_dir IN_LIST CMAKE_CXX_IMPLICIT_LINK_DIRECTORIES)
+    list(APPEND COHERIQ_PC_DEPENDENCIES "-L${cpu_features_dir}")
+  endif()
+endif()
+list(APPEND COHERIQ_PC_DEPENDENCIES -lcpu_features)
+foreach(lib IN LISTS CMAKE_DL_LIBS)
+  list(APPEND COHERIQ_PC_DEPENDENCIES -l${lib})
+endforeach()
+list(APPEND COHERIQ_PC_DEPENDENCIES -pthread)
+list(JOIN COHERIQ_PC_DEPENDENCIES " " COHERIQ_PC_DEPENDENCIES)
+if(BUILD_SHARED_LIBS)
+  set(COHERIQ_PC_LIBS "")
+  set(COHERIQ_PC_LIBS_PRIVATE "${COHERIQ_PC_DEPENDENCIES}")
+else()
+  set(COHERIQ_PC_LIBS " ${COHERIQ_PC_DEPENDENCIES}")
+  set(COHERIQ_PC_LIBS_PRIVATE "")
 endif()
 # Relocatable: the prefix is found relative to the .pc file.
 file(RELATIVE_PATH COHERIQ_PC_TO_PREFIX /prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig /prefix)

@@ -35,7 +35,8 @@ bool starts_with(const std::string& s, const std::string& prefix) {
   return s.compare(0, prefix.size(), prefix) == 0;
 }
 
-const char* name_of(Trans t) { return t == Trans::N ? "Trans::N" : "Trans::T"; }
+// A std::string: doctest prints a const char* as a pointer.
+std::string name_of(Trans t) { return t == Trans::N ? "Trans::N" : "Trans::T"; }
 
 // Every leading dimension one short of its row, for each transpose: rejected, naming it, and
 // nothing written. m, n and k differ so that each row length is distinct.

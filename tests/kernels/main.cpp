@@ -1,16 +1,25 @@
 // coheriq_kernel_tests: every kernel under the engine COHERIQ_ENGINE selects, against the
-// reference engine. ctest runs it once per engine; an engine this host cannot run is a skip
-// (exit code 77) with the reason printed, not a failure.
+// tests' own oracle. ctest runs it once per engine. An engine is skipped (exit code 77, the
+// reason printed) only when this host lacks what it requires: CPU features, or host properties
+// (vendor, vector length, caches). Anything else that stops the engine from running (it does not
+// compose, names a base that does not exist, is unknown, its plugin does not load) is a failure:
+// a broken engine must not pass as a skip.
+//
+// --register-test-engines (used by the kernels.selfcheck.* entries only) first registers two
+// engines that prove this rule: one whose base does not exist, one that needs AVX2.
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
 #include <coheriq/coheriq.hpp>
+#include <coheriq/engine.hpp>
 #include <coheriq/kernels.hpp>
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "support.hpp"
 
@@ -25,44 +34,123 @@ std::string trimmed(std::string_view s) {
   return std::string(s.substr(first, last - first + 1));
 }
 
-// Why the engine the environment asks for cannot run here, from the engine's own description
-// when the variable names a single engine, else from the framework's error.
-std::string skip_reason(const coheriq::UnsupportedEngineError& error) {
+std::string joined(const std::vector<std::string>& items) {
+  std::string out;
+  for (const std::string& item : items) out += (out.empty() ? "" : ", ") + item;
+  return out;
+}
+
+// The engine names of COHERIQ_ENGINE, in order.
+std::vector<std::string> requested_engines() {
+  std::vector<std::string> names;
   const char* value = std::getenv("COHERIQ_ENGINE");
-  const std::string requested = value != nullptr ? trimmed(value) : std::string();
-  if (!requested.empty() && requested.find(',') == std::string::npos) {
-    for (const coheriq::EngineInfo& info : coheriq::engines(coheriq::kernels::domain_name)) {
-      if (info.name != requested) continue;
-      if (!info.missing_features.empty()) {
-        std::string missing;
-        for (const std::string& feature : info.missing_features) {
-          missing += (missing.empty() ? "" : ", ") + feature;
-        }
-        return "engine " + requested + " is not supported on this host: missing " + missing;
-      }
-      if (!info.error.empty()) return "engine " + requested + " does not compose: " + info.error;
-    }
+  std::string_view rest = value != nullptr ? value : "";
+  while (!rest.empty()) {
+    const auto comma = rest.find(',');
+    const std::string name = trimmed(rest.substr(0, comma));
+    if (!name.empty()) names.push_back(name);
+    rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
   }
-  return "COHERIQ_ENGINE selects no engine this host supports: " + std::string(error.what());
+  return names;
+}
+
+// Why this host cannot run what COHERIQ_ENGINE asks for, when that is the only reason: every
+// engine it names exists, composes, and lacks features or host properties here. Empty otherwise
+// (then the selection error is a failure).
+std::string host_shortfall() {
+  const std::vector<std::string> requested = requested_engines();
+  if (requested.empty()) return {};
+  std::vector<coheriq::EngineInfo> infos;
+  try {
+    infos = coheriq::engines(coheriq::kernels::domain_name);
+  } catch (const coheriq::Error&) {
+    return {};
+  }
+  std::vector<std::string> reasons;
+  for (const std::string& name : requested) {
+    const coheriq::EngineInfo* info = nullptr;
+    for (const coheriq::EngineInfo& candidate : infos) {
+      if (candidate.name == name) info = &candidate;
+    }
+    // 'auto' always finds an engine (the reference at worst): its errors are never the host's.
+    if (info == nullptr || !info->error.empty()) return {};
+    if (info->missing_features.empty() && info->missing_host.empty()) return {};
+    std::vector<std::string> missing = info->missing_features;
+    missing.insert(missing.end(), info->missing_host.begin(), info->missing_host.end());
+    reasons.push_back("engine " + name + " is not supported on this host: missing " +
+                      joined(missing));
+  }
+  std::string out;
+  for (const std::string& reason : reasons) out += (out.empty() ? "" : "; ") + reason;
+  return out;
+}
+
+// What the failure is, from the engine's own description when it does not compose.
+void print_failure(const coheriq::Error& error) {
+  std::fprintf(stderr, "coheriq: kernel tests: %s\n", error.what());
+  try {
+    for (const coheriq::EngineInfo& info : coheriq::engines(coheriq::kernels::domain_name)) {
+      for (const std::string& name : requested_engines()) {
+        if (info.name == name && !info.error.empty()) {
+          std::fprintf(stderr,
+                       "coheriq: kernel tests: engine %s does not compose: %s\n"
+                       "coheriq: kernel tests: a broken engine is a failure, not a skip; fix "
+                       "its definition\n",
+                       name.c_str(), info.error.c_str());
+        }
+      }
+    }
+  } catch (const coheriq::Error&) {  // the first message says it already
+  }
+}
+
+// The engines of --register-test-engines (see the top of this file). Neither overrides
+// anything: they only exercise the selection, and run the reference's kernels where they run.
+void register_test_engines() {
+  coheriq::EngineSpec broken;
+  broken.domain = std::string(coheriq::kernels::domain_name);
+  broken.name = "selfcheck_broken_base";
+  broken.description = "kernel tests: names a base that does not exist";
+  broken.bases = {"selfcheck_no_such_base"};
+  coheriq::register_engine(broken);
+
+  coheriq::EngineSpec needs;
+  needs.domain = std::string(coheriq::kernels::domain_name);
+  needs.name = "selfcheck_needs_avx2";
+  needs.description = "kernel tests: requires avx2 (run with COHERIQ_DISABLE_CPU_FEATURES=avx2)";
+  needs.required_features = {"avx2"};
+  coheriq::register_engine(needs);
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  // Resolving the engine never locks the domain, so the tests still see it open.
+  std::vector<char*> args;
+  bool test_engines = false;
+  for (int i = 0; i < argc; ++i) {
+    if (i > 0 && std::strcmp(argv[i], "--register-test-engines") == 0) {
+      test_engines = true;
+    } else {
+      args.push_back(argv[i]);
+    }
+  }
   try {
+    if (test_engines) register_test_engines();
+    // Resolving the engine never locks the domain, so the tests still see it open.
     (void)coheriq::kernels::testing::engine();
-  } catch (const coheriq::UnsupportedEngineError& error) {
-    std::printf("SKIPPED: %s\n", skip_reason(error).c_str());
-    return kSkipped;
   } catch (const coheriq::Error& error) {
-    std::fprintf(stderr, "coheriq_kernel_tests: %s\n", error.what());
+    const std::string shortfall = host_shortfall();
+    if (!shortfall.empty()) {
+      std::printf("SKIPPED: %s\n", shortfall.c_str());
+      return kSkipped;
+    }
+    print_failure(error);
     return 1;
   }
   coheriq::kernels::testing::report(
       "coheriq_kernel_tests: engine " + coheriq::kernels::testing::engine() +
       (coheriq::kernels::testing::quick() ? " (COHERIQ_TEST_QUICK=1: reduced sizes and sweeps)"
                                           : ""));
-  doctest::Context context(argc, argv);
+  doctest::Context context(static_cast<int>(args.size()), args.data());
   return context.run();
 }

@@ -1,4 +1,4 @@
-// PackedMatrix and packed GEMM: pack_b then gemm agrees with the reference product (and with
+// PackedMatrix and packed GEMM: pack_b then gemm agrees with the oracle's product (and with
 // the engine's unpacked gemm) for every transpose, shape and scaling; the object reports its
 // shape and engine, is 64-byte aligned, moves, and rejects sizes it was not packed with.
 #include <doctest/doctest.h>
@@ -51,7 +51,7 @@ void check_packed_matrix(const PackedMatrix<T>& packed, const Shape& shape) {
   CHECK(address % 64 == 0);
 }
 
-TEST_CASE_TEMPLATE("pack_b then gemm matches the reference and the unpacked gemm", T, float,
+TEST_CASE_TEMPLATE("pack_b then gemm matches the oracle, and so does the unpacked gemm", T, float,
                    double) {
   Random random(40);
   Worst worst;
@@ -71,19 +71,18 @@ TEST_CASE_TEMPLATE("pack_b then gemm matches the reference and the unpacked gemm
                       p.b.data());
             Matrix<T> got = p.c;
             run_packed(p, packed, got);
-            const Matrix<T> expected = reference_product(p);
-            check_product(p, got, expected, "packed", worst);
+            check_product(p, got, "packed", worst);
             Matrix<T> unpacked = p.c;
             gemm(p.ta, p.tb, shape.m, shape.n, shape.k, p.alpha, p.a.data(), p.a.ld(), p.b.data(),
                  p.b.ld(), p.beta, unpacked.data(), unpacked.ld());
-            check_product(p, unpacked, expected, "unpacked", worst);
+            check_product(p, unpacked, "unpacked", worst);
           }
         }
       }
     }
   }
   report_worst(std::string("gemm packed.") + type_name<T>(), worst,
-               "eps*(|alpha||A||B| + |beta C|)", "k + 2");
+               "eps*(|alpha||A||B| + |beta C|)", "min(k, 2 sqrt(k) + 8) + 2 (promised: k + 2)");
 }
 
 TEST_CASE_TEMPLATE("pack_b of a B larger than the caches (written around them) round-trips", T,
@@ -99,17 +98,16 @@ TEST_CASE_TEMPLATE("pack_b of a B larger than the caches (written around them) r
     check_packed_matrix(packed, shape);
     Matrix<T> got = p.c;
     run_packed(p, packed, got);
-    check_product(p, got, reference_product(p), "packed, large", worst);
+    check_product(p, got, "packed, large", worst);
   }
   report_worst(std::string("gemm packed large.") + type_name<T>(), worst,
-               "eps*(|alpha||A||B| + |beta C|)", "k + 2");
+               "eps*(|alpha||A||B| + |beta C|)", "min(k, 2 sqrt(k) + 8) + 2 (promised: k + 2)");
 }
 
 TEST_CASE_TEMPLATE("PackedMatrix moves, and empty packs work", T, float, double) {
   Random random(41);
   const Shape shape{9, 17, 13};
   const Product<T> p(Trans::N, Trans::T, shape, T(1), T(0), 1, 1, random);
-  const Matrix<T> expected = reference_product(p);
   Worst ignored;
 
   PackedMatrix<T> original = pack(p);
@@ -122,7 +120,7 @@ TEST_CASE_TEMPLATE("PackedMatrix moves, and empty packs work", T, float, double)
   CHECK(moved.bytes() == bytes);
   Matrix<T> got = p.c;
   run_packed(p, moved, got);
-  check_product(p, got, expected, "move-constructed", ignored);
+  check_product(p, got, "move-constructed", ignored);
 
   // Move assignment over a live matrix releases the old memory (ASan builds check it).
   PackedMatrix<T> other = pack_b(Trans::N, 2, 3, p.b.data(), p.b.ld());
@@ -131,7 +129,7 @@ TEST_CASE_TEMPLATE("PackedMatrix moves, and empty packs work", T, float, double)
   CHECK(other.cols() == shape.n);
   Matrix<T> again = p.c;
   run_packed(p, other, again);
-  check_product(p, again, expected, "move-assigned", ignored);
+  check_product(p, again, "move-assigned", ignored);
 
   // k == 0 or n == 0: a valid, possibly memoryless, matrix.
   for (Shape empty : {Shape{4, 5, 0}, Shape{4, 0, 5}}) {
@@ -141,7 +139,7 @@ TEST_CASE_TEMPLATE("PackedMatrix moves, and empty packs work", T, float, double)
     CHECK(packed.cols() == empty.n);
     Matrix<T> c = q.c;
     run_packed(q, packed, c);
-    check_product(q, c, reference_product(q), "empty pack", ignored);
+    check_product(q, c, "empty pack", ignored);
   }
 }
 

@@ -151,6 +151,17 @@ bool same(T a, T b) {
   return (std::isnan(a) && std::isnan(b)) || std::memcmp(&a, &b, sizeof(T)) == 0;
 }
 
+// The tests' bound on a sum of n terms (dot, sum, asum; GEMM with n = k), in units of
+// eps·Σ|terms|: min(n, 2·sqrt(n) + 8). n is docs/kernels.md's promise, which holds for any
+// order of summation; the kernels sum in 8·lanes interleaved accumulators (the reference:
+// compensated, about 0.5), whose rounding errors on the tests' random data grow like the square
+// root of the terms per accumulator (measured worst: 68 at n = 1000003). A bound proportional to
+// n is about 12% in f32 at that size and would pass a kernel that loses whole elements; see
+// docs/testing.md.
+inline double summation_bound(std::size_t n) {
+  return std::fmin(double(n), 2.0 * std::sqrt(double(n)) + 8.0);
+}
+
 // "1.5 (0x1.8p+0)": decimal for people, hex for reproducing.
 std::string show(double v);
 // "f32" or "f64".

@@ -1,28 +1,59 @@
 #!/usr/bin/env bash
-# usage: consumer.sh package|pkg-config|subdirectory CONSUMER_DIR BUILD_DIR PREFIX_OR_SOURCE
+# usage: consumer.sh package|pkg-config|subdirectory CONSUMER_DIR BUILD_DIR PREFIX_OR_SOURCE ENGINES
+#   ENGINES: the built-in engines of the build under test, comma-separated (reference first). The
+#   consumer must list exactly these, and run each one the host supports (consumer/main.cpp).
 set -euo pipefail
-mode=$1 src=$2 build=$3 where=$4
+if [ $# -ne 5 ]; then
+  echo "coheriq: consumer.sh: usage: consumer.sh package|pkg-config|subdirectory CONSUMER_DIR" \
+    "BUILD_DIR PREFIX_OR_SOURCE ENGINES" >&2
+  exit 2
+fi
+mode=$1 src=$2 build=$3 where=$4 engines=$5
 rm -rf "$build"
+
+# The consumer once without an engine, then once per built-in engine (one process each: enabling
+# is one-way).
+run_consumer() {
+  local program=$1 engine
+  "$program" "$engines"
+  IFS=, read -r -a list <<<"$engines"
+  for engine in "${list[@]}"; do
+    "$program" "$engines" "$engine"
+  done
+}
+
 case "$mode" in
   package)
     cmake -S "$src" -B "$build" -G Ninja -DCMAKE_PREFIX_PATH="$where" -DCMAKE_BUILD_TYPE=Release
     cmake --build "$build"
-    "$build/consumer"
+    run_consumer "$build/consumer"
     ;;
   pkg-config)
     mkdir -p "$build"
     export PKG_CONFIG_PATH="$where/lib/pkgconfig:$where/lib/x86_64-linux-gnu/pkgconfig"
-    flags=$(pkg-config --cflags --libs --static coheriq)
-    echo "pkg-config: $flags"
-    # shellcheck disable=SC2086
-    c++ -std=c++17 -O2 "$src/main.cpp" -o "$build/consumer" $flags
-    "$build/consumer"
+    echo "pkg-config --cflags --libs coheriq: $(pkg-config --cflags --libs coheriq)"
+    cp "$src/main.cpp" "$build/app.cpp"
+    cd "$build"
+    # Exactly the command README.md gives, no --static: only static libraries are installed, so
+    # Libs must carry everything they need (cmake/CoheriqInstall.cmake).
+    # shellcheck disable=SC2046
+    g++ -std=c++17 app.cpp $(pkg-config --cflags --libs coheriq)
+    run_consumer ./a.out
+    # --static must work as well (it adds Libs.private, empty for a static coheriq).
+    # shellcheck disable=SC2046
+    g++ -std=c++17 app.cpp -o app_static $(pkg-config --cflags --libs --static coheriq)
+    ./app_static "$engines"
     ;;
   subdirectory)
+    # The same engines as the build under test.
     cmake -S "$src" -B "$build" -G Ninja -DCOHERIQ_CONSUMER_MODE=subdirectory \
-      -DCOHERIQ_SOURCE_DIR="$where" -DBUILD_SHARED_LIBS=ON -DCMAKE_BUILD_TYPE=Release
+      -DCOHERIQ_SOURCE_DIR="$where" -DBUILD_SHARED_LIBS=ON -DCMAKE_BUILD_TYPE=Release \
+      "-DCOHERIQ_ENGINES=$(tr , ';' <<<"${engines#reference}" | sed 's/^;//')"
     cmake --build "$build"
-    "$build/consumer"
+    run_consumer "$build/consumer"
     ;;
-  *) echo "coheriq: consumer.sh: unknown mode '$mode' (package, pkg-config, subdirectory)" >&2; exit 2 ;;
+  *)
+    echo "coheriq: consumer.sh: unknown mode '$mode' (package, pkg-config, subdirectory)" >&2
+    exit 2
+    ;;
 esac
