@@ -15,7 +15,7 @@ packages=(
   binutils                                         # nm for the engine symbol check
 )
 if [ "${1:-}" = "--tests" ]; then
-  packages+=(chromium)  # renders the bench chart in a test
+  packages+=(chromium valgrind)  # renders the bench chart in a test; checks exit-time gemm
 fi
 
 missing=()
