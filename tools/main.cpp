@@ -1,5 +1,6 @@
-// The `coheriq` command: `coheriq info [--json]` and `coheriq bench [...]` (API.md section 5).
-// Exit codes: 0 ok, 1 error (message on stderr), 2 usage (the message names the flag).
+// The `coheriq` command: `coheriq info [--json]` and `coheriq bench [...]`.
+// Exit codes: 0 ok, 1 error (message on stderr; a write error on stdout is one), 2 usage (the
+// message names the flag or value).
 #include <coheriq/coheriq.hpp>
 
 #include <fcntl.h>
@@ -13,6 +14,7 @@
 
 #include "bench_command.hpp"
 #include "info.hpp"
+#include "output.hpp"
 
 namespace {
 
@@ -121,7 +123,7 @@ int main(int argc, char** argv) {
   }
 
   detect_host_quietly();
-  if (info->parsed()) return coheriq::tool::run_info(info_json);
+  if (info->parsed()) return coheriq::tool::finish_stdout(coheriq::tool::run_info(info_json));
   bench.command_line = command_line(argc, argv);
-  return coheriq::tool::run_bench(bench);
+  return coheriq::tool::finish_stdout(coheriq::tool::run_bench(bench));
 }

@@ -57,8 +57,9 @@ def median(values):
 UNIT_NS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
 
 
-def size_label(kernel, n):
-    if kernel.split(".")[0] in ("gemm", "gemm_packed", "pack_b"):
+def size_label(traits, kernel, n):
+    """As the command labels a size: from the kernel's traits in kernels_bench's JSON context."""
+    if "size=order" in traits.get("coheriq_kernel:" + kernel, "").split():
         return str(n)
     if n >= 1 << 20 and n % (1 << 20) == 0:
         return f"{n >> 20}M"
@@ -168,7 +169,8 @@ def check_quick(args):
     check(columns[len(expected_engines):len(expected_engines) + len(peers)] == peers,
           f"peer columns {columns} != {peers}")
     for row in rows:
-        prefix = re.compile(rf"^{re.escape(row['kernel'])}\s+{size_label(row['kernel'], row['size'])}\s")
+        label = size_label(data["context"], row["kernel"], row["size"])
+        prefix = re.compile(rf"^{re.escape(row['kernel'])}\s+{label}\s")
         line = next((l for l in lines if prefix.match(l)), None)
         check(line is not None, f"no table line for {row['kernel']} {row['size']}")
         ratios = [float(t[:-1]) for t in line.split() if re.fullmatch(r"[0-9.]+x", t)]
@@ -215,10 +217,10 @@ def check_unsupported(args):
 def check_unknown(args):
     proc = run(args, ["bench", "--quick", "--engines", "avx9000"])
     print(proc.stderr)
-    check(proc.returncode == 1, f"exit {proc.returncode}, expected 1")
+    check(proc.returncode == 2, f"exit {proc.returncode}, expected 2 (bad usage)")
     check("unknown engine 'avx9000'" in proc.stderr, "the message does not name the engine")
     check(re.search(r"known engines: .*reference", proc.stderr), "known engines are not listed")
-    print("unknown: clear error listing the known engines, exit 1")
+    print("unknown: clear error listing the known engines, exit 2")
 
 
 def check_bad_flag(args):
