@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cctype>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -177,7 +178,7 @@ Listing list_benchmarks(const std::string& binary, bool quick) {
                                   });
   if (r.exit_code != 0 || listing.names.empty()) {
     throw BenchError(1, "cannot list the benchmarks of " + shown(binary) + " (exit " +
-                            std::to_string(r.exit_code) + "): " + shown(r.stderr_text));
+                            std::to_string(r.exit_code) + "):\n" + shown_tail(r.stderr_text));
   }
   return listing;
 }
@@ -396,8 +397,13 @@ void execute(Run& run, const std::string& binary, const std::string& workdir, bo
                                   [&](const std::string& line) { progress.line(line); });
   progress.finish();
   if (r.exit_code != 0) {
+    // 132 = 128 + SIGILL: the usual way a binary built for a newer CPU ends.
+    const std::string why =
+        r.exit_code == 128 + SIGILL
+            ? " (killed by SIGILL: it executed an instruction this CPU does not have; report it)"
+            : "";
     throw BenchError(1, "kernels_bench failed under engine " + run.engine + " (exit " +
-                            std::to_string(r.exit_code) + "):\n" + shown(r.stderr_text, 16384));
+                            std::to_string(r.exit_code) + why + "):\n" + shown_tail(r.stderr_text));
   }
   std::ifstream in(out);
   try {

@@ -13,6 +13,24 @@ std::string shown(std::string_view text, std::size_t max_bytes) {
   return coheriq::detail::printable(text, max_bytes);
 }
 
+std::string shown_tail(std::string_view text, std::size_t max_bytes) {
+  std::string out;
+  if (text.size() > max_bytes) {
+    const std::size_t start = text.find('\n', text.size() - max_bytes);
+    const std::size_t dropped = start == std::string_view::npos ? text.size() : start + 1;
+    out.append("(").append(std::to_string(dropped)).append(" bytes before)\n");
+    text.remove_prefix(dropped);
+  }
+  while (!text.empty()) {
+    const std::size_t nl = text.find('\n');
+    out += shown(text.substr(0, nl), max_bytes);
+    if (nl == std::string_view::npos) break;
+    out += '\n';
+    text.remove_prefix(nl + 1);
+  }
+  return out;
+}
+
 bool valid_utf8(std::string_view text) {
   std::size_t i = 0;
   while (i < text.size()) {

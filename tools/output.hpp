@@ -15,6 +15,10 @@ namespace coheriq::tool {
 // backslash doubled, at most `max_bytes` of it (the library's printable()).
 std::string shown(std::string_view text, std::size_t max_bytes = 4096);
 
+// A child's stderr for an error message: its last `max_bytes` (the error is at the end), each
+// line shown().
+std::string shown_tail(std::string_view text, std::size_t max_bytes = 8192);
+
 // Whether `text` is well-formed UTF-8 (any code point, controls included).
 bool valid_utf8(std::string_view text);
 
