@@ -350,6 +350,33 @@ def check_traits(args):
     print("traits: sizes, bandwidth rows and the host line come from the binary and the engines")
 
 
+def check_describe_all(args):
+    """kernels_bench describes every kernel it lists (size kind, traffic, work), so the command
+    lays out each one as it is rather than as a default."""
+    if not args.kernels_bench:
+        return prerequisite_missing("kernels_bench is not built (libbenchmark-dev)")
+    for quick in ([], ["--quick"]):
+        proc = subprocess.run([args.kernels_bench, "--benchmark_list_tests=true", "--describe"] +
+                              quick, env=clean_env({"COHERIQ_ENGINE": "reference"}),
+                              capture_output=True, text=True, timeout=120)
+        check(proc.returncode == 0, f"kernels_bench --describe: exit {proc.returncode}")
+        described, listed = {}, set()
+        for line in proc.stdout.splitlines():
+            if line.startswith("@kernel "):
+                _, kernel, traits = line.split(" ", 2)
+                described[kernel] = dict(w.split("=", 1) for w in traits.split())
+            elif line.count("/") == 2 and not line.endswith("/stream"):
+                listed.add(line.split("/")[0])
+        check(listed, "no benchmark listed")
+        check(listed <= set(described), f"not described: {sorted(listed - set(described))}")
+        for kernel, traits in described.items():
+            check(traits.get("size") in ("length", "order"), f"{kernel}: size {traits}")
+            check(traits.get("work") in ("linear", "quadratic", "cubic"), f"{kernel}: {traits}")
+            check(traits.get("traffic", "read1") in ("read1", "read2", "scale", "triad"),
+                  f"{kernel}: traffic {traits}")
+    print(f"describe-all: {len(described)} kernels described, every listed one among them")
+
+
 def check_no_partial_output(args):
     """A run that fails writes no --json or --chart file, and leaves an existing one as it was."""
     json_path = os.path.join(args.work, "failed.json")
@@ -556,7 +583,7 @@ def check_svg_render(args):
     chromium = find_chromium()
     if chromium is None:
         return prerequisite_missing("chromium is not installed (apt-get install chromium, or "
-                                    "COHERIQ_WITH_CHROMIUM=1 scripts/deps.sh)")
+                                    "scripts/deps.sh --tests)")
     svg_path, summary = load_quick_outputs(args)
     root = ET.parse(svg_path).getroot()
     width, height = int(float(root.get("width"))), int(float(root.get("height")))
@@ -602,6 +629,7 @@ CHECKS = {
     "usage-before-lookup": check_usage_before_lookup,
     "usage-with-bench": check_usage_with_bench,
     "traits": check_traits,
+    "describe-all": check_describe_all,
     "no-partial-output": check_no_partial_output,
     "sigint": check_sigint,
     "emulated-nehalem": lambda args: check_emulated(args, "Nehalem", False),
