@@ -377,6 +377,33 @@ def check_describe_all(args):
     print(f"describe-all: {len(described)} kernels described, every listed one among them")
 
 
+def check_eigen_builds_separate(args):
+    """The Eigen peer's builds for different ISAs share no external symbol: were one shared (an
+    inline Eigen template instantiated by two builds), the linker would keep one copy for all,
+    and the baseline build could run AVX-512 code on a CPU without it."""
+    objects = [o for o in args.eigen_objects.split(";") if o]
+    if len(objects) < 2:
+        print(f"SKIP: {len(objects)} Eigen build(s) in this configuration: nothing to compare")
+        return SKIP
+    nm = shutil.which("nm")
+    if nm is None:
+        return prerequisite_missing("nm is not installed (binutils)")
+    owners = {}
+    for obj in objects:
+        out = subprocess.run([nm, "--defined-only", "--extern-only", obj], capture_output=True,
+                             text=True, check=True).stdout
+        for line in out.splitlines():
+            symbol = line.split()[-1]
+            if symbol.startswith("DW.ref."):  # the personality routine's reference: the same
+                continue
+            owners.setdefault(symbol, []).append(obj)
+    shared = {s: o for s, o in owners.items() if len(o) > 1}
+    check(not shared, f"{len(shared)} symbols defined by several Eigen builds, e.g. "
+                      f"{sorted(shared)[:3]}")
+    print(f"eigen-builds-separate: {len(objects)} builds, {len(owners)} external symbols, "
+          "none shared")
+
+
 def check_no_partial_output(args):
     """A run that fails writes no --json or --chart file, and leaves an existing one as it was."""
     json_path = os.path.join(args.work, "failed.json")
@@ -630,6 +657,7 @@ CHECKS = {
     "usage-with-bench": check_usage_with_bench,
     "traits": check_traits,
     "describe-all": check_describe_all,
+    "eigen-builds-separate": check_eigen_builds_separate,
     "no-partial-output": check_no_partial_output,
     "sigint": check_sigint,
     "emulated-nehalem": lambda args: check_emulated(args, "Nehalem", False),
@@ -643,6 +671,8 @@ def main():
     parser.add_argument("--coheriq", required=True)
     parser.add_argument("--work", required=True)
     parser.add_argument("--kernels-bench", default="", help="the real kernels_bench, if built")
+    parser.add_argument("--eigen-objects", default="",
+                        help="the object files of the Eigen peer's builds, ';'-separated")
     parser.add_argument("check", choices=sorted(CHECKS))
     args = parser.parse_args()
     args.binary = None
