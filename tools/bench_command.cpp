@@ -452,7 +452,7 @@ void write_file(const std::string& path, const std::string& text) {
   const int fd = special ? open(target.c_str(), O_WRONLY | O_CLOEXEC)
                          : open(target.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
   const auto fail = [&](int error) {
-    if (!special) unlink(target.c_str());
+    if (!special && fd >= 0) unlink(target.c_str());  // only the temporary file made here
     throw BenchError(1, "cannot write " + shown(path) + ": " + std::strerror(error));
   };
   if (fd < 0) fail(errno);
