@@ -1,6 +1,6 @@
 // dispatch_bench: what coheriq::call costs once its domain is locked, next to the other ways of
 // calling a function chosen at run time. Every mechanism calls the same tiny function through
-// the same loop (dispatch_loop.hpp); the report ends with the ratios DESIGN.md section 4 sets
+// the same loop (dispatch_loop.hpp); the report ends with the ratios the design sets
 // as targets: coheriq::call within 5% of a raw function pointer, and at least 1.5x faster than
 // Highway's HWY_DYNAMIC_DISPATCH.
 #include <coheriq/domain.hpp>

@@ -9,6 +9,7 @@
 #include <memory>
 #include <new>
 #include <tuple>
+#include <utility>
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <emmintrin.h>  // _mm_clflush, _mm_mfence: SSE2, part of the x86-64 baseline
@@ -53,6 +54,21 @@ std::string bench_name(std::string_view kernel, std::string_view type, std::size
   name += impl;
   return name;
 }
+
+namespace {
+std::map<std::string, std::string>& kernel_traits() {
+  static std::map<std::string, std::string> traits;
+  return traits;
+}
+}  // namespace
+
+void describe(std::string_view kernel, std::string_view type, const KernelTraits& traits) {
+  std::string text = std::string("size=") + traits.size + " work=" + traits.work;
+  if (*traits.traffic != '\0') text += std::string(" traffic=") + traits.traffic;
+  kernel_traits().emplace(std::string(kernel) + "." + std::string(type), std::move(text));
+}
+
+const std::map<std::string, std::string>& described_kernels() { return kernel_traits(); }
 
 // ------------------------------ Buffers
 

@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <map>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -122,9 +123,32 @@ void add(const std::string& name, Body body) {
 
 inline std::int64_t as_i64(std::size_t v) { return static_cast<std::int64_t>(v); }
 
+// What a reader of the results needs to know of a kernel, so that `coheriq bench` and
+// bench/summarize.py name no kernel themselves: each registration helper below records the
+// traits of the kernels it registers, and kernels_bench publishes them (JSON context
+// "coheriq_kernel:<kernel>", and "@kernel <kernel> <traits>" lines with --describe).
+struct KernelTraits {
+  const char* size;     // how a size reads: "length" (elements: 1K, 16M) or "order" (n x n)
+  const char* traffic;  // the STREAM-style reference with the same memory traffic ("read1",
+                        // "read2", "scale", "triad"), or "" when none compares
+  const char* work;     // how the cost grows with the size: "linear", "quadratic", "cubic"
+};
+void describe(std::string_view kernel, std::string_view type, const KernelTraits& traits);
+// Every kernel described so far, "dot.f32" -> "size=length traffic=read2 work=linear".
+const std::map<std::string, std::string>& described_kernels();
+
+inline constexpr KernelTraits kVectorRead1 = {"length", "read1", "linear"};
+inline constexpr KernelTraits kVectorRead2 = {"length", "read2", "linear"};
+inline constexpr KernelTraits kVectorScale = {"length", "scale", "linear"};
+inline constexpr KernelTraits kVectorTriad = {"length", "triad", "linear"};
+inline constexpr KernelTraits kElementwise = {"length", "", "linear"};
+inline constexpr KernelTraits kMatrixProduct = {"order", "", "cubic"};
+inline constexpr KernelTraits kMatrixCopy = {"order", "", "quadratic"};
+
 // T dot(n, x, y)
 template <class T, class F>
 void add_dot(std::string_view impl, F f) {
+  describe("dot", type_name<T>, kVectorRead2);
   for (std::size_t n : sizes().blas1) {
     add(bench_name("dot", type_name<T>, n, impl), [n, f](benchmark::State& state) {
       const T* x = buffer<T>(n, Fill::kVectorX);
@@ -139,6 +163,7 @@ void add_dot(std::string_view impl, F f) {
 // y += a * x. `a` is small, so y stays in range however long the benchmark runs.
 template <class T, class F>
 void add_axpy(std::string_view impl, F f) {
+  describe("axpy", type_name<T>, kVectorTriad);
   for (std::size_t n : sizes().blas1) {
     add(bench_name("axpy", type_name<T>, n, impl), [n, f](benchmark::State& state) {
       const T* x = buffer<T>(n, Fill::kVectorX);
@@ -157,6 +182,7 @@ void add_axpy(std::string_view impl, F f) {
 // x *= a with a = -1: exact, and the values never drift.
 template <class T, class F>
 void add_scal(std::string_view impl, F f) {
+  describe("scal", type_name<T>, kVectorScale);
   for (std::size_t n : sizes().blas1) {
     add(bench_name("scal", type_name<T>, n, impl), [n, f](benchmark::State& state) {
       T* x = buffer<T>(n, Fill::kVectorX);
@@ -173,6 +199,7 @@ void add_scal(std::string_view impl, F f) {
 // Reductions over one vector: sum, asum, nrm2, iamax (f(n, x) returns anything).
 template <class T, class F>
 void add_reduction(std::string_view kernel, std::string_view impl, F f) {
+  describe(kernel, type_name<T>, kVectorRead1);
   for (std::size_t n : sizes().blas1) {
     add(bench_name(kernel, type_name<T>, n, impl), [n, f](benchmark::State& state) {
       const T* x = buffer<T>(n, Fill::kVectorX);
@@ -186,6 +213,7 @@ void add_reduction(std::string_view kernel, std::string_view impl, F f) {
 // Elementwise f32 math y = op(x), inputs drawn from `input`; counts elements per second.
 template <class F>
 void add_math(std::string_view kernel, Fill input, std::string_view impl, F f) {
+  describe(kernel, "f32", kElementwise);
   for (std::size_t n : sizes().math) {
     add(bench_name(kernel, "f32", n, impl), [n, input, f](benchmark::State& state) {
       const float* x = buffer<float>(n, input);
@@ -208,6 +236,7 @@ inline benchmark::Counter gemm_flops(const benchmark::State& state, std::size_t 
 // Square row-major C = A * B (alpha 1, beta 0, no transposes): f(n, A, B, C).
 template <class T, class F>
 void add_gemm(std::string_view impl, F f) {
+  describe("gemm", type_name<T>, kMatrixProduct);
   for (std::size_t n : sizes().gemm) {
     add(bench_name("gemm", type_name<T>, n, impl), [n, f](benchmark::State& state) {
       const T* a = buffer<T>(n * n, Fill::kMatrixA);
@@ -226,6 +255,7 @@ void add_gemm(std::string_view impl, F f) {
 // f(n, A, packed, C) multiplies.
 template <class T, class Pack, class F>
 void add_gemm_packed(std::string_view impl, Pack pack, F f) {
+  describe("gemm_packed", type_name<T>, kMatrixProduct);
   for (std::size_t n : sizes().gemm) {
     add(bench_name("gemm_packed", type_name<T>, n, impl), [n, pack, f](benchmark::State& state) {
       const T* a = buffer<T>(n * n, Fill::kMatrixA);
@@ -244,6 +274,7 @@ void add_gemm_packed(std::string_view impl, Pack pack, F f) {
 // Packing alone (allocation included, as a caller of pack_b pays it): bytes of B per second.
 template <class T, class Pack>
 void add_pack_b(std::string_view impl, Pack pack) {
+  describe("pack_b", type_name<T>, kMatrixCopy);
   for (std::size_t n : sizes().gemm) {
     add(bench_name("pack_b", type_name<T>, n, impl), [n, pack](benchmark::State& state) {
       const T* b = buffer<T>(n * n, Fill::kMatrixB);

@@ -5,6 +5,8 @@
 // `coheriq bench` runs this binary once per engine). Options besides Google Benchmark's:
 //   --quick      warm sizes and the smallest gemm only (the `coheriq bench --quick` subset)
 //   --progress   "@progress <name>" on stdout each time a benchmark runs (for `coheriq bench`)
+//   --describe   "@kernel <kernel> <traits>" on stdout for each kernel before the benchmarks run
+//                or are listed (how its size reads, its memory traffic: see KernelTraits)
 // Benchmark names: "<kernel>.<type>/<size>/<impl>", impl = coheriq, a peer, or stream.
 #include <coheriq/coheriq.hpp>
 #include <coheriq/kernels.hpp>
@@ -107,6 +109,7 @@ void print_help() {
       "kernels_bench: coheriq kernels under the engine COHERIQ_ENGINE selects, and peers.\n"
       "  --quick      warm sizes and gemm n = 256 only\n"
       "  --progress   print \"@progress <name>\" on stdout each time a benchmark runs\n"
+      "  --describe   print \"@kernel <kernel> <traits>\" on stdout for each kernel first\n"
       "Benchmark names: <kernel>.<type>/<size>/<impl>, e.g. dot.f32/1024/coheriq.\n\n");
   benchmark::PrintDefaultHelp();
 }
@@ -129,6 +132,7 @@ int run(int argc, char** argv) {
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
   const bool quick = take_flag(argc, argv, "--quick");
   set_progress(take_flag(argc, argv, "--progress"));
+  const bool describe_kernels = take_flag(argc, argv, "--describe");
   benchmark::Initialize(&argc, argv, print_help);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
 
@@ -161,6 +165,10 @@ int run(int argc, char** argv) {
     benchmark::AddCustomContext("peer_" + p.name, (p.available ? "" : "unavailable: ") + p.detail);
   }
   benchmark::AddCustomContext("peers_skipped", joined(skipped, "; "));
+  for (const auto& [kernel, traits] : described_kernels()) {
+    benchmark::AddCustomContext("coheriq_kernel:" + kernel, traits);
+    if (describe_kernels) std::printf("@kernel %s %s\n", kernel.c_str(), traits.c_str());
+  }
 
   std::fprintf(stderr, "kernels_bench: engine %s (COHERIQ_ENGINE=%s)\n", engine.c_str(),
                env != nullptr ? env : "");

@@ -3,13 +3,17 @@
 #include <coheriq/coheriq.hpp>
 #include <coheriq/kernels.hpp>
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -23,6 +27,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench_results.hpp"
+#include "output.hpp"
 #include "subprocess.hpp"
 #include "svg_chart.hpp"
 
@@ -51,12 +56,19 @@ std::string joined(const std::vector<std::string>& items, const std::string& sep
 
 HostSummary describe_host(const std::vector<EngineInfo>& engines) {
   const HostInfo h = coheriq::host();
-  HostSummary s{h.brand, h.arch, h.features, h.disabled, std::string(REFERENCE)};
+  HostSummary s{h.brand, h.arch, h.features, h.disabled, std::string(REFERENCE), {}};
   // engines() lists the highest priority first: the first supported one is what auto picks.
   for (const EngineInfo& e : engines) {
     if (e.supported) {
       s.auto_engine = e.name;
       break;
+    }
+  }
+  for (auto e = engines.rbegin(); e != engines.rend(); ++e) {
+    for (const std::string& f : e->required_features) {
+      if (std::find(s.key_features.begin(), s.key_features.end(), f) == s.key_features.end()) {
+        s.key_features.push_back(f);
+      }
     }
   }
   return s;
@@ -85,15 +97,17 @@ std::vector<std::string> select_engines(const std::vector<std::string>& tokens,
     const auto info = std::find_if(engines.begin(), engines.end(),
                                    [&](const EngineInfo& e) { return e.name == name; });
     if (info == engines.end()) {
-      throw BenchError(
-          1, "unknown engine '" + name + "'; known engines: " + joined(known) + " (or all, auto)");
+      throw BenchError(2, "--engines: unknown engine '" + shown(name, 200) +
+                              "'; known engines: " + joined(known) + " (or all, auto)");
     }
     if (!info->error.empty()) {
-      throw BenchError(1, "engine " + name + " cannot be used: " + info->error);
+      throw BenchError(1, "engine " + shown(name) + " cannot be used: " + shown(info->error));
     }
     if (!info->supported) {
-      throw BenchError(1, "engine " + name + " is not supported on this host: missing " +
-                              joined(info->missing_features) +
+      std::vector<std::string> missing = info->missing_features;
+      missing.insert(missing.end(), info->missing_host.begin(), info->missing_host.end());
+      throw BenchError(1, "engine " + shown(name) + " is not supported on this host: missing " +
+                              joined(missing) +
                               "; engines this host supports: " + joined(supported));
     }
     add(name);
@@ -123,21 +137,50 @@ std::string find_kernels_bench() {
                           "point COHERIQ_KERNELS_BENCH at it");
 }
 
-// Every benchmark kernels_bench has (in the order it runs them), as Google Benchmark lists them.
-std::vector<BenchName> list_benchmarks(const std::string& binary, bool quick) {
-  std::vector<std::string> argv = {binary, "--benchmark_list_tests=true"};
-  if (quick) argv.emplace_back("--quick");
-  std::vector<BenchName> names;
-  const ChildResult r =
-      run_child(argv, {{"COHERIQ_ENGINE", std::string(REFERENCE)}}, [&](const std::string& line) {
-        BenchName name;
-        if (parse_bench_name(line, name)) names.push_back(name);
-      });
-  if (r.exit_code != 0 || names.empty()) {
-    throw BenchError(1, "cannot list the benchmarks of " + binary + " (exit " +
-                            std::to_string(r.exit_code) + "): " + r.stderr_text);
+// COHERIQ_BENCH_LAUNCHER: words put before every kernels_bench command line (split at blanks,
+// no quoting), e.g. "qemu-x86_64 -cpu Nehalem" to emulate the benchmark processes too.
+std::vector<std::string> launcher() {
+  std::vector<std::string> words;
+  if (const char* env = std::getenv("COHERIQ_BENCH_LAUNCHER"); env != nullptr) {
+    std::istringstream in(env);
+    for (std::string w; in >> w;) words.push_back(w);
   }
-  return names;
+  return words;
+}
+
+std::vector<std::string> launched(const std::vector<std::string>& argv) {
+  std::vector<std::string> out = launcher();
+  out.insert(out.end(), argv.begin(), argv.end());
+  return out;
+}
+
+struct Listing {
+  std::vector<BenchName> names;  // in the order kernels_bench runs them
+  std::map<std::string, KernelTraits> traits;
+};
+
+// Every benchmark kernels_bench has, as Google Benchmark lists them, and the traits of each
+// kernel as kernels_bench describes them (--describe).
+Listing list_benchmarks(const std::string& binary, bool quick) {
+  std::vector<std::string> argv = {binary, "--benchmark_list_tests=true", "--describe"};
+  if (quick) argv.emplace_back("--quick");
+  Listing listing;
+  const ChildResult r = run_child(launched(argv), {{"COHERIQ_ENGINE", std::string(REFERENCE)}},
+                                  [&](const std::string& line) {
+                                    BenchName name;
+                                    std::string kernel;
+                                    KernelTraits traits;
+                                    if (parse_kernel_line(line, kernel, traits)) {
+                                      listing.traits[kernel] = traits;
+                                    } else if (parse_bench_name(line, name)) {
+                                      listing.names.push_back(name);
+                                    }
+                                  });
+  if (r.exit_code != 0 || listing.names.empty()) {
+    throw BenchError(1, "cannot list the benchmarks of " + shown(binary) + " (exit " +
+                            std::to_string(r.exit_code) + "):\n" + shown_tail(r.stderr_text));
+  }
+  return listing;
 }
 
 // "1K" -> 1024, "16M" -> 16777216, "256" -> 256.
@@ -171,7 +214,7 @@ std::vector<BenchName> select_benchmarks(const std::vector<BenchName>& all,
   }
   for (const std::string& k : options.kernels) {
     if (!kernels.count(k) && !bases.count(k)) {
-      throw BenchError(1, "unknown kernel '" + k + "'; kernels: " +
+      throw BenchError(2, "--kernels: unknown kernel '" + shown(k, 200) + "'; kernels: " +
                               joined(std::vector<std::string>(bases.begin(), bases.end())) +
                               " (or one type of one, e.g. dot.f32)");
     }
@@ -182,7 +225,7 @@ std::vector<BenchName> select_benchmarks(const std::vector<BenchName>& all,
     if (!sizes_available.count(n)) {
       std::vector<std::string> labels;
       for (std::size_t a : sizes_available) labels.push_back(std::to_string(a));
-      throw BenchError(1, "no benchmark has size " + s + " (" + std::to_string(n) +
+      throw BenchError(2, "--sizes: no benchmark has size " + s + " (" + std::to_string(n) +
                               "); sizes: " + joined(labels));
     }
     sizes.insert(n);
@@ -201,8 +244,10 @@ std::vector<BenchName> select_benchmarks(const std::vector<BenchName>& all,
     largest = std::max(largest, n.size);
   }
   if (chosen.empty()) {
-    throw BenchError(1, "no benchmark matches --kernels " + joined(options.kernels, ",") +
-                            " --sizes " + joined(options.sizes, ","));
+    throw BenchError(2, "no benchmark matches --kernels " +
+                            shown(joined(options.kernels, ","), 200) + " --sizes " +
+                            shown(joined(options.sizes, ","), 200) +
+                            ": drop one of them, or pick a size each kernel has");
   }
   for (const BenchName& n : all) {
     if (n.impl == "stream" && n.size <= largest) chosen.push_back(n);
@@ -231,14 +276,18 @@ struct Run {
   std::vector<std::string> argv;
 };
 
-// The reference's scalar gemm takes seconds per call from n = 1024 on: one repetition is
-// enough to compare with engines a hundred times faster, and keeps the full run in minutes.
-bool expensive_for_reference(const BenchName& n) {
-  return n.impl == "coheriq" && (n.base() == "gemm" || n.base() == "gemm_packed") && n.size >= 1024;
+// The reference's scalar kernels of cubic cost (gemm) take seconds per call from n = 1024 on:
+// one repetition is enough to compare with engines a hundred times faster, and keeps the full
+// run in minutes.
+bool expensive_for_reference(const BenchName& n,
+                             const std::map<std::string, KernelTraits>& traits) {
+  const auto t = traits.find(n.kernel);
+  return n.impl == "coheriq" && t != traits.end() && t->second.work == "cubic" && n.size >= 1024;
 }
 
 std::vector<Run> plan_runs(const std::vector<std::string>& engines,
-                           const std::vector<BenchName>& names, int repetitions) {
+                           const std::vector<BenchName>& names,
+                           const std::map<std::string, KernelTraits>& traits, int repetitions) {
   std::vector<Run> runs;
   for (std::size_t i = 0; i < engines.size(); ++i) {
     const std::string& engine = engines[i];
@@ -249,7 +298,7 @@ std::vector<Run> plan_runs(const std::vector<std::string>& engines,
       // each engine's bandwidth is compared with what the memory delivered in its own run.
       const bool mine = n.impl == "coheriq" || n.impl == "stream" || engine == REFERENCE;
       if (!mine) continue;
-      (engine == REFERENCE && expensive_for_reference(n) ? slow : main).names.push_back(n);
+      (engine == REFERENCE && expensive_for_reference(n, traits) ? slow : main).names.push_back(n);
     }
     if (!main.names.empty()) runs.push_back(std::move(main));
     if (!slow.names.empty()) runs.push_back(std::move(slow));
@@ -342,13 +391,19 @@ void execute(Run& run, const std::string& binary, const std::string& workdir, bo
               "--benchmark_out_format=json", "--benchmark_format=console",
               "--benchmark_color=false", "--progress"};
   if (quick_sizes) run.argv.emplace_back("--quick");
+  run.argv = launched(run.argv);
   progress.start(run);
   const ChildResult r = run_child(run.argv, {{"COHERIQ_ENGINE", run.engine}},
                                   [&](const std::string& line) { progress.line(line); });
   progress.finish();
   if (r.exit_code != 0) {
+    // 132 = 128 + SIGILL: the usual way a binary built for a newer CPU ends.
+    const std::string why =
+        r.exit_code == 128 + SIGILL
+            ? " (killed by SIGILL: it executed an instruction this CPU does not have; report it)"
+            : "";
     throw BenchError(1, "kernels_bench failed under engine " + run.engine + " (exit " +
-                            std::to_string(r.exit_code) + "):\n" + r.stderr_text);
+                            std::to_string(r.exit_code) + why + "):\n" + shown_tail(r.stderr_text));
   }
   std::ifstream in(out);
   try {
@@ -387,23 +442,79 @@ json merged_benchmarks(const std::vector<Run>& runs) {
   return merged;
 }
 
+// Writes `text` to `path` whole or not at all: through a temporary file in the same directory,
+// renamed over `path` once complete, so a failure leaves no empty or truncated file behind.
+// Special files (/dev/stdout, a FIFO) are written in place.
 void write_file(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << text;
-  out.close();
-  if (!out) throw BenchError(1, "cannot write " + path);
+  struct stat st {};
+  const bool special = stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode);
+  const std::string target = special ? path : path + ".coheriq-" + std::to_string(getpid());
+  const int fd = special ? open(target.c_str(), O_WRONLY | O_CLOEXEC)
+                         : open(target.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+  const auto fail = [&](int error) {
+    if (!special && fd >= 0) unlink(target.c_str());  // only the temporary file made here
+    throw BenchError(1, "cannot write " + shown(path) + ": " + std::strerror(error));
+  };
+  if (fd < 0) fail(errno);
+  for (std::size_t done = 0; done < text.size();) {
+    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      const int error = n < 0 ? errno : EIO;
+      close(fd);
+      fail(error);
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  if (close(fd) != 0) fail(errno);
+  if (!special && std::rename(target.c_str(), path.c_str()) != 0) fail(errno);
 }
 
-// Fails before a long run, rather than after it, when an output file cannot be written.
+// Fails before a long run, rather than after it, when an output file cannot be written. Creates
+// nothing: a run that fails later leaves no file.
 void check_writable(const std::string& path, const char* flag) {
   if (path.empty() || path == "-") return;
-  std::ofstream probe(path, std::ios::app);
-  if (!probe) throw BenchError(1, std::string(flag) + ": cannot write " + path);
+  struct stat st {};
+  if (stat(path.c_str(), &st) == 0) {
+    if (S_ISDIR(st.st_mode)) {
+      throw BenchError(2, std::string(flag) + ": " + shown(path) + " is a directory; name a file");
+    }
+    if (access(path.c_str(), W_OK) != 0) {
+      throw BenchError(
+          1, std::string(flag) + ": cannot write " + shown(path) + ": " + std::strerror(errno));
+    }
+    return;
+  }
+  std::string dir = std::filesystem::path(path).parent_path().string();
+  if (dir.empty()) dir = ".";
+  if (access(dir.c_str(), W_OK | X_OK) != 0) {
+    throw BenchError(1, std::string(flag) + ": cannot create " + shown(path) + " (directory " +
+                            shown(dir) + ": " + std::strerror(errno) + ")");
+  }
+}
+
+// The syntax of --kernels tokens: "dot" or "dot.f32". Which kernels exist is known only from
+// kernels_bench; this catches what can be caught before it is looked for.
+void check_kernel_tokens(const std::vector<std::string>& tokens) {
+  for (const std::string& k : tokens) {
+    const bool ok =
+        !k.empty() && k.find_first_not_of(
+                          "abcdefghijklmnopqrstuvwxyz"
+                          "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.") == std::string::npos;
+    if (!ok) {
+      throw BenchError(2, "--kernels: '" + shown(k, 200) +
+                              "' is not a kernel name (examples: dot, dot.f32, gemm)");
+    }
+  }
 }
 
 int bench(const BenchOptions& options) {
-  check_writable(options.json, "--json");
-  check_writable(options.chart, "--chart");
+  // Usage first (exit 2), before anything is looked up or run: sizes, kernel names, engines.
+  for (const std::string& s : options.sizes) (void)parse_size(s);
+  check_kernel_tokens(options.kernels);
+  for (const std::string& e : options.engines) {
+    if (e.empty()) throw BenchError(2, "--engines: an empty engine name (a stray comma?)");
+  }
 
   // Materializes the kernels domain in this process (never locks); a bad COHERIQ_ENGINE in the
   // caller's environment does not matter here: every run sets its own.
@@ -414,12 +525,17 @@ int bench(const BenchOptions& options) {
   const std::vector<EngineInfo> infos = coheriq::engines(coheriq::kernels::domain_name);
   const HostSummary host = describe_host(infos);
   const std::vector<std::string> engines = select_engines(options.engines, infos, host);
+  check_writable(options.json, "--json");
+  check_writable(options.chart, "--chart");
 
+  // From here on an interrupt (Ctrl-C) ends the children, and the temporary directory is
+  // removed as the stack unwinds, before this process ends by the same signal.
+  catch_interrupts();
   const std::string binary = find_kernels_bench();
   // The quick subset is kernels_bench's own (--quick), unless sizes are named explicitly.
   const bool quick_sizes = options.quick && options.sizes.empty();
-  const std::vector<BenchName> names =
-      select_benchmarks(list_benchmarks(binary, quick_sizes), options);
+  const Listing listing = list_benchmarks(binary, quick_sizes);
+  const std::vector<BenchName> names = select_benchmarks(listing.names, options);
 
   RunSettings settings;
   settings.quick = options.quick;
@@ -428,15 +544,18 @@ int bench(const BenchOptions& options) {
       options.min_time > 0 ? options.min_time : (options.quick ? kQuickMinTime : kFullMinTime);
   settings.command = options.command_line;
 
-  std::vector<Run> runs = plan_runs(engines, names, settings.repetitions);
+  std::vector<Run> runs = plan_runs(engines, names, listing.traits, settings.repetitions);
   const bool stdout_json = options.json == "-";
   Progress progress(!options.quiet, engines.size());
   const TempDir workdir;
   for (Run& run : runs)
     execute(run, binary, workdir.path(), quick_sizes, settings.min_time, progress);
 
+  throw_if_interrupted();
+
   Table table;
   table.engines = engines;
+  table.traits = listing.traits;
   for (const Run& run : runs) table.add_run(run.output, run.engine);
   std::vector<std::string> row_order;  // kernels_bench's own order
   for (const BenchName& n : names) row_order.push_back(n.kernel + "/" + std::to_string(n.size));
@@ -486,9 +605,9 @@ int bench(const BenchOptions& options) {
                              {"output", run.output}});
     }
     if (stdout_json) {
-      std::cout << out.dump(2) << "\n" << std::flush;
+      std::cout << dump_json(out) << "\n" << std::flush;
     } else {
-      write_file(options.json, out.dump(2) + "\n");
+      write_file(options.json, dump_json(out) + "\n");
     }
   }
   if (!options.chart.empty()) {
@@ -506,6 +625,10 @@ int bench(const BenchOptions& options) {
 int run_bench(const BenchOptions& options) {
   try {
     return bench(options);
+  } catch (const Interrupted& e) {
+    // The temporary directory is gone (unwound); outputs not yet written are not written.
+    std::cerr << "\ncoheriq: bench: " << e.what() << "; no output written\n";
+    die_by(e.signal);
   } catch (const BenchError& e) {
     std::cerr << "coheriq: bench: " << e.what() << "\n";
     return e.code;

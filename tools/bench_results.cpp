@@ -26,9 +26,32 @@ bool parse_bench_name(const std::string& name, BenchName& out) {
   return !out.kernel.empty() && !out.impl.empty();
 }
 
-std::string size_label(const std::string& kernel, std::size_t n) {
-  const std::string base = kernel.substr(0, kernel.find('.'));
-  if (base == "gemm" || base == "gemm_packed" || base == "pack_b") return std::to_string(n);
+KernelTraits parse_kernel_traits(const std::string& text) {
+  KernelTraits t;
+  std::istringstream words(text);
+  for (std::string word; words >> word;) {
+    const auto eq = word.find('=');
+    if (eq == std::string::npos) continue;
+    const std::string key = word.substr(0, eq), value = word.substr(eq + 1);
+    if (key == "size") t.size = value;
+    if (key == "work") t.work = value;
+    if (key == "traffic") t.traffic = value;
+  }
+  return t;
+}
+
+bool parse_kernel_line(const std::string& line, std::string& kernel, KernelTraits& traits) {
+  static const std::string prefix = "@kernel ";
+  if (line.compare(0, prefix.size(), prefix) != 0) return false;
+  const std::string rest = line.substr(prefix.size());
+  const auto space = rest.find(' ');
+  kernel = rest.substr(0, space);
+  traits = parse_kernel_traits(space == std::string::npos ? "" : rest.substr(space + 1));
+  return !kernel.empty();
+}
+
+std::string size_label(const KernelTraits& traits, std::size_t n) {
+  if (traits.size == "order") return std::to_string(n);
   if (n >= (std::size_t{1} << 20) && n % (std::size_t{1} << 20) == 0) {
     return std::to_string(n >> 20) + "M";
   }
@@ -111,7 +134,22 @@ double Cell::spread() const {
   return (*hi - *lo) / (2 * median_ns());
 }
 
+const KernelTraits& Table::traits_of(const std::string& kernel) const {
+  static const KernelTraits defaults;
+  const auto it = traits.find(kernel);
+  return it == traits.end() ? defaults : it->second;
+}
+
 void Table::add_run(const json& run, const std::string& engine) {
+  // The kernels' traits, as this run's kernels_bench describes them.
+  static const std::string traits_key = "coheriq_kernel:";
+  if (const auto context = run.find("context"); context != run.end() && context->is_object()) {
+    for (const auto& [key, value] : context->items()) {
+      if (key.compare(0, traits_key.size(), traits_key) == 0 && value.is_string()) {
+        traits.emplace(key.substr(traits_key.size()), parse_kernel_traits(value));
+      }
+    }
+  }
   for (const json& b : run.at("benchmarks")) {
     // Aggregates (mean, median, stddev) are recomputed from the repetitions themselves.
     if (b.value("run_type", "iteration") != "iteration") continue;
@@ -170,19 +208,9 @@ double Table::speedup(const Row& row, const std::string& column) const {
 
 const Cell* Table::stream_for(const Row& row, const std::string& column) const {
   if (stream_size == 0 || row.size < stream_size) return nullptr;  // warm sizes: no reference
-  const std::string base = row.kernel.substr(0, row.kernel.find('.'));
-  std::string reference;
-  if (base == "dot") {
-    reference = "stream_read2";
-  } else if (base == "sum" || base == "asum" || base == "nrm2" || base == "iamax") {
-    reference = "stream_read1";
-  } else if (base == "scal") {
-    reference = "stream_scale";
-  } else if (base == "axpy") {
-    reference = "stream_triad";
-  } else {
-    return nullptr;
-  }
+  const std::string& traffic = traits_of(row.kernel).traffic;
+  if (traffic.empty()) return nullptr;
+  const std::string reference = "stream_" + traffic;
   const bool engine = std::find(engines.begin(), engines.end(), column) != engines.end();
   const auto run = stream.find(engine ? column : "reference");  // peers ran with reference
   if (run == stream.end()) return nullptr;
@@ -200,12 +228,6 @@ double Table::fraction_of_stream(const Row& row, const std::string& column) cons
 // ------------------------------ Text
 
 namespace {
-
-// Key CPU features worth a glance when reading the numbers (those present are shown).
-const char* const kKeyFeatures[] = {
-    "sse4_2",   "avx",        "avx2",        "fma3",        "avx512f",  "avx512bw", "avx512dq",
-    "avx512vl", "avx512vnni", "avx512_bf16", "avx512_fp16", "amx_tile", "amx_bf16", "amx_int8",
-    "asimd",    "sve",        "sve2",        "bf16",        "i8mm"};
 
 struct Best {
   std::string column;
@@ -315,7 +337,7 @@ std::string render_table(const Table& t, const HostSummary& host, const RunSetti
                          const std::string& peers_skipped) {
   std::ostringstream out;
   std::vector<std::string> key;
-  for (const char* f : kKeyFeatures) {
+  for (const std::string& f : host.key_features) {
     if (std::find(host.features.begin(), host.features.end(), f) != host.features.end()) {
       key.emplace_back(f);
     }
@@ -346,7 +368,7 @@ std::string render_table(const Table& t, const HostSummary& host, const RunSetti
   if (!t.peers.empty()) header.push_back("vs best peer");
   lines.push_back(header);
   for (const Row& row : t.rows) {
-    std::vector<std::string> line = {row.kernel, size_label(row.kernel, row.size)};
+    std::vector<std::string> line = {row.kernel, t.size_label(row)};
     for (const std::string& e : t.engines) line.push_back(cell_text(t, row, e));
     for (const std::string& p : t.peers) line.push_back(cell_text(t, row, p));
     if (!t.peers.empty()) line.push_back(vs_peer_text(t, row));
@@ -363,7 +385,7 @@ std::string render_table(const Table& t, const HostSummary& host, const RunSetti
   for (const std::string& c : columns) bw[0].push_back(c);
   for (const Row& row : t.rows) {
     if (t.stream_for(row, "reference") == nullptr) continue;
-    std::vector<std::string> line = {row.kernel, size_label(row.kernel, row.size)};
+    std::vector<std::string> line = {row.kernel, t.size_label(row)};
     for (const std::string& c : columns) {
       const double fraction = t.fraction_of_stream(row, c);
       line.push_back(fraction > 0 ? rate_text(row.cells.at(c), 1e9, 1) + " (" +
@@ -395,7 +417,7 @@ std::string render_table(const Table& t, const HostSummary& host, const RunSetti
       if (cell.rate_unit == "items_per_second") unit = "Gelem/s";
     }
     if (unit.empty()) continue;
-    std::vector<std::string> line = {row.kernel + " " + unit, size_label(row.kernel, row.size)};
+    std::vector<std::string> line = {row.kernel + " " + unit, t.size_label(row)};
     for (const std::string& c : columns) {
       const auto it = row.cells.find(c);
       line.push_back(it == row.cells.end() ? "-" : rate_text(it->second, 1e9, 2));

@@ -22,8 +22,20 @@ struct BenchName {
 // Parses a name; false when it does not have that shape.
 bool parse_bench_name(const std::string& name, BenchName& out);
 
-// "1K", "64K", "16M" for vector lengths; the order n itself for matrices (gemm, pack_b).
-std::string size_label(const std::string& kernel, std::size_t n);
+// What kernels_bench says of a kernel ("@kernel dot.f32 size=length work=linear traffic=read2",
+// or the JSON context "coheriq_kernel:dot.f32"): the command knows no kernel by name.
+struct KernelTraits {
+  std::string size = "length";  // "length" (elements) or "order" (n x n matrices)
+  std::string work = "linear";  // how the cost grows with the size: linear, quadratic, cubic
+  std::string traffic;          // the STREAM-style reference of the same traffic, or ""
+};
+// Parses "size=length work=linear traffic=read2"; unknown keys are ignored (newer binaries).
+KernelTraits parse_kernel_traits(const std::string& text);
+// Parses an "@kernel <kernel> <traits>" line; false when the line is something else.
+bool parse_kernel_line(const std::string& line, std::string& kernel, KernelTraits& traits);
+
+// "1K", "64K", "16M" for lengths; the order n itself for matrices.
+std::string size_label(const KernelTraits& traits, std::size_t n);
 
 // One implementation at one row: a sample per repetition, summarized by the median.
 struct Cell {
@@ -51,6 +63,13 @@ struct Table {
   // that engine's kernels): engine -> "stream_read1", "stream_read2", "stream_scale", ...
   std::map<std::string, std::map<std::string, Cell>> stream;
   std::size_t stream_size = 0;  // their length: rows this long are compared with them
+  std::map<std::string, KernelTraits> traits;  // by kernel ("dot.f32"), from kernels_bench
+
+  // The traits of a kernel (the defaults when kernels_bench did not describe it).
+  const KernelTraits& traits_of(const std::string& kernel) const;
+  std::string size_label(const Row& row) const {
+    return tool::size_label(traits_of(row.kernel), row.size);
+  }
 
   // Adds the benchmarks of one run's JSON; coheriq rows go to the column `engine`.
   void add_run(const nlohmann::json& run, const std::string& engine);
@@ -58,7 +77,7 @@ struct Table {
   void sort_rows(const std::vector<std::string>& order);
   // time(reference) / time(column) at this row, or a negative value when either is missing.
   double speedup(const Row& row, const std::string& column) const;
-  // The STREAM-style reference with the traffic of this row's kernel (read1/2, scale, triad),
+  // The STREAM-style reference with the traffic of this row's kernel (its traits name it),
   // measured in the run of `column` (peers: the reference run), or nullptr.
   const Cell* stream_for(const Row& row, const std::string& column) const;
   // rate(column) / rate(its STREAM-style reference) at this row, or a negative value.
@@ -69,6 +88,10 @@ struct HostSummary {
   std::string brand, arch;
   std::vector<std::string> features, disabled;
   std::string auto_engine;  // what COHERIQ_ENGINE=auto selects here
+  // The features worth a glance when reading the numbers: those the engines require (their
+  // required_features, lowest priority engine first, each once). The host line shows those
+  // present.
+  std::vector<std::string> key_features;
 };
 
 struct RunSettings {

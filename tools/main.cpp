@@ -1,5 +1,6 @@
-// The `coheriq` command: `coheriq info [--json]` and `coheriq bench [...]` (API.md section 5).
-// Exit codes: 0 ok, 1 error (message on stderr), 2 usage (the message names the flag).
+// The `coheriq` command: `coheriq info [--json]` and `coheriq bench [...]`.
+// Exit codes: 0 ok, 1 error (message on stderr; a write error on stdout is one), 2 usage (the
+// message names the flag or value).
 #include <coheriq/coheriq.hpp>
 
 #include <fcntl.h>
@@ -13,6 +14,7 @@
 
 #include "bench_command.hpp"
 #include "info.hpp"
+#include "output.hpp"
 
 namespace {
 
@@ -76,8 +78,8 @@ int main(int argc, char** argv) {
       ->delimiter(',');
   bench_app
       ->add_option("--kernels", bench.kernels,
-                   "Kernels, comma-separated: dot, axpy, scal, sum, asum, nrm2, iamax, exp, log, "
-                   "tanh, sigmoid, softmax, gemm, gemm_packed, pack_b, or one type (dot.f32)")
+                   "Kernels, comma-separated: a kernel (e.g. dot, gemm) or one type of one "
+                   "(dot.f32); an unknown name is an error listing the kernels kernels_bench has")
       ->delimiter(',');
   bench_app
       ->add_option("--sizes", bench.sizes,
@@ -121,7 +123,7 @@ int main(int argc, char** argv) {
   }
 
   detect_host_quietly();
-  if (info->parsed()) return coheriq::tool::run_info(info_json);
+  if (info->parsed()) return coheriq::tool::finish_stdout(coheriq::tool::run_info(info_json));
   bench.command_line = command_line(argc, argv);
-  return coheriq::tool::run_bench(bench);
+  return coheriq::tool::finish_stdout(coheriq::tool::run_bench(bench));
 }

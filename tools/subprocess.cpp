@@ -5,7 +5,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -43,7 +45,43 @@ class LineSplitter {
   std::string pending_;
 };
 
+// The signal received (0: none) and the child it is forwarded to (0: none running). Touched by
+// the handler: lock-free atomics only.
+std::atomic<int> received_signal{0};
+std::atomic<pid_t> running_child{0};
+
+void on_interrupt(int signal) {
+  received_signal.store(signal);
+  const pid_t child = running_child.load();
+  if (child > 0) kill(child, signal);
+}
+
 }  // namespace
+
+Interrupted::Interrupted(int signal_)
+    : std::runtime_error(std::string("interrupted by ") + (signal_ == SIGINT    ? "SIGINT"
+                                                           : signal_ == SIGTERM ? "SIGTERM"
+                                                           : signal_ == SIGHUP  ? "SIGHUP"
+                                                                                : "a signal")),
+      signal(signal_) {}
+
+void catch_interrupts() {
+  struct sigaction action {};
+  action.sa_handler = on_interrupt;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = 0;  // no SA_RESTART: a blocked poll returns EINTR
+  for (int signal : {SIGINT, SIGTERM, SIGHUP}) sigaction(signal, &action, nullptr);
+}
+
+void throw_if_interrupted() {
+  if (const int signal = received_signal.load(); signal != 0) throw Interrupted(signal);
+}
+
+void die_by(int signal) {
+  std::signal(signal, SIG_DFL);
+  std::raise(signal);
+  _exit(128 + signal);  // not reached: the default action of these signals ends the process
+}
 
 ChildResult run_child(const std::vector<std::string>& argv,
                       const std::vector<std::pair<std::string, std::string>>& env,
@@ -59,17 +97,22 @@ ChildResult run_child(const std::vector<std::string>& argv,
   for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
 
+  throw_if_interrupted();
   const pid_t pid = fork();
   if (pid < 0) throw_errno("fork");
   if (pid == 0) {
-    // The child: the tool is single-threaded, so setenv between fork and exec is safe.
+    // The child: the tool is single-threaded, so setenv between fork and exec is safe. exec
+    // restores the default action of the signals this process catches.
     dup2(out_pipe[1], STDOUT_FILENO);
     dup2(err_pipe[1], STDERR_FILENO);
     for (const auto& [name, value] : env) setenv(name.c_str(), value.c_str(), 1);
-    execv(args[0], args.data());
+    execvp(args[0], args.data());
     std::fprintf(stderr, "cannot run %s: %s\n", args[0], std::strerror(errno));
     _exit(127);
   }
+  running_child.store(pid);
+  // A signal that came between the check above and now was not forwarded: forward it.
+  if (const int signal = received_signal.load(); signal != 0) kill(pid, signal);
   close(out_pipe[1]);
   close(err_pipe[1]);
 
@@ -106,6 +149,8 @@ ChildResult run_child(const std::vector<std::string>& argv,
   while (waitpid(pid, &status, 0) < 0) {
     if (errno != EINTR) throw_errno("waitpid");
   }
+  running_child.store(0);
+  throw_if_interrupted();
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   return result;
 }

@@ -243,7 +243,7 @@ std::string render_svg_chart(const Table& table, const std::string& subtitle) {
     const double top = group_top[g];
     svg << R"(<text x=")" << num(plot_left - 10) << R"(" y=")" << num(top + group_height[g] / 2 + 4)
         << R"(" font-size="12" fill="#222" text-anchor="end">)" << escape(row.kernel) << " "
-        << escape(size_label(row.kernel, row.size)) << "</text>\n";
+        << escape(table.size_label(row)) << "</text>\n";
     double y = top + group_pad;
     for (std::size_t s = 0; s < series.size(); ++s) {
       const double v = values[g][s];
@@ -252,8 +252,8 @@ std::string render_svg_chart(const Table& table, const std::string& subtitle) {
       const double left = std::min(origin, x), bar_width = std::max(1.0, std::abs(x - origin));
       svg << R"(<rect x=")" << num(left) << R"(" y=")" << num(y + 1) << R"(" width=")"
           << num(bar_width) << R"(" height=")" << num(bar - 2) << R"(" fill=")" << series[s].color
-          << R"("><title>)" << escape(row.kernel) << " " << escape(size_label(row.kernel, row.size))
-          << ", " << escape(series[s].name) << ": " << escape(format_ratio(v)) << "</title></rect>";
+          << R"("><title>)" << escape(row.kernel) << " " << escape(table.size_label(row)) << ", "
+          << escape(series[s].name) << ": " << escape(format_ratio(v)) << "</title></rect>";
       const bool right = x >= origin;
       svg << R"(<text x=")" << num(right ? x + 4 : x - 4) << R"(" y=")" << num(y + bar - 3)
           << R"(" font-size=")" << (bar > 10 ? 10 : 8) << R"(" fill="#333" text-anchor=")"

@@ -1,50 +1,97 @@
-// Eigen's benchmarks: the harness loops (baseline code) calling eigen_kernels (Eigen's TU).
+// Eigen's benchmarks: the harness loops (baseline code) calling one of the builds of
+// eigen_kernels.cpp (one per ISA; bench/CMakeLists.txt says which exist), the widest this CPU
+// runs, checked here before anything of it runs.
 #include <cstddef>
 #include <string>
 
 #include "../harness.hpp"
-#include "eigen_kernels.hpp"
+#include "bench_config.hpp"
 #include "peers.hpp"
+
+#ifdef COHERIQ_BENCH_EIGEN_BASELINE
+#define COHERIQ_EIGEN_VARIANT eigen_baseline
+#include "eigen_kernels.hpp"
+#undef COHERIQ_EIGEN_VARIANT
+#endif
+#ifdef COHERIQ_BENCH_EIGEN_AVX2
+#define COHERIQ_EIGEN_VARIANT eigen_avx2
+#include "eigen_kernels.hpp"
+#undef COHERIQ_EIGEN_VARIANT
+#endif
+#ifdef COHERIQ_BENCH_EIGEN_AVX512
+#define COHERIQ_EIGEN_VARIANT eigen_avx512
+#include "eigen_kernels.hpp"
+#undef COHERIQ_EIGEN_VARIANT
+#endif
 
 namespace coheriq_bench {
 namespace {
 
-namespace ek = eigen_kernels;
-
-template <class T>
+template <class K, class T>
 void register_type() {
-  add_dot<T>("eigen", [](std::size_t n, const T* x, const T* y) { return ek::dot(n, x, y); });
-  add_axpy<T>("eigen", [](std::size_t n, T a, const T* x, T* y) { ek::axpy(n, a, x, y); });
-  add_scal<T>("eigen", [](std::size_t n, T a, T* x) { ek::scal(n, a, x); });
-  add_reduction<T>("sum", "eigen", [](std::size_t n, const T* x) { return ek::sum(n, x); });
-  add_reduction<T>("asum", "eigen", [](std::size_t n, const T* x) { return ek::asum(n, x); });
-  add_reduction<T>("nrm2", "eigen", [](std::size_t n, const T* x) { return ek::nrm2(n, x); });
-  add_reduction<T>("iamax", "eigen", [](std::size_t n, const T* x) { return ek::iamax(n, x); });
+  add_dot<T>("eigen", [](std::size_t n, const T* x, const T* y) { return K::dot(n, x, y); });
+  add_axpy<T>("eigen", [](std::size_t n, T a, const T* x, T* y) { K::axpy(n, a, x, y); });
+  add_scal<T>("eigen", [](std::size_t n, T a, T* x) { K::scal(n, a, x); });
+  add_reduction<T>("sum", "eigen", [](std::size_t n, const T* x) { return K::sum(n, x); });
+  add_reduction<T>("asum", "eigen", [](std::size_t n, const T* x) { return K::asum(n, x); });
+  add_reduction<T>("nrm2", "eigen", [](std::size_t n, const T* x) { return K::nrm2(n, x); });
+  add_reduction<T>("iamax", "eigen", [](std::size_t n, const T* x) { return K::iamax(n, x); });
 }
+
+template <class K>
+PeerStatus register_build(const char* isa) {
+  register_type<K, float>();
+  register_type<K, double>();
+  add_math("exp", Fill::kExp, "eigen",
+           [](std::size_t n, const float* x, float* y) { K::exp(n, x, y); });
+  add_math("log", Fill::kLog, "eigen",
+           [](std::size_t n, const float* x, float* y) { K::log(n, x, y); });
+  add_math("tanh", Fill::kTanh, "eigen",
+           [](std::size_t n, const float* x, float* y) { K::tanh(n, x, y); });
+  add_math("sigmoid", Fill::kSigmoid, "eigen",
+           [](std::size_t n, const float* x, float* y) { K::sigmoid(n, x, y); });
+  add_math("softmax", Fill::kSigmoid, "eigen",
+           [](std::size_t n, const float* x, float* y) { K::softmax(n, x, y); });
+  add_gemm<float>("eigen", [](std::size_t n, const float* a, const float* b, float* c) {
+    K::gemm(n, a, b, c);
+  });
+  add_gemm<double>("eigen", [](std::size_t n, const double* a, const double* b, double* c) {
+    K::gemm(n, a, b, c);
+  });
+  return {
+      "eigen", true,
+      std::string(K::version()) + ", " + isa + " build: " + K::simd() + ", EIGEN_DONT_PARALLELIZE"};
+}
+
+#if defined(__x86_64__) || defined(__i386__)
+// What each build was compiled for (bench/CMakeLists.txt), as the CPU and OS report it.
+bool cpu_runs_avx2() {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+}
+bool cpu_runs_avx512() {
+  return cpu_runs_avx2() && __builtin_cpu_supports("avx512f") &&
+         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512bw") &&
+         __builtin_cpu_supports("avx512vl");
+}
+#endif
 
 }  // namespace
 
 PeerStatus register_eigen() {
-  register_type<float>();
-  register_type<double>();
-  add_math("exp", Fill::kExp, "eigen",
-           [](std::size_t n, const float* x, float* y) { ek::exp(n, x, y); });
-  add_math("log", Fill::kLog, "eigen",
-           [](std::size_t n, const float* x, float* y) { ek::log(n, x, y); });
-  add_math("tanh", Fill::kTanh, "eigen",
-           [](std::size_t n, const float* x, float* y) { ek::tanh(n, x, y); });
-  add_math("sigmoid", Fill::kSigmoid, "eigen",
-           [](std::size_t n, const float* x, float* y) { ek::sigmoid(n, x, y); });
-  add_math("softmax", Fill::kSigmoid, "eigen",
-           [](std::size_t n, const float* x, float* y) { ek::softmax(n, x, y); });
-  add_gemm<float>("eigen", [](std::size_t n, const float* a, const float* b, float* c) {
-    ek::gemm(n, a, b, c);
-  });
-  add_gemm<double>("eigen", [](std::size_t n, const double* a, const double* b, double* c) {
-    ek::gemm(n, a, b, c);
-  });
-  return {"eigen", true,
-          std::string(ek::version()) + ", " + ek::simd() + ", EIGEN_DONT_PARALLELIZE"};
+#ifdef COHERIQ_BENCH_EIGEN_AVX512
+  if (cpu_runs_avx512()) return register_build<eigen_avx512::Kernels>("avx512");
+#endif
+#ifdef COHERIQ_BENCH_EIGEN_AVX2
+  if (cpu_runs_avx2()) return register_build<eigen_avx2::Kernels>("avx2");
+#endif
+#ifdef COHERIQ_BENCH_EIGEN_BASELINE
+  return register_build<eigen_baseline::Kernels>("baseline");
+#else
+  return {"eigen", false,
+          "this CPU runs none of the Eigen builds here (COHERIQ_BENCH_EIGEN_ISAS: " +
+              std::string(kEigenIsas) + ")"};
+#endif
 }
 
 }  // namespace coheriq_bench

@@ -1,10 +1,15 @@
-// Eigen kernels, compiled with COHERIQ_BENCH_EIGEN_FLAGS (the host's ISA by default) and
-// EIGEN_DONT_PARALLELIZE (one thread). See eigen_kernels.hpp.
-#include "eigen_kernels.hpp"
-
+// Eigen kernels, compiled once per ISA (bench/CMakeLists.txt gives each build its flags and
+// COHERIQ_EIGEN_VARIANT) with EIGEN_DONT_PARALLELIZE (one thread). See eigen_kernels.hpp.
+//
+// Each build also renames Eigen's namespace (-DEigen=coheriq_eigen_<isa>): Eigen's templates are
+// inline, and two builds instantiating the same one with different ISA flags would otherwise
+// emit one weak symbol the linker keeps a single copy of, so the baseline build could end up
+// calling AVX-512 code. Renamed, every build's instantiations are its own.
 #include <Eigen/Core>
 
-namespace coheriq_bench::eigen_kernels {
+#include "eigen_kernels.hpp"
+
+namespace coheriq_bench::COHERIQ_EIGEN_VARIANT {
 namespace {
 
 using Index = Eigen::Index;
@@ -63,34 +68,34 @@ void gemm_t(std::size_t n, const T* a, const T* b, T* c) {
 
 }  // namespace
 
-float dot(std::size_t n, const float* x, const float* y) { return dot_t(n, x, y); }
-double dot(std::size_t n, const double* x, const double* y) { return dot_t(n, x, y); }
-void axpy(std::size_t n, float a, const float* x, float* y) { axpy_t(n, a, x, y); }
-void axpy(std::size_t n, double a, const double* x, double* y) { axpy_t(n, a, x, y); }
-void scal(std::size_t n, float a, float* x) { scal_t(n, a, x); }
-void scal(std::size_t n, double a, double* x) { scal_t(n, a, x); }
-float sum(std::size_t n, const float* x) { return sum_t(n, x); }
-double sum(std::size_t n, const double* x) { return sum_t(n, x); }
-float asum(std::size_t n, const float* x) { return asum_t(n, x); }
-double asum(std::size_t n, const double* x) { return asum_t(n, x); }
-float nrm2(std::size_t n, const float* x) { return nrm2_t(n, x); }
-double nrm2(std::size_t n, const double* x) { return nrm2_t(n, x); }
-std::size_t iamax(std::size_t n, const float* x) { return iamax_t(n, x); }
-std::size_t iamax(std::size_t n, const double* x) { return iamax_t(n, x); }
+float Kernels::dot(std::size_t n, const float* x, const float* y) { return dot_t(n, x, y); }
+double Kernels::dot(std::size_t n, const double* x, const double* y) { return dot_t(n, x, y); }
+void Kernels::axpy(std::size_t n, float a, const float* x, float* y) { axpy_t(n, a, x, y); }
+void Kernels::axpy(std::size_t n, double a, const double* x, double* y) { axpy_t(n, a, x, y); }
+void Kernels::scal(std::size_t n, float a, float* x) { scal_t(n, a, x); }
+void Kernels::scal(std::size_t n, double a, double* x) { scal_t(n, a, x); }
+float Kernels::sum(std::size_t n, const float* x) { return sum_t(n, x); }
+double Kernels::sum(std::size_t n, const double* x) { return sum_t(n, x); }
+float Kernels::asum(std::size_t n, const float* x) { return asum_t(n, x); }
+double Kernels::asum(std::size_t n, const double* x) { return asum_t(n, x); }
+float Kernels::nrm2(std::size_t n, const float* x) { return nrm2_t(n, x); }
+double Kernels::nrm2(std::size_t n, const double* x) { return nrm2_t(n, x); }
+std::size_t Kernels::iamax(std::size_t n, const float* x) { return iamax_t(n, x); }
+std::size_t Kernels::iamax(std::size_t n, const double* x) { return iamax_t(n, x); }
 
-void exp(std::size_t n, const float* x, float* y) {
+void Kernels::exp(std::size_t n, const float* x, float* y) {
   MutArray<float>(y, idx(n)) = ConstArray<float>(x, idx(n)).exp();
 }
-void log(std::size_t n, const float* x, float* y) {
+void Kernels::log(std::size_t n, const float* x, float* y) {
   MutArray<float>(y, idx(n)) = ConstArray<float>(x, idx(n)).log();
 }
-void tanh(std::size_t n, const float* x, float* y) {
+void Kernels::tanh(std::size_t n, const float* x, float* y) {
   MutArray<float>(y, idx(n)) = ConstArray<float>(x, idx(n)).tanh();
 }
-void sigmoid(std::size_t n, const float* x, float* y) {
+void Kernels::sigmoid(std::size_t n, const float* x, float* y) {
   MutArray<float>(y, idx(n)) = ConstArray<float>(x, idx(n)).logistic();
 }
-void softmax(std::size_t n, const float* x, float* y) {
+void Kernels::softmax(std::size_t n, const float* x, float* y) {
   if (n == 0) return;
   const ConstArray<float> in(x, idx(n));
   MutArray<float> out(y, idx(n));
@@ -98,13 +103,15 @@ void softmax(std::size_t n, const float* x, float* y) {
   out /= out.sum();
 }
 
-void gemm(std::size_t n, const float* a, const float* b, float* c) { gemm_t(n, a, b, c); }
-void gemm(std::size_t n, const double* a, const double* b, double* c) { gemm_t(n, a, b, c); }
+void Kernels::gemm(std::size_t n, const float* a, const float* b, float* c) { gemm_t(n, a, b, c); }
+void Kernels::gemm(std::size_t n, const double* a, const double* b, double* c) {
+  gemm_t(n, a, b, c);
+}
 
-const char* version() {
+const char* Kernels::version() {
   return COHERIQ_STR(EIGEN_WORLD_VERSION) "." COHERIQ_STR(EIGEN_MAJOR_VERSION) "." COHERIQ_STR(
       EIGEN_MINOR_VERSION);
 }
-const char* simd() { return Eigen::SimdInstructionSetsInUse(); }
+const char* Kernels::simd() { return Eigen::SimdInstructionSetsInUse(); }
 
-}  // namespace coheriq_bench::eigen_kernels
+}  // namespace coheriq_bench::COHERIQ_EIGEN_VARIANT

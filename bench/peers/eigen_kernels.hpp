@@ -1,40 +1,49 @@
-// Eigen 3 kernels over raw buffers (Eigen::Map), compiled in their own translation unit with the
-// ISA flags of COHERIQ_BENCH_EIGEN_FLAGS. Only these plain functions cross the TU boundary, so
-// nothing Eigen instantiates there is shared with the baseline code of the harness.
-#pragma once
-
+// Eigen 3 kernels over raw buffers (Eigen::Map), compiled once per ISA in their own translation
+// unit (eigen_kernels.cpp, see bench/CMakeLists.txt) and picked at run time by eigen.cpp. Only
+// these plain functions cross the TU boundary, so nothing Eigen instantiates there is shared with
+// the baseline code of the harness or with another ISA's build.
+//
+// Included once per build with COHERIQ_EIGEN_VARIANT set to its namespace (eigen_baseline,
+// eigen_avx2, eigen_avx512): deliberately no include guard.
 #include <cstddef>
 
-namespace coheriq_bench::eigen_kernels {
+#ifndef COHERIQ_EIGEN_VARIANT
+#error "define COHERIQ_EIGEN_VARIANT (the namespace of one ISA's build) before including this"
+#endif
 
-float dot(std::size_t n, const float* x, const float* y);
-double dot(std::size_t n, const double* x, const double* y);
-void axpy(std::size_t n, float a, const float* x, float* y);
-void axpy(std::size_t n, double a, const double* x, double* y);
-void scal(std::size_t n, float a, float* x);
-void scal(std::size_t n, double a, double* x);
-float sum(std::size_t n, const float* x);
-double sum(std::size_t n, const double* x);
-float asum(std::size_t n, const float* x);
-double asum(std::size_t n, const double* x);
-// stableNorm(): Eigen's norm without overflow or underflow, the same contract as coheriq nrm2.
-float nrm2(std::size_t n, const float* x);
-double nrm2(std::size_t n, const double* x);
-std::size_t iamax(std::size_t n, const float* x);
-std::size_t iamax(std::size_t n, const double* x);
+namespace coheriq_bench::COHERIQ_EIGEN_VARIANT {
 
-void exp(std::size_t n, const float* x, float* y);
-void log(std::size_t n, const float* x, float* y);
-void tanh(std::size_t n, const float* x, float* y);
-void sigmoid(std::size_t n, const float* x, float* y);  // Eigen's logistic()
-void softmax(std::size_t n, const float* x, float* y);  // exp(x - max) / sum
+// Static members, so that the harness's loops call them directly (no function pointer).
+struct Kernels {
+  static float dot(std::size_t n, const float* x, const float* y);
+  static double dot(std::size_t n, const double* x, const double* y);
+  static void axpy(std::size_t n, float a, const float* x, float* y);
+  static void axpy(std::size_t n, double a, const double* x, double* y);
+  static void scal(std::size_t n, float a, float* x);
+  static void scal(std::size_t n, double a, double* x);
+  static float sum(std::size_t n, const float* x);
+  static double sum(std::size_t n, const double* x);
+  static float asum(std::size_t n, const float* x);
+  static double asum(std::size_t n, const double* x);
+  // stableNorm(): Eigen's norm without overflow or underflow, the same contract as coheriq nrm2.
+  static float nrm2(std::size_t n, const float* x);
+  static double nrm2(std::size_t n, const double* x);
+  static std::size_t iamax(std::size_t n, const float* x);
+  static std::size_t iamax(std::size_t n, const double* x);
 
-// Row-major square C = A * B.
-void gemm(std::size_t n, const float* a, const float* b, float* c);
-void gemm(std::size_t n, const double* a, const double* b, double* c);
+  static void exp(std::size_t n, const float* x, float* y);
+  static void log(std::size_t n, const float* x, float* y);
+  static void tanh(std::size_t n, const float* x, float* y);
+  static void sigmoid(std::size_t n, const float* x, float* y);  // Eigen's logistic()
+  static void softmax(std::size_t n, const float* x, float* y);  // exp(x - max) / sum
 
-// Eigen's version and the SIMD instruction sets this TU was compiled for.
-const char* version();
-const char* simd();
+  // Row-major square C = A * B.
+  static void gemm(std::size_t n, const float* a, const float* b, float* c);
+  static void gemm(std::size_t n, const double* a, const double* b, double* c);
 
-}  // namespace coheriq_bench::eigen_kernels
+  // Eigen's version and the SIMD instruction sets this build uses.
+  static const char* version();
+  static const char* simd();
+};
+
+}  // namespace coheriq_bench::COHERIQ_EIGEN_VARIANT

@@ -3,7 +3,9 @@
 #include <cblas.h>
 
 #include <cstddef>
+#include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "../harness.hpp"
 #include "peers.hpp"
@@ -64,15 +66,61 @@ std::string trimmed(std::string s) {
   return first == std::string::npos ? std::string() : s.substr(first, last - first + 1);
 }
 
+// The x86 features the kernels of an OpenBLAS core type execute, for the core types that need
+// more than SSE; "" for the others. OpenBLAS picks its kernels for the CPU itself, but
+// OPENBLAS_CORETYPE overrides that choice, and a core type the CPU cannot run dies of SIGILL.
+std::string lacking_features(const std::string& core) {
+#if defined(__x86_64__) || defined(__i386__)
+  std::string lower;
+  for (char c : core) lower += static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  std::vector<const char*> needed;
+  if (lower == "sandybridge" || lower == "bulldozer" || lower == "piledriver" ||
+      lower == "steamroller") {
+    needed = {"avx"};
+  } else if (lower == "haswell" || lower == "zen" || lower == "excavator") {
+    needed = {"avx2", "fma"};
+  } else if (lower == "skylakex" || lower == "cooperlake" || lower == "sapphirerapids") {
+    needed = {"avx2", "fma", "avx512f", "avx512bw", "avx512dq", "avx512vl"};
+  }
+  __builtin_cpu_init();
+  std::string lacking;
+  for (const char* f : needed) {
+    // __builtin_cpu_supports wants a literal: test the few names above one by one.
+    const std::string name = f;
+    const bool has = name == "avx"        ? __builtin_cpu_supports("avx")
+                     : name == "avx2"     ? __builtin_cpu_supports("avx2")
+                     : name == "fma"      ? __builtin_cpu_supports("fma")
+                     : name == "avx512f"  ? __builtin_cpu_supports("avx512f")
+                     : name == "avx512bw" ? __builtin_cpu_supports("avx512bw")
+                     : name == "avx512dq" ? __builtin_cpu_supports("avx512dq")
+                                          : __builtin_cpu_supports("avx512vl");
+    if (!has) lacking += (lacking.empty() ? "" : ", ") + name;
+  }
+  return lacking;
+#else
+  (void)core;
+  return "";
+#endif
+}
+
 }  // namespace
 
 PeerStatus register_openblas() {
+  const std::string version = trimmed(OPENBLAS_VERSION);
+  const std::string core = openblas_get_corename();
+  if (const std::string lacking = lacking_features(core); !lacking.empty()) {
+    const char* forced = std::getenv("OPENBLAS_CORETYPE");
+    return {"openblas", false,
+            version + " would run its " + core + " kernels" +
+                (forced != nullptr ? std::string(" (OPENBLAS_CORETYPE=") + forced + ")" : "") +
+                ", but this CPU lacks " + lacking};
+  }
   openblas_set_num_threads(1);
   register_type<float>();
   register_type<double>();
   return {"openblas", true,
-          trimmed(OPENBLAS_VERSION) + ", " + openblas_get_corename() + " kernels, " +
-              std::to_string(openblas_get_num_threads()) + " thread"};
+          version + ", " + core + " kernels, " + std::to_string(openblas_get_num_threads()) +
+              " thread"};
 }
 
 }  // namespace coheriq_bench

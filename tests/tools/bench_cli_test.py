@@ -11,21 +11,36 @@ Exit codes: 0 pass, 1 fail, 77 skipped (the reason is printed).
 import argparse
 import json
 import os
+import platform
 import re
 import shutil
+import signal
 import struct
 import subprocess
 import sys
 import tempfile
+import time
 import xml.etree.ElementTree as ET
 import zlib
 
 SKIP = 77
 SVG_NS = "{http://www.w3.org/2000/svg}"
+HERE = os.path.dirname(os.path.abspath(__file__))
+SOURCE = os.path.dirname(os.path.dirname(HERE))
 
 
 class Failure(Exception):
     pass
+
+
+def prerequisite_missing(reason):
+    """A check that cannot run here: skipped with the reason, or failed when CI=true (in CI a
+    missing prerequisite is an error, not a quietly smaller test suite)."""
+    print(f"SKIP: {reason}")
+    if os.environ.get("CI") == "true":
+        print("FAIL: CI=true, where a missing prerequisite is an error")
+        return 1
+    return SKIP
 
 
 def check(condition, message):
@@ -33,15 +48,29 @@ def check(condition, message):
         raise Failure(message)
 
 
-def run(args, cmd, env_extra=None, timeout=600):
-    env = dict(os.environ)
-    env.pop("COHERIQ_ENGINE", None)
-    env.pop("COHERIQ_DISABLE_CPU_FEATURES", None)
+def clean_env(env_extra=None):
+    """The caller's environment without the variables that change what the command does."""
+    env = {k: v for k, v in os.environ.items()
+           if not (k.startswith("COHERIQ_") or k.startswith("FAKE_BENCH_"))}
     env.update(env_extra or {})
-    proc = subprocess.run([args.coheriq] + cmd, env=env, capture_output=True, text=True,
-                          timeout=timeout)
-    print("$ coheriq " + " ".join(cmd) + f"  -> exit {proc.returncode}")
+    return env
+
+
+def run(args, cmd, env_extra=None, timeout=600, prefix=None, binary=None, **kwargs):
+    argv = (prefix or []) + [binary or args.coheriq] + cmd
+    kwargs.setdefault("capture_output", True)
+    proc = subprocess.run(argv, env=clean_env(env_extra), text=True, timeout=timeout, **kwargs)
+    print("$ " + " ".join((prefix or []) + ["coheriq"] + cmd) + f"  -> exit {proc.returncode}")
     return proc
+
+
+def fake_bench(args):
+    """An executable copy of fake_kernels_bench.py in the work directory."""
+    os.makedirs(args.work, exist_ok=True)
+    path = os.path.join(args.work, "fake_kernels_bench")
+    shutil.copy(os.path.join(HERE, "fake_kernels_bench.py"), path)
+    os.chmod(path, 0o755)
+    return path
 
 
 def close(a, b, rel=1e-9):
@@ -57,8 +86,9 @@ def median(values):
 UNIT_NS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
 
 
-def size_label(kernel, n):
-    if kernel.split(".")[0] in ("gemm", "gemm_packed", "pack_b"):
+def size_label(traits, kernel, n):
+    """As the command labels a size: from the kernel's traits in kernels_bench's JSON context."""
+    if "size=order" in traits.get("coheriq_kernel:" + kernel, "").split():
         return str(n)
     if n >= 1 << 20 and n % (1 << 20) == 0:
         return f"{n >> 20}M"
@@ -168,7 +198,8 @@ def check_quick(args):
     check(columns[len(expected_engines):len(expected_engines) + len(peers)] == peers,
           f"peer columns {columns} != {peers}")
     for row in rows:
-        prefix = re.compile(rf"^{re.escape(row['kernel'])}\s+{size_label(row['kernel'], row['size'])}\s")
+        label = size_label(data["context"], row["kernel"], row["size"])
+        prefix = re.compile(rf"^{re.escape(row['kernel'])}\s+{label}\s")
         line = next((l for l in lines if prefix.match(l)), None)
         check(line is not None, f"no table line for {row['kernel']} {row['size']}")
         ratios = [float(t[:-1]) for t in line.split() if re.fullmatch(r"[0-9.]+x", t)]
@@ -215,10 +246,10 @@ def check_unsupported(args):
 def check_unknown(args):
     proc = run(args, ["bench", "--quick", "--engines", "avx9000"])
     print(proc.stderr)
-    check(proc.returncode == 1, f"exit {proc.returncode}, expected 1")
+    check(proc.returncode == 2, f"exit {proc.returncode}, expected 2 (bad usage)")
     check("unknown engine 'avx9000'" in proc.stderr, "the message does not name the engine")
     check(re.search(r"known engines: .*reference", proc.stderr), "known engines are not listed")
-    print("unknown: clear error listing the known engines, exit 1")
+    print("unknown: clear error listing the known engines, exit 2")
 
 
 def check_bad_flag(args):
@@ -228,18 +259,271 @@ def check_bad_flag(args):
         (["bench", "--quick", "--engines"], "--engines"),
         (["bench", "--sizes", "12X"], "--sizes"),
         (["bench", "--repetitions", "0"], "--repetitions"),
+        (["bench", "--engines", "typo"], "unknown engine 'typo'"),
+        (["bench", "--kernels", "dot;rm"], "--kernels"),
         (["frobnicate"], "frobnicate"),
         ([], "command is required"),
     ]
     for cmd, named in cases:
-        proc = run(args, cmd)
+        proc = run(args, cmd, binary=args.binary)
         print(proc.stderr.strip())
         check(proc.returncode == 2, f"coheriq {' '.join(cmd)}: exit {proc.returncode}, expected 2")
         check(named in proc.stderr, f"coheriq {' '.join(cmd)}: the message does not name {named}")
         check(proc.stdout == "", f"coheriq {' '.join(cmd)}: usage error printed on stdout")
-    proc = run(args, ["bench", "--help"])
+    proc = run(args, ["bench", "--help"], binary=args.binary)
     check(proc.returncode == 0 and "--engines" in proc.stdout, "bench --help")
     print("bad-flag: exit 2 with the flag named, for every case")
+
+
+def check_usage_before_lookup(args):
+    """Usage errors come before kernels_bench is looked for: a copy of the command where no
+    kernels_bench can be found (as in a -DCOHERIQ_BUILD_BENCH=OFF build) still exits 2."""
+    lonely = os.path.join(args.work, "lonely")
+    os.makedirs(lonely, exist_ok=True)
+    binary = os.path.join(lonely, "coheriq")
+    shutil.copy(args.coheriq, binary)
+    proc = run(args, ["bench", "--quick", "--engines", "reference"], binary=binary)
+    check(proc.returncode == 1 and "kernels_bench not found" in proc.stderr,
+          f"the copy should not find kernels_bench (exit {proc.returncode}): {proc.stderr}")
+    args.binary = binary
+    check_bad_flag(args)
+    print("usage-before-lookup: exit 2 for bad usage without any kernels_bench")
+
+
+def check_usage_with_bench(args):
+    """Usage errors that need the list of benchmarks are exit 2 as well."""
+    env = {"COHERIQ_KERNELS_BENCH": fake_bench(args)}
+    for cmd, named in [(["--kernels", "nosuch"], "unknown kernel 'nosuch'"),
+                       (["--sizes", "3K"], "--sizes: no benchmark has size 3K"),
+                       (["--kernels", "blip", "--sizes", "4K"], "no benchmark matches")]:
+        proc = run(args, ["bench", "--engines", "reference"] + cmd, env)
+        print(proc.stderr.strip())
+        check(proc.returncode == 2, f"{cmd}: exit {proc.returncode}, expected 2")
+        check(named in proc.stderr, f"{cmd}: the message does not say {named!r}")
+    print("usage-with-bench: exit 2 for unknown kernels and sizes")
+
+
+def check_traits(args):
+    """The tables follow what the benchmark binary says of each kernel, not kernel names: a
+    fake binary with made-up kernels gets its sizes labelled and its traffic compared as it
+    describes them. The host line's key features are the engines' required features."""
+    json_path = os.path.join(args.work, "traits.json")
+    proc = run(args, ["bench", "--engines", "reference", "--json", json_path],
+               {"COHERIQ_KERNELS_BENCH": fake_bench(args)})
+    print(proc.stdout)
+    check(proc.returncode == 0, f"exit {proc.returncode}: {proc.stderr}")
+    lines = proc.stdout.splitlines()
+    check(any(re.match(r"^frob\.f32\s+4096\s", l) for l in lines),
+          "frob.f32 (size=order) is not labelled 4096")
+    check(any(re.match(r"^blip\.f64\s+2K\s", l) for l in lines),
+          "blip.f64 (size=length) is not labelled 2K")
+    bandwidth = proc.stdout.split("bandwidth of the cold rows", 1)
+    check(len(bandwidth) == 2, "no bandwidth table: frob.f32 (traffic=read1) was not compared")
+    check(re.search(r"^frob\.f32\s+4096\s+.*\(\d+%\)", bandwidth[1], re.M),
+          "frob.f32 has no fraction of the read1 reference")
+    check("blip.f64" not in bandwidth[1].split("throughput")[0],
+          "blip.f64 (no traffic) is in the bandwidth table")
+    summary = json.load(open(json_path))["coheriq_bench"]
+    frob = next(r for r in summary["rows"] if r["kernel"] == "frob.f32")
+    # read1 reference: 4096 * 8 bytes in 1000 ns; frob: the same bytes in 400 ns.
+    check(close(frob["cells"]["reference"]["fraction_of_stream"], 2.5, 1e-6),
+          f"fraction_of_stream {frob['cells']['reference'].get('fraction_of_stream')} != 2.5")
+
+    # The host line: the features the engines require (lowest priority first), those present.
+    info = json.loads(run(args, ["info", "--json"]).stdout)
+    engines = next(d for d in info["domains"] if d["name"] == "coheriq.kernels")["engines"]
+    key = []
+    for e in reversed(engines):
+        key += [f for f in e["required_features"] if f not in key]
+    present = [f for f in key if f in info["host"]["features"]]
+    host_line = next(l for l in lines if l.startswith("host: "))
+    shown = host_line.split("); ", 1)[1].split(";")[0]
+    expected = " ".join(present) if present else "no SIMD features of note"
+    check(shown == expected, f"host line features {shown!r} != {expected!r}")
+
+    # bench/summarize.py reads the same traits from the JSON context.
+    out = subprocess.run([sys.executable, os.path.join(SOURCE, "bench", "summarize.py"),
+                          json_path], capture_output=True, text=True)
+    print(out.stdout)
+    check(out.returncode == 0, f"summarize.py failed: {out.stderr}")
+    check("| frob.f32 | 4096 | 250%" in out.stdout, "summarize.py: frob.f32 not as described")
+    print("traits: sizes, bandwidth rows and the host line come from the binary and the engines")
+
+
+def check_describe_all(args):
+    """kernels_bench describes every kernel it lists (size kind, traffic, work), so the command
+    lays out each one as it is rather than as a default."""
+    if not args.kernels_bench:
+        return prerequisite_missing("kernels_bench is not built (libbenchmark-dev)")
+    for quick in ([], ["--quick"]):
+        proc = subprocess.run([args.kernels_bench, "--benchmark_list_tests=true", "--describe"] +
+                              quick, env=clean_env({"COHERIQ_ENGINE": "reference"}),
+                              capture_output=True, text=True, timeout=120)
+        check(proc.returncode == 0, f"kernels_bench --describe: exit {proc.returncode}")
+        described, listed = {}, set()
+        for line in proc.stdout.splitlines():
+            if line.startswith("@kernel "):
+                _, kernel, traits = line.split(" ", 2)
+                described[kernel] = dict(w.split("=", 1) for w in traits.split())
+            elif line.count("/") == 2 and not line.endswith("/stream"):
+                listed.add(line.split("/")[0])
+        check(listed, "no benchmark listed")
+        check(listed <= set(described), f"not described: {sorted(listed - set(described))}")
+        for kernel, traits in described.items():
+            check(traits.get("size") in ("length", "order"), f"{kernel}: size {traits}")
+            check(traits.get("work") in ("linear", "quadratic", "cubic"), f"{kernel}: {traits}")
+            check(traits.get("traffic", "read1") in ("read1", "read2", "scale", "triad"),
+                  f"{kernel}: traffic {traits}")
+    print(f"describe-all: {len(described)} kernels described, every listed one among them")
+
+
+def check_eigen_builds_separate(args):
+    """The Eigen peer's builds for different ISAs share no external symbol: were one shared (an
+    inline Eigen template instantiated by two builds), the linker would keep one copy for all,
+    and the baseline build could run AVX-512 code on a CPU without it."""
+    objects = [o for o in args.eigen_objects.split(";") if o]
+    if len(objects) < 2:
+        print(f"SKIP: {len(objects)} Eigen build(s) in this configuration: nothing to compare")
+        return SKIP
+    nm = shutil.which("nm")
+    if nm is None:
+        return prerequisite_missing("nm is not installed (binutils)")
+    owners = {}
+    for obj in objects:
+        out = subprocess.run([nm, "--defined-only", "--extern-only", obj], capture_output=True,
+                             text=True, check=True).stdout
+        for line in out.splitlines():
+            symbol = line.split()[-1]
+            if symbol.startswith("DW.ref."):  # the personality routine's reference: the same
+                continue
+            owners.setdefault(symbol, []).append(obj)
+    shared = {s: o for s, o in owners.items() if len(o) > 1}
+    check(not shared, f"{len(shared)} symbols defined by several Eigen builds, e.g. "
+                      f"{sorted(shared)[:3]}")
+    print(f"eigen-builds-separate: {len(objects)} builds, {len(owners)} external symbols, "
+          "none shared")
+
+
+def check_no_partial_output(args):
+    """A run that fails writes no --json or --chart file, and leaves an existing one as it was."""
+    json_path = os.path.join(args.work, "failed.json")
+    svg_path = os.path.join(args.work, "failed.svg")
+    kept = os.path.join(args.work, "kept.svg")
+    with open(kept, "w") as f:
+        f.write("old chart")
+    for path in (json_path, svg_path):
+        if os.path.exists(path):
+            os.remove(path)
+    fake = fake_bench(args)
+    cases = [(["--engines", "typo"], {}, 2),
+             (["--engines", "reference"], {"COHERIQ_KERNELS_BENCH": fake, "FAKE_BENCH_FAIL": "1"},
+              1),
+             (["--engines", "reference"], {"COHERIQ_KERNELS_BENCH": "/bin/false"}, 1)]
+    for cmd, env, code in cases:
+        for chart in (svg_path, kept):
+            proc = run(args, ["bench"] + cmd + ["--json", json_path, "--chart", chart], env)
+            print(proc.stderr.strip())
+            check(proc.returncode == code, f"{cmd}: exit {proc.returncode}, expected {code}")
+            check(not os.path.exists(json_path), f"{cmd}: left {json_path}")
+            check(not os.path.exists(svg_path), f"{cmd}: left {svg_path}")
+            check(open(kept).read() == "old chart", f"{cmd}: changed the existing chart")
+    check(not [f for f in os.listdir(args.work) if ".coheriq-" in f], "a temporary file is left")
+    print("no-partial-output: failed runs write nothing")
+
+
+def check_sigint(args):
+    """SIGINT (Ctrl-C) during a run ends the benchmark process, removes the temporary directory,
+    writes no output, and the command ends by SIGINT."""
+    tmp = os.path.join(args.work, "sigint-tmp")
+    shutil.rmtree(tmp, ignore_errors=True)
+    os.makedirs(tmp)
+    pidfile = os.path.join(args.work, "sigint-child.pid")
+    if os.path.exists(pidfile):
+        os.remove(pidfile)
+    chart = os.path.join(args.work, "sigint.svg")
+    if os.path.exists(chart):
+        os.remove(chart)
+    env = clean_env({"COHERIQ_KERNELS_BENCH": fake_bench(args), "FAKE_BENCH_SLEEP": "60",
+                     "FAKE_BENCH_PIDFILE": pidfile, "TMPDIR": tmp})
+    proc = subprocess.Popen([args.coheriq, "bench", "--engines", "reference", "--chart", chart],
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 30
+    while not (os.path.exists(pidfile) and os.path.getsize(pidfile) > 0 and os.listdir(tmp)):
+        check(time.time() < deadline and proc.poll() is None, "the run did not start")
+        time.sleep(0.05)
+    child = int(open(pidfile).read())
+    check(len(os.listdir(tmp)) == 1, f"expected one temporary directory: {os.listdir(tmp)}")
+    proc.send_signal(signal.SIGINT)
+    try:
+        out, err = proc.communicate(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        raise Failure("the command did not end within 20 s of SIGINT")
+    print(err.strip())
+    check(proc.returncode == -signal.SIGINT, f"exit {proc.returncode}, expected death by SIGINT")
+    check(os.listdir(tmp) == [], f"left behind: {os.listdir(tmp)}")
+    check(not os.path.exists(f"/proc/{child}"), f"the benchmark process {child} still runs")
+    check(not os.path.exists(chart), "a chart was written")
+    check("interrupted by SIGINT" in err, "no message about the interrupt")
+    print("sigint: child ended, temporary directory removed, no output, died by SIGINT")
+
+
+def check_emulated(args, cpu, expect_avx2):
+    """The whole bench, the benchmark processes included, under an emulated older CPU: no
+    SIGILL, the widest Eigen build that CPU runs, and a peer it cannot run skipped with why."""
+    if platform.machine() not in ("x86_64", "AMD64"):
+        print(f"SKIP: emulating x86-64 CPUs is for x86-64 hosts (this is {platform.machine()})")
+        return SKIP
+    qemu = shutil.which("qemu-x86_64")
+    if qemu is None:
+        return prerequisite_missing("qemu-x86_64 is not installed (apt-get install qemu-user, "
+                                    "or scripts/deps.sh --tests)")
+    if not args.kernels_bench:
+        return prerequisite_missing("kernels_bench is not built (libbenchmark-dev)")
+    launcher = [qemu, "-cpu", cpu]
+    env = {"COHERIQ_BENCH_LAUNCHER": " ".join(launcher), "COHERIQ_KERNELS_BENCH": args.kernels_bench}
+    # OpenBLAS told to use kernels the emulated CPU lacks (or left to choose): must be skipped
+    # with the reason, never run.
+    if not expect_avx2:
+        env["OPENBLAS_CORETYPE"] = "Haswell"
+    json_path = os.path.join(args.work, f"emulated-{cpu.split(',')[0]}.json")
+    info = run(args, ["info", "--json"], env, prefix=launcher)
+    check(info.returncode == 0, f"coheriq info under {cpu}: {info.stderr}")
+    domain = next(d for d in json.loads(info.stdout)["domains"] if d["name"] == "coheriq.kernels")
+    supported = [e["name"] for e in reversed(domain["engines"]) if e["supported"]]
+    environment = clean_env(env)
+    if expect_avx2:
+        environment.pop("OPENBLAS_CORETYPE", None)  # OpenBLAS chooses for the emulated CPU
+    proc = subprocess.run(launcher + [args.coheriq, "bench", "--quick", "--engines", "all",
+                                      "--kernels", "dot.f32,exp.f32", "--sizes", "1K,4K",
+                                      "--repetitions", "1", "--min-time", "0.001",
+                                      "--json", json_path],
+                          env=environment, capture_output=True, text=True, timeout=300)
+    print(proc.stdout)
+    print(proc.stderr[-3000:])
+    check(proc.returncode == 0, f"exit {proc.returncode} under {cpu}")
+    summary = json.load(open(json_path))["coheriq_bench"]
+    check(summary["engines"] == supported, f"engines {summary['engines']} != {supported}")
+    check(("avx2" in supported) == expect_avx2 and "avx512" not in supported,
+          f"{cpu}: unexpected supported engines {supported}")
+    data = json.load(open(json_path))
+    for r in data["runs"]:
+        check(r["arguments"][:len(launcher)] == launcher,
+              f"run {r['engine']} was not started through the launcher: {r['arguments'][:3]}")
+    peers = {p["name"]: p["detail"] for p in summary["peers"]}
+    if "eigen" in peers:
+        build = "avx2 build" if expect_avx2 else "baseline build"
+        check(build in peers["eigen"], f"eigen under {cpu}: {peers['eigen']} (expected {build})")
+    built_with_openblas = not re.search(r"openblas: (cblas|left out)", summary["peers_skipped"])
+    if not expect_avx2 and built_with_openblas:
+        check("openblas" not in peers and re.search(r"openblas \(.*lacks avx2",
+                                                     summary["peers_skipped"]),
+              f"openblas with forced Haswell kernels not skipped: {summary['peers_skipped']}")
+        check("peers skipped: openblas" in proc.stdout, "the table does not say openblas skipped")
+    for row in summary["rows"]:
+        for column, cell in row["cells"].items():
+            check(cell["time_ns"], f"{row['kernel']} {column}: no time under {cpu}")
+    print(f"emulated {cpu}: engines {supported}, peers {sorted(peers)}, no SIGILL")
 
 
 def load_quick_outputs(args):
@@ -325,9 +609,8 @@ def check_svg_render(args):
     """Headless Chromium renders the chart: the screenshot shows the bars in their colours."""
     chromium = find_chromium()
     if chromium is None:
-        print("SKIP: chromium is not installed (apt-get install chromium, or "
-              "COHERIQ_WITH_CHROMIUM=1 scripts/deps.sh)")
-        return SKIP
+        return prerequisite_missing("chromium is not installed (apt-get install chromium, or "
+                                    "scripts/deps.sh --tests)")
     svg_path, summary = load_quick_outputs(args)
     root = ET.parse(svg_path).getroot()
     width, height = int(float(root.get("width"))), int(float(root.get("height")))
@@ -370,6 +653,16 @@ CHECKS = {
     "bad-flag": check_bad_flag,
     "svg-wellformed": check_svg_wellformed,
     "svg-render": check_svg_render,
+    "usage-before-lookup": check_usage_before_lookup,
+    "usage-with-bench": check_usage_with_bench,
+    "traits": check_traits,
+    "describe-all": check_describe_all,
+    "eigen-builds-separate": check_eigen_builds_separate,
+    "no-partial-output": check_no_partial_output,
+    "sigint": check_sigint,
+    "emulated-nehalem": lambda args: check_emulated(args, "Nehalem", False),
+    "emulated-haswell": lambda args: check_emulated(
+        args, "Haswell,-pcid,-x2apic,-tsc-deadline,-hle,-rtm,-invpcid", True),
 }
 
 
@@ -377,8 +670,13 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--coheriq", required=True)
     parser.add_argument("--work", required=True)
+    parser.add_argument("--kernels-bench", default="", help="the real kernels_bench, if built")
+    parser.add_argument("--eigen-objects", default="",
+                        help="the object files of the Eigen peer's builds, ';'-separated")
     parser.add_argument("check", choices=sorted(CHECKS))
     args = parser.parse_args()
+    args.binary = None
+    os.makedirs(args.work, exist_ok=True)
     try:
         return CHECKS[args.check](args) or 0
     except Failure as e:

@@ -1,0 +1,172 @@
+#!/usr/bin/env python3
+"""Tests of `coheriq info`, one check per ctest entry (see CMakeLists.txt).
+
+The manifests written here name libraries that do not exist: listing engines never loads a
+plugin, so their text (description, directory) reaches the report without any library.
+
+Usage: info_cli_test.py --coheriq PATH --work DIR CHECK
+Exit codes: 0 pass, 1 fail.
+"""
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+
+class Failure(Exception):
+    pass
+
+
+def check(condition, message):
+    if not condition:
+        raise Failure(message)
+
+
+def run(args, cmd, engine_path=None, **kwargs):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("COHERIQ_")}
+    if engine_path is not None:
+        env["COHERIQ_ENGINE_PATH"] = engine_path
+    if "stdout" not in kwargs:
+        kwargs.setdefault("capture_output", True)
+    proc = subprocess.run([args.coheriq] + cmd, env=env, timeout=120, **kwargs)
+    print("$ coheriq " + " ".join(cmd) + f"  -> exit {proc.returncode}")
+    return proc
+
+
+def plugin_dir(args, name_bytes, manifests):
+    """A fresh directory (its name given as bytes) holding `manifests`: name -> description."""
+    base = os.path.join(os.fsencode(args.work), b"plugins")
+    path = os.path.join(base, name_bytes)
+    shutil.rmtree(path, ignore_errors=True)
+    os.makedirs(path)
+    for name, description in manifests.items():
+        with open(os.path.join(path, name.encode() + b".coheriq-engine"), "wb") as f:
+            f.write(b"domain = coheriq.kernels\nname = " + name.encode() +
+                    b"\nlibrary = libdoes_not_exist_" + name.encode() +
+                    b".so\nabi = coheriq.kernels/1\ndescription = " + description + b"\n")
+    return path
+
+
+LATIN1 = b"caf\xe9"                          # not UTF-8
+ANSI = b"\x1b[31mred\x1b[0m and a bell \x07"  # control bytes for a terminal
+
+
+def kernels_domain(report):
+    return next(d for d in report["domains"] if d["name"] == "coheriq.kernels")
+
+
+def check_latin1_json(args):
+    """A Latin-1 byte in a manifest description and in the plugin directory's name: --json
+    exits 0 and prints valid UTF-8 JSON, with the bytes shown as \\xe9."""
+    path = plugin_dir(args, b"dir-" + LATIN1, {"latin": b"desc " + LATIN1 + b" " + ANSI})
+    proc = run(args, ["info", "--json"], engine_path=path)
+    check(proc.returncode == 0, f"exit {proc.returncode}: {proc.stderr!r}")
+    text = proc.stdout.decode("utf-8")  # raises on invalid UTF-8
+    engine = next(e for e in kernels_domain(json.loads(text))["engines"] if e["name"] == "latin")
+    check("caf\\xe9" in engine["description"], f"description {engine['description']!r}")
+    check("dir-caf\\xe9" in engine["origin"], f"origin {engine['origin']!r}")
+    print(f"latin1-json: valid UTF-8; description {engine['description']!r}")
+
+
+def check_escape_text(args):
+    """Text output escapes control bytes (ANSI) and invalid UTF-8 from a manifest."""
+    path = plugin_dir(args, b"dir-" + LATIN1, {"latin": b"desc " + LATIN1 + b" " + ANSI})
+    proc = run(args, ["info"], engine_path=path)
+    check(proc.returncode == 0, f"exit {proc.returncode}: {proc.stderr!r}")
+    out = proc.stdout
+    out.decode("utf-8")
+    check(not re.search(rb"[\x00-\x08\x0b-\x1f\x7f]", out), "a control byte reached the output")
+    # One backslash, or two when the library escaped the text already (shown again, escaped).
+    check(re.search(rb"desc caf\\{1,2}xe9 \\{1,2}x1b\[31mred\\{1,2}x1b\[0m and a bell "
+                    rb"\\{1,2}x07", out), "the description is not shown escaped")
+    check(re.search(rb"dir-caf\\{1,2}xe9/latin\.coheriq-engine", out),
+          "the origin is not shown escaped")
+    print("escape-text: no control byte, no invalid UTF-8")
+
+
+def check_columns(args):
+    """A long plugin origin widens its column instead of running into the next one."""
+    path = plugin_dir(args, b"a-rather-long-directory-name-for-plugin-engines-" + b"x" * 40,
+                      {"long_origin": b"an engine whose manifest lives deep"})
+    proc = run(args, ["info"], engine_path=path)
+    check(proc.returncode == 0, f"exit {proc.returncode}: {proc.stderr!r}")
+    lines = proc.stdout.decode().splitlines()
+    start = lines.index(next(l for l in lines if l.startswith("domain coheriq.kernels")))
+    engine_lines = [l for l in lines[start:] if re.match(r"^    \S+\s+(un)?supported ", l)]
+    check(any("long_origin" in l for l in engine_lines), "the plugin engine is not listed")
+    columns = {l.index("mro: ") for l in engine_lines}
+    check(len(columns) == 1, f"'mro:' at columns {sorted(columns)}:\n" + "\n".join(engine_lines))
+    for l in engine_lines:
+        check(l[:l.index("mro: ")].endswith("  "), f"no gap before mro: {l}")
+    print("\n".join(engine_lines))
+    print("columns: every 'mro:' in one column, after a gap")
+
+
+def check_host_fields(args):
+    """The host's vendor, family, model, caches and vector length (text and JSON), and each
+    engine's missing host properties next to its missing features."""
+    proc = run(args, ["info", "--json"])
+    check(proc.returncode == 0, f"exit {proc.returncode}")
+    report = json.loads(proc.stdout)
+    host = report["host"]
+    for key, kind in [("vendor", str), ("family", int), ("model", int), ("vector_bits", int),
+                      ("l1d_bytes", int), ("l2_bytes", int)]:
+        check(isinstance(host.get(key), kind), f"host.{key} is {host.get(key)!r}")
+    engines = kernels_domain(report)["engines"]
+    for e in engines:
+        check(isinstance(e.get("missing_host"), list), f"{e['name']}: no missing_host list")
+    text = run(args, ["info"]).stdout.decode()
+    vendor = host["vendor"] or "unknown"
+    check(re.search(rf"^cpu: vendor {re.escape(vendor)}, family {host['family']}, model "
+                    rf"{host['model']}; per core: L1d .*, L2 .*; vector length: ", text, re.M),
+          "no cpu line with vendor, family, model, caches and vector length")
+    for e in engines:
+        if e["missing_host"]:
+            check("missing host properties: " + "; ".join(e["missing_host"]) in text,
+                  f"{e['name']}: missing host properties not shown")
+    print(f"host-fields: {dict((k, host[k]) for k in ('vendor', 'family', 'model'))}")
+
+
+def check_write_error(args):
+    """A write error on stdout (a full disk) is exit 1 with a message, not a silent 0."""
+    if not os.path.exists("/dev/full"):
+        print("SKIP: no /dev/full on this system")
+        return 77
+    for cmd in (["info"], ["info", "--json"]):
+        with open("/dev/full", "w") as full:
+            proc = run(args, cmd, stdout=full, stderr=subprocess.PIPE)
+        print(proc.stderr.decode().strip())
+        check(proc.returncode == 1, f"{cmd}: exit {proc.returncode}, expected 1")
+        check(b"coheriq: cannot write to stdout" in proc.stderr, f"{cmd}: no message")
+    print("write-error: exit 1 with a message")
+
+
+CHECKS = {
+    "latin1-json": check_latin1_json,
+    "escape-text": check_escape_text,
+    "columns": check_columns,
+    "host-fields": check_host_fields,
+    "write-error": check_write_error,
+}
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--coheriq", required=True)
+    parser.add_argument("--work", required=True)
+    parser.add_argument("check", choices=sorted(CHECKS))
+    args = parser.parse_args()
+    os.makedirs(args.work, exist_ok=True)
+    try:
+        return CHECKS[args.check](args) or 0
+    except Failure as e:
+        print(f"FAIL: {e}")
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
