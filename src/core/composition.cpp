@@ -4,6 +4,7 @@
 #include <map>
 
 #include "core/core.hpp"
+#include "core/messages.hpp"
 
 namespace coheriq::detail {
 namespace {
@@ -35,10 +36,10 @@ class Linearizer {
     for (const std::string& base_name : e.spec.bases) {
       const Engine* base = d_.find(base_name);
       if (base == nullptr) {
-        throw CompositionError(
-            "coheriq: engine '" + e.spec.name + "' of domain '" + d_.name + "' names base '" +
-            base_name + "', which is not registered; known engines: " + join(d_.engine_names()) +
-            ". Register the base engine first or fix the name");
+        throw CompositionError("coheriq: " + engine_of(d_, e.spec.name) + " names base '" +
+                               printable(base_name) + "', which is not registered; " +
+                               known_engines(d_) +
+                               ". Register the base engine first or fix the name");
       }
       seqs.push_back(mro(*base));
       bases.push_back(base);
@@ -73,8 +74,8 @@ class Linearizer {
         for (const Mro& s : seqs) heads.push_back(s.front()->spec.name);
         heads.erase(std::unique(heads.begin(), heads.end()), heads.end());
         throw CompositionError(
-            "coheriq: cannot compose engine '" + e.spec.name + "' of domain '" + d_.name +
-            "': its bases (" + join(e.spec.bases) +
+            "coheriq: cannot compose " + engine_of(d_, e.spec.name) + ": its bases (" +
+            join(e.spec.bases) +
             ") order these engines inconsistently, so no C3 linearization exists: " + join(heads) +
             ". Reorder the bases of '" + e.spec.name +
             "' to agree with the order its bases already imply");
@@ -104,8 +105,7 @@ Composition compose(DomainCore& d, std::string_view engine_name) {
   const Engine* engine = d.find(engine_name);
   if (engine == nullptr) {
     throw UnknownEngineError("coheriq: domain '" + d.name + "' has no engine named '" +
-                             std::string(engine_name) +
-                             "'; known engines: " + join(d.engine_names()) +
+                             printable(engine_name) + "'; " + known_engines(d) +
                              ". Check the spelling, or install the plugin that provides it");
   }
   Linearizer lin(d);
@@ -146,9 +146,9 @@ Composition compose(DomainCore& d, std::string_view engine_name) {
   }
   if (!to_override.empty() && c.incoherent.empty()) {
     c.incoherent =
-        ("coheriq: engine '" + engine->spec.name + "' of domain '" + d.name +
-         "' is incoherent: " + join(details, "; ") + ". Override in '" + engine->spec.name +
-         "': " + join(to_override) + " (or keep the inherited layout)");
+        ("coheriq: " + engine_of(d, engine->spec.name) + " is incoherent: " + join(details, "; ") +
+         ". Override in '" + engine->spec.name + "': " + join(to_override) +
+         " (or keep the inherited layout)");
   }
 
   for (const Engine* e : c.mro) {

@@ -32,12 +32,16 @@ struct Engine {
 
 // An engine composed with its bases.
 struct Composition {
-  std::vector<const Engine*> mro;       // the engine first, reference last
-  std::vector<const Engine*> provider;  // per candidate
-  std::vector<const Engine*> layout;    // per candidate class: first MRO engine defining one
-  std::vector<std::string> required;    // sorted union over the MRO
-  std::vector<std::string> missing;     // required features this host lacks
-  std::string incoherent;               // why it cannot be enabled (coherence, plugin ABI)
+  std::vector<const Engine*> mro;         // the engine first, reference last
+  std::vector<const Engine*> provider;    // per candidate
+  std::vector<const Engine*> layout;      // per candidate class: first MRO engine defining one
+  std::vector<std::string> required;      // sorted union over the MRO
+  std::vector<std::string> missing;       // required features this host lacks
+  std::vector<std::string> missing_host;  // host requirements (vendor, sizes, ...) it does not meet
+  std::string incoherent;                 // why it cannot be enabled (coherence, plugin ABI)
+
+  // The host runs it: nothing required is missing (coherence is checked separately).
+  bool host_ok() const { return missing.empty() && missing_host.empty(); }
 };
 
 class DomainCore {
@@ -77,10 +81,34 @@ class DomainCore {
 
 inline constexpr std::size_t npos = static_cast<std::size_t>(-1);
 
-// ------------------------------ Registry (registry.cpp)
+// ------------------------------ Domain registry (domains.cpp)
+DomainCore& find_domain(std::string_view domain);  // throws UnknownDomainError
+std::vector<std::string> domain_names();           // sorted
+
+// ------------------------------ Spec validation (spec.cpp)
 // An engine of `d` from its spec; throws CompositionError when the spec names unknown candidates.
 std::unique_ptr<Engine> make_engine(DomainCore& d, const EngineSpec& spec, std::string origin);
-DomainCore& find_domain(std::string_view domain);  // throws UnknownDomainError
+
+// ------------------------------ Selection (selection.cpp); needs the domain's mu
+struct Selection {
+  std::string engine;
+  std::string reason;
+};
+std::vector<const Engine*> by_priority(DomainCore& d);  // highest priority first
+// The engines this host can run, highest priority first: for the remedy of an error message.
+std::vector<std::string> supported_engines(DomainCore& d);
+// What is in effect or would be at first use: the explicit choice, else the env var, else the
+// reference. Throws the env var's errors.
+Selection selection(DomainCore& d);
+
+// ------------------------------ Activation (activation.cpp); needs the domain's mu
+// enable_engine for `d`: checks, loads plugins, then marks `engine` chosen. Changes nothing on
+// failure.
+void enable(DomainCore& d, std::string_view engine);
+
+// ------------------------------ Introspection (introspection.cpp); needs the domain's mu
+std::vector<EngineInfo> engine_infos(DomainCore& d);
+DomainStatus domain_status(DomainCore& d);
 
 // ------------------------------ Composition (composition.cpp); needs the domain's mu
 // Throws UnknownEngineError or CompositionError.

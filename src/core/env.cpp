@@ -2,6 +2,8 @@
 
 #include <coheriq/coheriq.hpp>
 
+#include "core/text.hpp"
+
 namespace coheriq::detail {
 namespace {
 
@@ -16,21 +18,6 @@ std::string_view trim(std::string_view s) {
   while (!s.empty() && is_blank(s.front())) s.remove_prefix(1);
   while (!s.empty() && is_blank(s.back())) s.remove_suffix(1);
   return s;
-}
-
-std::string printable(std::string_view s) {
-  std::string out;
-  for (unsigned char c : s) {
-    if (c >= 0x20 && c < 0x7f) {
-      out += static_cast<char>(c);
-    } else {
-      static constexpr char hex[] = "0123456789abcdef";
-      out += "\\x";
-      out += hex[c >> 4];
-      out += hex[c & 15];
-    }
-  }
-  return out;
 }
 
 std::vector<std::string> parse_list(std::string_view value, std::string_view variable,
