@@ -35,6 +35,15 @@ std::unique_ptr<Engine> make_engine(DomainCore& d, const EngineSpec& spec, std::
     throw CompositionError("coheriq: " + where + " says its domain is '" + printable(spec.domain) +
                            "'; register it with the domain it was written for");
   }
+  if (const std::vector<std::string> unknown = unknown_feature_names(spec.required_features);
+      !unknown.empty()) {
+    std::vector<std::string> shown;
+    for (const std::string& f : unknown) shown.push_back(quoted(f));
+    throw CompositionError("coheriq: " + where + " requires " + join(shown) +
+                           ", which cpu_features does not know on this architecture; valid "
+                           "names: " +
+                           join(known_feature_names()) + ". Fix required_features");
+  }
   if (spec.overrides != nullptr) {
     for (std::size_t i = 0; i < spec.overrides->size; ++i) {
       const Override& o = spec.overrides->entries[i];
