@@ -31,25 +31,32 @@ void check_supported(DomainCore& d, const Composition& c, std::string_view engin
 Composition prepare(DomainCore& d, std::string_view engine) {
   Composition c = compose_coherent(d, engine);
   check_supported(d, c, engine);
-  bool loaded = false;
-  for (const Engine* e : c.mro) {
-    if (e->loader) {
-      d.load(*e);
-      loaded = true;
-    }
-  }
-  return loaded ? compose_coherent(d, engine) : c;
+  return load_plugins(d, c) ? compose_coherent(d, engine) : c;
 }
 
-void log_lock(const DomainCore& d) {
+// With COHERIQ_LOG=info: the engines the variable's list passed over and why, then the lock.
+void log_lock(const DomainCore& d, const std::vector<std::string>& passed_over) {
   const char* level = std::getenv("COHERIQ_LOG");
   if (level == nullptr || std::string_view(level) != "info") return;
-  std::fprintf(stderr, "coheriq: %s locked to %s (%s; first use: %s)\n", d.name.c_str(),
-               d.engine.c_str(), d.reason.c_str(), d.locked_by.c_str());
+  for (const std::string& p : passed_over) {
+    std::fprintf(stderr, "coheriq: %s: %s passed over %s\n", d.name.c_str(), d.reason.c_str(),
+                 p.c_str());
+  }
+  // An explicit choice beats the variable: say so, or the log reads as if it had been honoured.
+  std::string ignored;
+  if (d.reason == "enable_engine" && !d.desc.env_var.empty()) {
+    const char* value = std::getenv(std::string(d.desc.env_var).c_str());
+    if (value != nullptr && *value != '\0') {
+      ignored = "; " + std::string(d.desc.env_var) + "=" + printable(value) + " ignored";
+    }
+  }
+  std::fprintf(stderr, "coheriq: %s locked to %s (%s%s; first use: %s)\n", d.name.c_str(),
+               d.engine.c_str(), d.reason.c_str(), ignored.c_str(), d.locked_by.c_str());
 }
 
 // Installs the composed table into every slot, then marks the domain locked.
-void lock(DomainCore& d, const std::string& engine, std::string reason, std::string first_use) {
+void lock(DomainCore& d, const std::string& engine, std::string reason, std::string first_use,
+          const std::vector<std::string>& passed_over) {
   const Composition c = prepare(d, engine);
   for (std::size_t k = 0; k < d.candidates.size(); ++k) {
     d.desc.functions[k].install(c.provider[k]->function[k]);
@@ -59,18 +66,29 @@ void lock(DomainCore& d, const std::string& engine, std::string reason, std::str
   d.reason = std::move(reason);
   d.locked_by = std::move(first_use);
   d.locked.store(true, std::memory_order_release);
-  log_lock(d);
+  log_lock(d, passed_over);
 }
 
 void settle(DomainCore& d, const std::string& first_use) {
   if (d.locked.load(std::memory_order_acquire)) return;
   std::lock_guard<std::mutex> guard(d.mu);
   if (d.state == DomainCore::State::locked) return;
-  Selection s = selection(d);
-  lock(d, s.engine, std::move(s.reason), first_use);
+  Selection s = selection(d, true);
+  lock(d, s.engine, std::move(s.reason), first_use, s.passed_over);
 }
 
 }  // namespace
+
+bool load_plugins(DomainCore& d, const Composition& c) {
+  bool loaded = false;
+  for (const Engine* e : c.mro) {
+    if (e->loader) {
+      d.load(*e);
+      loaded = true;
+    }
+  }
+  return loaded;
+}
 
 void enable(DomainCore& d, std::string_view engine) {
   if (d.state != DomainCore::State::open) {

@@ -189,13 +189,23 @@ std::vector<std::string> missing_host_requirements(const Mro& mro) {
 
 }  // namespace
 
+std::string layout_name(const DomainCore& d, const Engine& e, std::size_t cls) {
+  for (const LayoutSpec& l : e.spec.layouts) {
+    if (l.candidate_class == d.classes[cls]) return l.name;
+  }
+  return std::string(REFERENCE);
+}
+
 Composition compose(DomainCore& d, std::string_view engine_name) {
   const Engine* engine = d.find(engine_name);
   if (engine == nullptr) {
-    throw UnknownEngineError("coheriq: domain '" + d.name + "' has no engine named '" +
-                             printable(engine_name) + "'; " + known_engines(d) +
+    throw UnknownEngineError("coheriq: domain '" + d.name + "' has no engine named " +
+                             quoted(engine_name) + "; " + known_engines(d) +
                              ". Check the spelling, or install the plugin that provides it");
   }
+  // A malformed host variable fails every composition, whatever the engine needs: it is never a
+  // reason to pass one engine over for another.
+  (void)host_info();
   Linearizer lin(d);
   Composition c;
   c.mro = lin.mro(*engine);
@@ -225,9 +235,11 @@ Composition compose(DomainCore& d, std::string_view engine_name) {
       const Engine* seen_by_provider = first_layout(lin.mro(*p), cls);
       if (seen_by_provider != c.layout[cls]) {
         to_override.push_back(d.candidates[k]);
-        details.push_back(d.candidates[k] + " comes from '" + p->spec.name + "', written for '" +
-                          seen_by_provider->spec.name + "' layout of " + d.classes[cls] +
-                          ", but the layout in effect is '" + c.layout[cls]->spec.name + "'");
+        details.push_back(
+            d.candidates[k] + " comes from '" + p->spec.name + "', written for layout '" +
+            layout_name(d, *seen_by_provider, cls) + "' of " + d.classes[cls] + " (from '" +
+            seen_by_provider->spec.name + "'), but the layout in effect is '" +
+            layout_name(d, *c.layout[cls], cls) + "' (from '" + c.layout[cls]->spec.name + "')");
         break;
       }
     }

@@ -1,5 +1,7 @@
 // The registry of domains: one DomainCore per domain name, never destroyed, and the engines each
 // domain holds (reference first, built-ins and plugins added on first need).
+#include <pthread.h>
+
 #include <algorithm>
 #include <map>
 
@@ -13,9 +15,32 @@ struct Registry {
   std::map<std::string, DomainCore*, std::less<>> domains;  // never destroyed
 };
 
+Registry* make_registry();
+
 Registry& registry() {
-  static Registry* r = new Registry;  // outlives every static destructor that may still dispatch
+  static Registry* r = make_registry();  // outlives every static destructor that may dispatch
   return *r;
+}
+
+// fork() copies only the calling thread: a registry or domain mutex held by another thread would
+// stay locked in the child forever. Before forking, take every lock (registry first, then each
+// domain, the order every other path takes them in), so the child starts with all of them free
+// and every domain in a consistent state; release them again on both sides.
+void before_fork() {
+  Registry& r = registry();
+  r.mu.lock();
+  for (auto& [name, d] : r.domains) d->mu.lock();
+}
+void after_fork() {
+  Registry& r = registry();
+  for (auto& [name, d] : r.domains) d->mu.unlock();
+  r.mu.unlock();
+}
+
+Registry* make_registry() {
+  auto* r = new Registry;
+  pthread_atfork(&before_fork, &after_fork, &after_fork);
+  return r;
 }
 
 }  // namespace
@@ -132,7 +157,9 @@ DomainCore& find_domain(std::string_view domain) {
     throw UnknownDomainError(
         "coheriq: no domain named '" + printable(domain) +
         "' in this process; domains: " + (known.empty() ? std::string("none") : join(known)) +
-        ". A domain exists once the library that owns it is linked and used (check the name)");
+        ". A domain exists once the library that owns it is linked and has registered it (check "
+        "the name); before main, in a global constructor, use the domain's own enable_engine or "
+        "coheriq::enable_engine<Domain>, which register the domain first");
   }
   return *it->second;
 }

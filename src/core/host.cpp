@@ -131,9 +131,12 @@ Detected detect() {
   return d;
 }
 
+// Never destroyed, like everything the dispatch path reads: a domain's first use may happen in a
+// static destructor of the application, after the function-local statics of this library that
+// were constructed later (in main, say) are gone.
 const Detected& detected() {
-  static const Detected d = detect();
-  return d;
+  static const Detected* d = new Detected(detect());
+  return *d;
 }
 
 struct Host {
@@ -193,9 +196,9 @@ Host make_host() {
 }  // namespace
 
 const HostInfo& host_info() {
-  static const Host h = make_host();
-  if (!h.error.empty()) throw Error(h.error);
-  return h.info;
+  static const Host* h = new Host(make_host());  // never destroyed, as detected()
+  if (!h->error.empty()) throw Error(h->error);
+  return h->info;
 }
 
 const std::vector<std::string>& known_feature_names() { return detected().known; }

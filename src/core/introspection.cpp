@@ -42,11 +42,7 @@ std::vector<EngineInfo> engine_infos(DomainCore& d) {
       }
       for (std::size_t cls = 0; cls < d.classes.size(); ++cls) {
         const Engine* l = c.layout[cls];
-        std::string layout_name = std::string(REFERENCE);
-        for (const LayoutSpec& ls : l->spec.layouts) {
-          if (ls.candidate_class == d.classes[cls]) layout_name = ls.name;
-        }
-        info.layouts.push_back({d.classes[cls], l->spec.name, layout_name});
+        info.layouts.push_back({d.classes[cls], l->spec.name, layout_name(d, *l, cls)});
       }
     } catch (const CompositionError& err) {
       info.error = err.what();

@@ -1,14 +1,29 @@
 #include "core/messages.hpp"
 
+#include <cstdlib>
+
 #include "core/core.hpp"
 
 namespace coheriq::detail {
 
 std::string engine_of(const DomainCore& d, std::string_view engine) {
-  return "engine '" + printable(engine) + "' of domain '" + d.name + "'";
+  return "engine " + quoted(engine) + " of domain '" + d.name + "'";
 }
 
-std::string known_engines(DomainCore& d) { return "known engines: " + join(d.engine_names()); }
+std::string known_engines(DomainCore& d, bool with_auto) {
+  std::string s = "known engines: " + join(d.engine_names());
+  if (with_auto) s += " (or 'auto')";
+  if (!d.broken_manifests.empty()) {
+    std::vector<std::string> broken;
+    for (const std::string& m : d.broken_manifests) broken.push_back(printable(m, 500));
+    s += "; plugin manifests that could not be read: " + join(broken, "; ");
+  }
+  const char* path = std::getenv("COHERIQ_ENGINE_PATH");
+  s += "; plugin engines are found through COHERIQ_ENGINE_PATH (";
+  s += path == nullptr ? std::string("unset") : "now " + quoted(path);
+  s += ") and the install's engine directory";
+  return s;
+}
 
 std::string host_supports(DomainCore& d) {
   const std::vector<std::string> supported = supported_engines(d);
