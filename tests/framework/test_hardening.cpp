@@ -314,3 +314,47 @@ TEST_CASE("hardening: fork while another thread holds the domain's lock leaves a
   CHECK(WEXITSTATUS(wstatus) == 0);
   CHECK(status().engine == "slow");
 }
+
+TEST_CASE("hardening: fork while other threads take the registry's and domain's locks") {
+  fresh_process();
+  // Threads that hold the locks most of the time: without the fork handlers some child inherits
+  // a held mutex and hangs.
+  std::atomic<bool> stop{false};
+  std::vector<std::thread> busy;
+  for (int t = 0; t < 4; ++t) {
+    busy.emplace_back([&] {
+      while (!stop.load()) {
+        (void)coheriq::domains();
+        (void)coheriq::status(shapes::domain);
+      }
+    });
+  }
+  int hung = 0;
+  int failed = 0;
+  for (int i = 0; i < 100 && hung == 0; ++i) {
+    const pid_t child = fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {
+      const bool ok =
+          coheriq::domains().size() == 1 && coheriq::status(shapes::domain).engine == "reference";
+      _exit(ok ? 0 : 3);
+    }
+    int wstatus = 0;
+    pid_t done = 0;
+    for (int w = 0; w < 200 && done == 0; ++w) {  // up to 2 s
+      done = waitpid(child, &wstatus, WNOHANG);
+      if (done == 0) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    if (done == 0) {
+      ++hung;
+      kill(child, SIGKILL);
+      waitpid(child, &wstatus, 0);
+    } else if (!WIFEXITED(wstatus) || WEXITSTATUS(wstatus) != 0) {
+      ++failed;
+    }
+  }
+  stop = true;
+  for (std::thread& t : busy) t.join();
+  CHECK_MESSAGE(hung == 0, "a child of fork() hung on a lock");
+  CHECK(failed == 0);
+}
