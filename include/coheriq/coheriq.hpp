@@ -30,12 +30,15 @@ class UnknownDomainError : public Error {
  public:
   using Error::Error;
 };
-// No engine of that name in the domain; the message lists the known ones.
+// No engine of that name in the domain; the message lists the known ones, the plugin manifests
+// that could not be read, and where plugin engines are looked for (COHERIQ_ENGINE_PATH).
 class UnknownEngineError : public Error {
  public:
   using Error::Error;
 };
-// The host lacks CPU features; the message names them and the engines this host supports.
+// The host lacks CPU features or other properties the engine needs (vendor, family, vector
+// length, cache sizes), or no entry of the env var's list can be used; the message names what is
+// missing and the engines this host supports.
 class UnsupportedEngineError : public Error {
  public:
   using Error::Error;
@@ -98,7 +101,8 @@ struct DomainStatus {
   std::vector<std::string> classes;     // candidate classes, in domain order
 };
 
-// The host as the framework sees it (after COHERIQ_DISABLE_CPU_FEATURES).
+// The host as the framework sees it (after COHERIQ_DISABLE_CPU_FEATURES and the test hook
+// COHERIQ_HOST_OVERRIDE, docs/user-guide.md).
 struct HostInfo {
   std::string arch;                   // "x86_64", "aarch64", ...
   std::string brand;                  // CPU brand string where the CPU reports one
@@ -125,7 +129,9 @@ std::string active_engine(std::string_view domain);
 // Whether the first use happened. Never locks.
 bool is_locked(std::string_view domain);
 
-// Names of the domains materialized in this process, sorted.
+// Names of the domains materialized in this process, sorted. Before main (in a global
+// constructor) a domain may not have registered itself yet: use its typed API there
+// (coheriq::enable_engine<Domain>, or the domain's own enable_engine), which registers it first.
 std::vector<std::string> domains();
 
 // Every engine of the domain, highest priority first. Never locks, never loads a plugin.
@@ -134,7 +140,8 @@ std::vector<EngineInfo> engines(std::string_view domain);
 // The domain's state, engine and the reason for it. Never locks.
 DomainStatus status(std::string_view domain);
 
-// The host CPU and its features. Throws Error when COHERIQ_DISABLE_CPU_FEATURES is malformed.
+// The host CPU and its features. Throws Error when COHERIQ_DISABLE_CPU_FEATURES or
+// COHERIQ_HOST_OVERRIDE is malformed.
 HostInfo host();
 
 }  // namespace coheriq

@@ -75,7 +75,9 @@ struct EngineSpec {
 
 // Registers a third-party engine linked into the application. Call it before the domain's first
 // use if the engine is to be enabled. Throws UnknownDomainError, or CompositionError when the
-// spec names a candidate or class the domain does not have, or an engine name already taken.
+// spec names a candidate or class the domain does not have, a required feature cpu_features does
+// not know on this architecture (the message lists the valid names), or an engine name already
+// taken.
 void register_engine(const EngineSpec& spec);
 
 // ------------------------------ Plugin engines

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "core/core.hpp"
+#include "core/messages.hpp"
 
 namespace coheriq::detail {
 namespace {
@@ -35,10 +36,10 @@ class Linearizer {
     for (const std::string& base_name : e.spec.bases) {
       const Engine* base = d_.find(base_name);
       if (base == nullptr) {
-        throw CompositionError(
-            "coheriq: engine '" + e.spec.name + "' of domain '" + d_.name + "' names base '" +
-            base_name + "', which is not registered; known engines: " + join(d_.engine_names()) +
-            ". Register the base engine first or fix the name");
+        throw CompositionError("coheriq: " + engine_of(d_, e.spec.name) + " names base '" +
+                               printable(base_name) + "', which is not registered; " +
+                               known_engines(d_) +
+                               ". Register the base engine first or fix the name");
       }
       seqs.push_back(mro(*base));
       bases.push_back(base);
@@ -73,8 +74,8 @@ class Linearizer {
         for (const Mro& s : seqs) heads.push_back(s.front()->spec.name);
         heads.erase(std::unique(heads.begin(), heads.end()), heads.end());
         throw CompositionError(
-            "coheriq: cannot compose engine '" + e.spec.name + "' of domain '" + d_.name +
-            "': its bases (" + join(e.spec.bases) +
+            "coheriq: cannot compose " + engine_of(d_, e.spec.name) + ": its bases (" +
+            join(e.spec.bases) +
             ") order these engines inconsistently, so no C3 linearization exists: " + join(heads) +
             ". Reorder the bases of '" + e.spec.name +
             "' to agree with the order its bases already imply");
@@ -98,16 +99,113 @@ const Engine* first_layout(const Mro& mro, std::size_t cls) {
   return mro.back();  // reference
 }
 
+std::string size_text(std::size_t bytes) {
+  if (bytes == 0) return "unknown";
+  if (bytes % (1024 * 1024) == 0) return std::to_string(bytes / (1024 * 1024)) + " MiB";
+  if (bytes % 1024 == 0) return std::to_string(bytes / 1024) + " KiB";
+  return std::to_string(bytes) + " bytes";
+}
+
+std::string families_text(const std::vector<int>& families) {
+  std::vector<std::string> names;
+  for (int f : families) names.push_back(std::to_string(f));
+  return join(names, " or ");
+}
+
+// What the host lacks of the requirements of every engine of `mro` beyond feature bits (the
+// union over the MRO: every engine's requirement must hold), one entry per property.
+std::vector<std::string> missing_host_requirements(const Mro& mro) {
+  std::vector<std::string> missing;
+  std::vector<std::string> vendors;  // "'AuthenticAMD' (engine x)"
+  std::string vendor;                // the first required
+  bool vendors_conflict = false;
+  std::vector<int> families;  // accepted by every engine that names some
+  bool families_named = false;
+  std::vector<std::string> family_owners;
+  std::size_t vector_bits = 0;
+  std::size_t l1d = 0;
+  std::size_t l2 = 0;
+  for (const Engine* e : mro) {
+    const HostRequirements& r = e->spec.host;
+    if (!r.vendor.empty()) {
+      if (vendor.empty()) vendor = r.vendor;
+      if (r.vendor != vendor) vendors_conflict = true;
+      vendors.push_back(quoted(r.vendor) + " (engine " + quoted(e->spec.name) + ")");
+    }
+    if (!r.families.empty()) {
+      if (!families_named) {
+        families = r.families;
+      } else {
+        std::vector<int> kept;
+        for (int f : families) {
+          if (std::find(r.families.begin(), r.families.end(), f) != r.families.end()) {
+            kept.push_back(f);
+          }
+        }
+        families = std::move(kept);
+      }
+      families_named = true;
+      family_owners.push_back(families_text(r.families) + " (engine '" + e->spec.name + "')");
+    }
+    vector_bits = std::max(vector_bits, r.min_vector_bits);
+    l1d = std::max(l1d, r.min_l1d_bytes);
+    l2 = std::max(l2, r.min_l2_bytes);
+  }
+  if (vendor.empty() && !families_named && vector_bits == 0 && l1d == 0 && l2 == 0) return missing;
+
+  const HostInfo& h = host_info();
+  if (vendors_conflict) {
+    missing.push_back("conflicting vendor requirements " + join(vendors, " and ") +
+                      ", which no host meets");
+  } else if (!vendor.empty() && h.vendor != vendor) {
+    missing.push_back("vendor " + printable(vendor) + " (this host: " +
+                      (h.vendor.empty() ? std::string("unknown") : printable(h.vendor)) + ")");
+  }
+  if (families_named && families.empty()) {
+    missing.push_back("conflicting CPU family requirements " + join(family_owners, " and ") +
+                      ", which no host meets");
+  } else if (families_named &&
+             std::find(families.begin(), families.end(), h.family) == families.end()) {
+    missing.push_back("CPU family " + families_text(families) +
+                      " (this host: " + std::to_string(h.family) + ")");
+  }
+  if (h.vector_bits < vector_bits) {
+    missing.push_back("a vector length of at least " + std::to_string(vector_bits) +
+                      " bits (this host: " +
+                      (h.vector_bits == 0 ? std::string("no scalable vectors")
+                                          : std::to_string(h.vector_bits) + " bits") +
+                      ")");
+  }
+  if (h.l1d_bytes < l1d) {
+    missing.push_back("an L1d cache of at least " + size_text(l1d) +
+                      " per core (this host: " + size_text(h.l1d_bytes) + ")");
+  }
+  if (h.l2_bytes < l2) {
+    missing.push_back("an L2 cache of at least " + size_text(l2) +
+                      " per core (this host: " + size_text(h.l2_bytes) + ")");
+  }
+  return missing;
+}
+
 }  // namespace
+
+std::string layout_name(const DomainCore& d, const Engine& e, std::size_t cls) {
+  for (const LayoutSpec& l : e.spec.layouts) {
+    if (l.candidate_class == d.classes[cls]) return l.name;
+  }
+  return std::string(REFERENCE);
+}
 
 Composition compose(DomainCore& d, std::string_view engine_name) {
   const Engine* engine = d.find(engine_name);
   if (engine == nullptr) {
-    throw UnknownEngineError("coheriq: domain '" + d.name + "' has no engine named '" +
-                             std::string(engine_name) +
-                             "'; known engines: " + join(d.engine_names()) +
+    throw UnknownEngineError("coheriq: domain '" + d.name + "' has no engine named " +
+                             quoted(engine_name) + "; " + known_engines(d) +
                              ". Check the spelling, or install the plugin that provides it");
   }
+  // A malformed host variable fails every composition, whatever the engine needs: it is never a
+  // reason to pass one engine over for another.
+  (void)host_info();
   Linearizer lin(d);
   Composition c;
   c.mro = lin.mro(*engine);
@@ -137,18 +235,20 @@ Composition compose(DomainCore& d, std::string_view engine_name) {
       const Engine* seen_by_provider = first_layout(lin.mro(*p), cls);
       if (seen_by_provider != c.layout[cls]) {
         to_override.push_back(d.candidates[k]);
-        details.push_back(d.candidates[k] + " comes from '" + p->spec.name + "', written for '" +
-                          seen_by_provider->spec.name + "' layout of " + d.classes[cls] +
-                          ", but the layout in effect is '" + c.layout[cls]->spec.name + "'");
+        details.push_back(
+            d.candidates[k] + " comes from '" + p->spec.name + "', written for layout '" +
+            layout_name(d, *seen_by_provider, cls) + "' of " + d.classes[cls] + " (from '" +
+            seen_by_provider->spec.name + "'), but the layout in effect is '" +
+            layout_name(d, *c.layout[cls], cls) + "' (from '" + c.layout[cls]->spec.name + "')");
         break;
       }
     }
   }
   if (!to_override.empty() && c.incoherent.empty()) {
     c.incoherent =
-        ("coheriq: engine '" + engine->spec.name + "' of domain '" + d.name +
-         "' is incoherent: " + join(details, "; ") + ". Override in '" + engine->spec.name +
-         "': " + join(to_override) + " (or keep the inherited layout)");
+        ("coheriq: " + engine_of(d, engine->spec.name) + " is incoherent: " + join(details, "; ") +
+         ". Override in '" + engine->spec.name + "': " + join(to_override) +
+         " (or keep the inherited layout)");
   }
 
   for (const Engine* e : c.mro) {
@@ -160,6 +260,7 @@ Composition compose(DomainCore& d, std::string_view engine_name) {
   for (const std::string& f : c.required) {
     if (!host_has(f)) c.missing.push_back(f);
   }
+  c.missing_host = missing_host_requirements(c.mro);
   return c;
 }
 

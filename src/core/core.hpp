@@ -32,12 +32,16 @@ struct Engine {
 
 // An engine composed with its bases.
 struct Composition {
-  std::vector<const Engine*> mro;       // the engine first, reference last
-  std::vector<const Engine*> provider;  // per candidate
-  std::vector<const Engine*> layout;    // per candidate class: first MRO engine defining one
-  std::vector<std::string> required;    // sorted union over the MRO
-  std::vector<std::string> missing;     // required features this host lacks
-  std::string incoherent;               // why it cannot be enabled (coherence, plugin ABI)
+  std::vector<const Engine*> mro;         // the engine first, reference last
+  std::vector<const Engine*> provider;    // per candidate
+  std::vector<const Engine*> layout;      // per candidate class: first MRO engine defining one
+  std::vector<std::string> required;      // sorted union over the MRO
+  std::vector<std::string> missing;       // required features this host lacks
+  std::vector<std::string> missing_host;  // host requirements (vendor, sizes, ...) it does not meet
+  std::string incoherent;                 // why it cannot be enabled (coherence, plugin ABI)
+
+  // The host runs it: nothing required is missing (coherence is checked separately).
+  bool host_ok() const { return missing.empty() && missing_host.empty(); }
 };
 
 class DomainCore {
@@ -77,10 +81,41 @@ class DomainCore {
 
 inline constexpr std::size_t npos = static_cast<std::size_t>(-1);
 
-// ------------------------------ Registry (registry.cpp)
+// ------------------------------ Domain registry (domains.cpp)
+DomainCore& find_domain(std::string_view domain);  // throws UnknownDomainError
+std::vector<std::string> domain_names();           // sorted
+
+// ------------------------------ Spec validation (spec.cpp)
 // An engine of `d` from its spec; throws CompositionError when the spec names unknown candidates.
 std::unique_ptr<Engine> make_engine(DomainCore& d, const EngineSpec& spec, std::string origin);
-DomainCore& find_domain(std::string_view domain);  // throws UnknownDomainError
+
+// ------------------------------ Selection (selection.cpp); needs the domain's mu
+struct Selection {
+  std::string engine;
+  std::string reason;
+  std::vector<std::string> passed_over;  // "'x': why" for every engine the choice passed over
+};
+std::vector<const Engine*> by_priority(DomainCore& d);  // highest priority first
+// The engines this host can run, highest priority first: for the remedy of an error message.
+std::vector<std::string> supported_engines(DomainCore& d);
+// What is in effect or would be at first use: the explicit choice, else the env var, else the
+// reference. Throws the env var's errors, and the host's (a malformed COHERIQ_DISABLE_CPU_FEATURES
+// is never a reason to pass an engine over). With `loading`, for the first use, an entry of the
+// list is taken only once its plugins are loaded; one whose library does not load is passed over.
+// Without it nothing is loaded (introspection).
+Selection selection(DomainCore& d, bool loading = false);
+
+// ------------------------------ Activation (activation.cpp); needs the domain's mu
+// enable_engine for `d`: checks, loads plugins, then marks `engine` chosen. Changes nothing on
+// failure.
+void enable(DomainCore& d, std::string_view engine);
+// Loads the plugins of `c`'s MRO not loaded yet; returns whether it loaded any. Throws
+// PluginError (the library is missing, does not load, or is not what its manifest says).
+bool load_plugins(DomainCore& d, const Composition& c);
+
+// ------------------------------ Introspection (introspection.cpp); needs the domain's mu
+std::vector<EngineInfo> engine_infos(DomainCore& d);
+DomainStatus domain_status(DomainCore& d);
 
 // ------------------------------ Composition (composition.cpp); needs the domain's mu
 // Throws UnknownEngineError or CompositionError.
@@ -88,6 +123,8 @@ DomainCore& find_domain(std::string_view domain);  // throws UnknownDomainError
 // returned with `incoherent` set; compose_coherent throws it (CompositionError or PluginError).
 Composition compose(DomainCore& d, std::string_view engine);
 Composition compose_coherent(DomainCore& d, std::string_view engine);
+// The name engine `e` gives the layout of candidate class `cls` ("reference" for the reference).
+std::string layout_name(const DomainCore& d, const Engine& e, std::size_t cls);
 
 // ------------------------------ Plugins (plugin.cpp)
 struct Manifest;

@@ -2,6 +2,10 @@
 
 #include <coheriq/coheriq.hpp>
 
+#include <algorithm>
+
+#include "core/text.hpp"
+
 namespace coheriq::detail {
 namespace {
 
@@ -16,21 +20,6 @@ std::string_view trim(std::string_view s) {
   while (!s.empty() && is_blank(s.front())) s.remove_prefix(1);
   while (!s.empty() && is_blank(s.back())) s.remove_suffix(1);
   return s;
-}
-
-std::string printable(std::string_view s) {
-  std::string out;
-  for (unsigned char c : s) {
-    if (c >= 0x20 && c < 0x7f) {
-      out += static_cast<char>(c);
-    } else {
-      static constexpr char hex[] = "0123456789abcdef";
-      out += "\\x";
-      out += hex[c >> 4];
-      out += hex[c & 15];
-    }
-  }
-  return out;
 }
 
 std::vector<std::string> parse_list(std::string_view value, std::string_view variable,
@@ -63,7 +52,86 @@ std::vector<std::string> parse_list(std::string_view value, std::string_view var
   return tokens;
 }
 
+// A decimal number below `limit`, with an optional K or M suffix (binary multiples) when
+// `suffixes`; nullopt for anything else.
+std::optional<std::size_t> parse_number(std::string_view s, bool suffixes, std::size_t limit) {
+  std::size_t multiplier = 1;
+  if (suffixes && !s.empty() && (s.back() == 'K' || s.back() == 'M')) {
+    multiplier = s.back() == 'K' ? 1024 : 1024 * 1024;
+    s.remove_suffix(1);
+  }
+  if (s.empty() || s.size() > 12) return std::nullopt;
+  std::size_t n = 0;
+  for (char c : s) {
+    if (c < '0' || c > '9') return std::nullopt;
+    n = n * 10 + static_cast<std::size_t>(c - '0');
+  }
+  if (n > limit / multiplier) return std::nullopt;
+  return n * multiplier;
+}
+
 }  // namespace
+
+HostOverride parse_host_override(std::string_view value, std::string_view variable) {
+  HostOverride o;
+  if (trim(value).empty()) return o;
+  const auto fail = [&](const std::string& what) -> void {
+    throw Error("coheriq: " + std::string(variable) + "='" + printable(value) + "': " + what +
+                "; write comma-separated key=value pairs with the keys vendor, family, model, "
+                "vector_bits, l1d and l2, e.g. 'vendor=AuthenticAMD,family=25,l2=512K'");
+  };
+  std::vector<std::string> seen;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t comma = value.find(',', start);
+    const std::string_view item = trim(value.substr(
+        start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
+    const std::size_t eq = item.find('=');
+    if (eq == std::string_view::npos) {
+      fail(quoted(item) + " at position " + std::to_string(start) + " is not key=value");
+    }
+    const std::string key(trim(item.substr(0, eq)));
+    const std::string_view v = trim(item.substr(eq + 1));
+    if (std::find(seen.begin(), seen.end(), key) != seen.end()) {
+      fail("key " + quoted(key) + " appears twice");
+    }
+    seen.push_back(key);
+    const auto number = [&](bool suffixes, std::size_t limit) {
+      const std::optional<std::size_t> n = parse_number(v, suffixes, limit);
+      if (!n) {
+        fail("the value of " + key + ", " + quoted(v) + ", is not " +
+             (suffixes ? "a size in bytes (digits, optionally followed by K or M)"
+                       : "a decimal number"));
+      }
+      return *n;
+    };
+    if (key == "vendor") {
+      const bool ok = !v.empty() &&
+                      std::all_of(v.begin(), v.end(), [](char c) { return c > 0x20 && c < 0x7f; });
+      if (!ok) fail("the vendor " + quoted(v) + " is empty or has blanks or control bytes");
+      o.vendor = std::string(v);
+    } else if (key == "family") {
+      o.family = static_cast<int>(number(false, 1u << 20));
+    } else if (key == "model") {
+      o.model = static_cast<int>(number(false, 1u << 20));
+    } else if (key == "vector_bits") {
+      const std::size_t bits = number(false, 1u << 16);
+      if (bits % 128 != 0) {
+        fail("vector_bits=" + std::to_string(bits) + " is not 0 or a multiple of 128");
+      }
+      o.vector_bits = bits;
+    } else if (key == "l1d") {
+      o.l1d_bytes = number(true, std::size_t{1} << 40);
+    } else if (key == "l2") {
+      o.l2_bytes = number(true, std::size_t{1} << 40);
+    } else {
+      fail("unknown key " + quoted(key));
+    }
+    if (comma == std::string_view::npos) break;
+    start = comma + 1;
+  }
+  return o;
+}
 
 std::vector<std::string> parse_engine_list(std::string_view value, std::string_view variable) {
   return parse_list(value, variable, "engine name");

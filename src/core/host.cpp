@@ -1,8 +1,11 @@
-// Host CPU features, detected once per process with cpu_features, minus the names listed in
-// COHERIQ_DISABLE_CPU_FEATURES (which can only remove). Selection tests feature bits only, never
-// family or model numbers.
+// The host as selection sees it, detected once per process in baseline code: cpu_features bits
+// minus the names listed in COHERIQ_DISABLE_CPU_FEATURES (which can only remove), and the
+// properties engines may require beyond feature bits (vendor, family, model, the SVE vector
+// length, per-core L1d and L2 sizes), which COHERIQ_HOST_OVERRIDE may change for tests. Nothing
+// here executes an instruction the baseline ISA lacks: the SVE length comes from the kernel.
 #include <algorithm>
 #include <cstdlib>
+#include <fstream>
 #include <optional>
 
 #include "core/core.hpp"
@@ -13,82 +16,142 @@
 #include "cpuinfo_x86.h"
 #elif defined(CPU_FEATURES_ARCH_AARCH64)
 #include "cpuinfo_aarch64.h"
+#if defined(__linux__)
+#include <sys/prctl.h>
+#ifndef PR_SVE_GET_VL
+#define PR_SVE_GET_VL 51
+#endif
+#ifndef PR_SVE_VL_LEN_MASK
+#define PR_SVE_VL_LEN_MASK 0xffff
+#endif
+#endif
 #endif
 
 namespace coheriq::detail {
 namespace {
 
 struct Detected {
-  std::string arch;
-  std::string brand;
-  std::vector<std::string> present;  // sorted
-  std::vector<std::string> known;    // sorted: every name cpu_features has for this arch
+  HostInfo info;                   // as detected, before the variables
+  std::vector<std::string> known;  // sorted: every name cpu_features has for this arch
 };
+
+// A sysfs cache size ("48K", "1024K", "32M"), or 0.
+std::size_t parse_cache_size(const std::string& text) {
+  std::size_t n = 0;
+  std::size_t i = 0;
+  for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) {
+    n = n * 10 + static_cast<std::size_t>(text[i] - '0');
+  }
+  if (i == 0) return 0;
+  if (i < text.size() && text[i] == 'K') return n * 1024;
+  if (i < text.size() && text[i] == 'M') return n * 1024 * 1024;
+  return n;
+}
+
+// The per-core L1d and L2 sizes from /sys/devices/system/cpu/cpu0/cache (Linux); 0 when unknown.
+void read_sysfs_caches(HostInfo& h) {
+  for (int index = 0; index < 16; ++index) {
+    const std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index);
+    std::ifstream level_file(dir + "/level");
+    if (!level_file) break;
+    std::ifstream type_file(dir + "/type");
+    std::ifstream size_file(dir + "/size");
+    int level = 0;
+    std::string type;
+    std::string size;
+    level_file >> level;
+    type_file >> type;
+    size_file >> size;
+    const bool data = type == "Data" || type == "Unified";
+    if (!data) continue;
+    if (level == 1 && h.l1d_bytes == 0) h.l1d_bytes = parse_cache_size(size);
+    if (level == 2 && h.l2_bytes == 0) h.l2_bytes = parse_cache_size(size);
+  }
+}
 
 Detected detect() {
   using namespace cpu_features;
   Detected d;
+  HostInfo& h = d.info;
 #if defined(CPU_FEATURES_ARCH_X86)
-  d.arch = "x86_64";
+  h.arch = "x86_64";
   const X86Info info = GetX86Info();
-  d.brand = info.brand_string;
+  h.brand = info.brand_string;
+  h.vendor = info.vendor;
+  h.family = info.family;
+  h.model = info.model;
   for (int f = 0; f < X86_LAST_; ++f) {
     const auto e = static_cast<X86FeaturesEnum>(f);
     d.known.emplace_back(GetX86FeaturesEnumName(e));
     if (GetX86FeaturesEnumValue(&info.features, e))
-      d.present.emplace_back(GetX86FeaturesEnumName(e));
+      h.features.emplace_back(GetX86FeaturesEnumName(e));
   }
 #elif defined(CPU_FEATURES_ARCH_AARCH64)
-  d.arch = "aarch64";
+  h.arch = "aarch64";
   const Aarch64Info info = GetAarch64Info();
+  h.family = info.implementer;
+  h.model = info.part;
   for (int f = 0; f < AARCH64_LAST_; ++f) {
     const auto e = static_cast<Aarch64FeaturesEnum>(f);
     d.known.emplace_back(GetAarch64FeaturesEnumName(e));
     if (GetAarch64FeaturesEnumValue(&info.features, e)) {
-      d.present.emplace_back(GetAarch64FeaturesEnumName(e));
+      h.features.emplace_back(GetAarch64FeaturesEnumName(e));
     }
   }
+#if defined(__linux__)
+  if (info.features.sve) {
+    // The kernel knows the length the process runs with; asking it executes no SVE instruction.
+    const int vl = prctl(PR_SVE_GET_VL);
+    if (vl > 0) h.vector_bits = static_cast<std::size_t>(vl & PR_SVE_VL_LEN_MASK) * 8;
+  }
+#endif
 #else
-  d.arch = "unknown";
+  h.arch = "unknown";
+#endif
+  read_sysfs_caches(h);
+#if defined(CPU_FEATURES_ARCH_X86)
+  if (h.l1d_bytes == 0 || h.l2_bytes == 0) {  // no sysfs: ask cpuid through cpu_features
+    const CacheInfo caches = GetX86CacheInfo();
+    for (int i = 0; i < caches.size; ++i) {
+      const CacheLevelInfo& c = caches.levels[i];
+      const bool data =
+          c.cache_type == CPU_FEATURE_CACHE_DATA || c.cache_type == CPU_FEATURE_CACHE_UNIFIED;
+      if (!data || c.cache_size <= 0) continue;
+      const auto size = static_cast<std::size_t>(c.cache_size);
+      if (c.level == 1 && h.l1d_bytes == 0) h.l1d_bytes = size;
+      if (c.level == 2 && h.l2_bytes == 0) h.l2_bytes = size;
+    }
+  }
 #endif
   // Trim the brand string's padding.
-  while (!d.brand.empty() && d.brand.back() == ' ') d.brand.pop_back();
-  while (!d.brand.empty() && d.brand.front() == ' ') d.brand.erase(d.brand.begin());
-  std::sort(d.present.begin(), d.present.end());
+  while (!h.brand.empty() && h.brand.back() == ' ') h.brand.pop_back();
+  while (!h.brand.empty() && h.brand.front() == ' ') h.brand.erase(h.brand.begin());
+  std::sort(h.features.begin(), h.features.end());
   std::sort(d.known.begin(), d.known.end());
   return d;
 }
 
+// Never destroyed, like everything the dispatch path reads: a domain's first use may happen in a
+// static destructor of the application, after the function-local statics of this library that
+// were constructed later (in main, say) are gone.
 const Detected& detected() {
-  static const Detected d = detect();
-  return d;
+  static const Detected* d = new Detected(detect());
+  return *d;
 }
 
 struct Host {
   HostInfo info;
-  std::string error;  // a malformed COHERIQ_DISABLE_CPU_FEATURES, reported by every use
+  std::string error;  // a malformed COHERIQ_DISABLE_CPU_FEATURES or COHERIQ_HOST_OVERRIDE
 };
 
-Host make_host() {
-  Host h;
-  const Detected& d = detected();
-  h.info.arch = d.arch;
-  h.info.brand = d.brand;
-  h.info.features = d.present;
-  const char* raw = std::getenv("COHERIQ_DISABLE_CPU_FEATURES");
-  if (raw == nullptr) return h;
-  try {
-    for (const std::string& name : parse_feature_list(raw, "COHERIQ_DISABLE_CPU_FEATURES")) {
-      if (!std::binary_search(d.known.begin(), d.known.end(), name)) {
-        throw Error("coheriq: COHERIQ_DISABLE_CPU_FEATURES names '" + name +
-                    "', which is not a cpu_features name on " + d.arch +
-                    "; use names such as those `coheriq info` lists (e.g. avx2, avx512f)");
-      }
-      h.info.disabled.push_back(name);
+void apply_disabled(Host& h, const Detected& d, const char* raw) {
+  for (const std::string& name : parse_feature_list(raw, "COHERIQ_DISABLE_CPU_FEATURES")) {
+    if (!std::binary_search(d.known.begin(), d.known.end(), name)) {
+      throw Error("coheriq: COHERIQ_DISABLE_CPU_FEATURES names '" + name +
+                  "', which is not a cpu_features name on " + d.info.arch +
+                  "; use names such as those `coheriq info` lists (e.g. avx2, avx512f)");
     }
-  } catch (const Error& e) {
-    h.error = e.what();
-    return h;
+    h.info.disabled.push_back(name);
   }
   std::sort(h.info.disabled.begin(), h.info.disabled.end());
   h.info.disabled.erase(std::unique(h.info.disabled.begin(), h.info.disabled.end()),
@@ -97,15 +160,45 @@ Host make_host() {
   std::set_difference(h.info.features.begin(), h.info.features.end(), h.info.disabled.begin(),
                       h.info.disabled.end(), std::back_inserter(kept));
   h.info.features = std::move(kept);
+}
+
+void apply_override(Host& h, const char* raw) {
+  constexpr std::string_view var = "COHERIQ_HOST_OVERRIDE";
+  const HostOverride o = parse_host_override(raw, var);
+  if (o.vector_bits && *o.vector_bits > h.info.vector_bits) {
+    throw Error("coheriq: " + std::string(var) +
+                " sets vector_bits=" + std::to_string(*o.vector_bits) +
+                ", more than this host has (" + std::to_string(h.info.vector_bits) +
+                "); it may only lower the vector length, so that no engine runs instructions "
+                "the hardware lacks");
+  }
+  if (o.vendor) h.info.vendor = *o.vendor;
+  if (o.family) h.info.family = *o.family;
+  if (o.model) h.info.model = *o.model;
+  if (o.vector_bits) h.info.vector_bits = *o.vector_bits;
+  if (o.l1d_bytes) h.info.l1d_bytes = *o.l1d_bytes;
+  if (o.l2_bytes) h.info.l2_bytes = *o.l2_bytes;
+}
+
+Host make_host() {
+  Host h;
+  const Detected& d = detected();
+  h.info = d.info;
+  try {
+    if (const char* raw = std::getenv("COHERIQ_DISABLE_CPU_FEATURES")) apply_disabled(h, d, raw);
+    if (const char* raw = std::getenv("COHERIQ_HOST_OVERRIDE")) apply_override(h, raw);
+  } catch (const Error& e) {
+    h.error = e.what();
+  }
   return h;
 }
 
 }  // namespace
 
 const HostInfo& host_info() {
-  static const Host h = make_host();
-  if (!h.error.empty()) throw Error(h.error);
-  return h.info;
+  static const Host* h = new Host(make_host());  // never destroyed, as detected()
+  if (!h->error.empty()) throw Error(h->error);
+  return h->info;
 }
 
 const std::vector<std::string>& known_feature_names() { return detected().known; }

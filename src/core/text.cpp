@@ -11,6 +11,13 @@ std::string join(const std::vector<std::string>& items, std::string_view sep) {
   return out;
 }
 
+std::string quoted(std::string_view text) {
+  std::string out(1, '\'');
+  out += printable(text);
+  out += '\'';
+  return out;
+}
+
 namespace {
 
 // The length of the well-formed UTF-8 sequence of a printable code point at text[i] (2 to 4

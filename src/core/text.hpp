@@ -16,4 +16,7 @@ std::string join(const std::vector<std::string>& items, std::string_view sep = "
 // document), a backslash is doubled, and anything past `max_bytes` becomes "...(N more bytes)".
 std::string printable(std::string_view text, std::size_t max_bytes = 200);
 
+// printable(text) between single quotes: how messages echo a name or a value.
+std::string quoted(std::string_view text);
+
 }  // namespace coheriq::detail

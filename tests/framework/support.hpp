@@ -40,6 +40,25 @@ inline void require_env(const char* name, std::string_view value) {
 
 inline void set_env(const char* name, const char* value) { REQUIRE(setenv(name, value, 1) == 0); }
 
+// The exit code of a case that did not run: ctest counts it as skipped (SKIP_RETURN_CODE in
+// tests/framework/CMakeLists.txt), never as passed.
+inline constexpr int skip_exit_code = 77;
+
+// Ends the case, and its process (one case per process), saying why it did not run.
+[[noreturn]] inline void skip(const std::string& why) {
+  std::printf("skipped: %s\n", why.c_str());
+  std::fflush(stdout);
+  std::_Exit(skip_exit_code);
+}
+
+// Asserts that COHERIQ_DISABLE_CPU_FEATURES, as the group of this case starts it, lists `name`.
+inline void require_disabled(std::string_view name) {
+  const char* actual = std::getenv("COHERIQ_DISABLE_CPU_FEATURES");
+  const std::string list = "," + std::string(actual == nullptr ? "" : actual) + ",";
+  REQUIRE_MESSAGE(list.find("," + std::string(name) + ",") != std::string::npos,
+                  "this case needs COHERIQ_DISABLE_CPU_FEATURES to list " << name);
+}
+
 inline bool contains(std::string_view haystack, std::string_view needle) {
   return haystack.find(needle) != std::string_view::npos;
 }

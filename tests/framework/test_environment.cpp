@@ -1,7 +1,8 @@
 // Cases that need a variable in the process environment from the start. The name prefix of
 // each case selects the variable tests/framework/CMakeLists.txt passes it (main.cpp's --env):
 //   env-disable-avx2:     COHERIQ_DISABLE_CPU_FEATURES=avx2
-//   env-disable-avx512f:  COHERIQ_DISABLE_CPU_FEATURES=avx512f
+//   env-disable-avx512f:  COHERIQ_DISABLE_CPU_FEATURES=avx512f (also run with avx2,avx512f, where
+//                         they skip: framework.skip.counted)
 //   env-disable-unknown:  COHERIQ_DISABLE_CPU_FEATURES=avx2,avx9000
 //   env-log-info:         COHERIQ_LOG=info
 //   env-shapes-right:     SHAPES_ENGINE=right
@@ -91,11 +92,9 @@ TEST_CASE("env-disable-avx2: a list with nothing supported names each engine and
 
 TEST_CASE("env-disable-avx512f: auto picks the best engine without it") {
   fresh_process();
-  require_env("COHERIQ_DISABLE_CPU_FEATURES", "avx512f");
-  if (!host_has("avx2")) {
-    MESSAGE("skipped: this host lacks avx2, so wide is not supported either");
-    return;
-  }
+  shapes::test::require_disabled("avx512f");
+  if (!host_has("avx2"))
+    shapes::test::skip("this host lacks avx2, so wide is not supported either");
   set_env("SHAPES_ENGINE", "auto");
   CHECK(coheriq::active_engine(shapes::domain) == "wide");
   check_calls("wide", "base", "base");
@@ -103,11 +102,9 @@ TEST_CASE("env-disable-avx512f: auto picks the best engine without it") {
 
 TEST_CASE("env-disable-avx512f: only the engine needing it is refused") {
   fresh_process();
-  require_env("COHERIQ_DISABLE_CPU_FEATURES", "avx512f");
-  if (!host_has("avx2")) {
-    MESSAGE("skipped: this host lacks avx2, so wide is not supported either");
-    return;
-  }
+  shapes::test::require_disabled("avx512f");
+  if (!host_has("avx2"))
+    shapes::test::skip("this host lacks avx2, so wide is not supported either");
   const std::string message =
       expect_error<coheriq::UnsupportedEngineError>([] { enable("wider"); }, {"avx512f", "wide"});
   CHECK_MESSAGE(!contains(message, "avx2"), "the host has avx2: " << message);
