@@ -1,7 +1,7 @@
 // Compensated summation for the reference engine (blas1.cpp, math.cpp, gemm.cpp).
 //
 // Baseline code only: no ISA translation unit includes this header, so its inline functions
-// cannot be folded with a copy compiled for a newer ISA (DESIGN.md section 6).
+// cannot be folded with a copy compiled for a newer ISA (docs/design.md, "ISA hygiene").
 #pragma once
 
 #include <cmath>

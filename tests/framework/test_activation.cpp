@@ -1,4 +1,4 @@
-// The activation contract (DESIGN.md section 3): one engine per domain, one-way, settled before
+// The activation contract (docs/design.md, "The activation contract"): one engine per domain, one-way, settled before
 // the first use. Each case runs in a fresh process (ctest runs every case on its own).
 #include "support.hpp"
 

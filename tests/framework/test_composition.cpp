@@ -1,4 +1,4 @@
-// Composition (DESIGN.md section 2): C3 order, providers, failures that name the engines,
+// Composition (docs/design.md, "An engine is a coherent unit"): C3 order, providers, failures that name the engines,
 // coherence of layouts, CPU requirements, and the registry. Every case runs in its own process.
 #include <coheriq/engine.hpp>
 

@@ -1,5 +1,5 @@
 // The domain's engine variable (SHAPES_ENGINE for test.shapes), read at the first use when
-// nothing was enabled explicitly. Grammar: API.md section 3. Each case sets the variable itself
+// nothing was enabled explicitly. Grammar: docs/api.md. Each case sets the variable itself
 // before its first use, in a process of its own; ctest starts them with the variable unset.
 #include "support.hpp"
 

@@ -1,5 +1,5 @@
 // Compiled by ctest, not by the build: an override whose signature differs from its candidate's
-// must not compile (API.md section 6). COHERIQ_SIGNATURE selects the override:
+// must not compile (docs/api.md, "Authoring"). COHERIQ_SIGNATURE selects the override:
 //   0  the candidate's exact signature (the control: must compile)
 //   1  another return type
 //   2  another parameter type

@@ -1,7 +1,7 @@
 // libFuzzer target for the parsers of coheriq's environment variables (src/core/env.hpp).
 //
 // Each input is parsed as an engine list and as a feature list and checked against an
-// independent model of the grammar (API.md section 3): comma-separated tokens, spaces and tabs
+// independent model of the grammar (docs/api.md): comma-separated tokens, spaces and tabs
 // around them ignored, every token non-empty and made of [A-Za-z0-9_.-]; a blank value is the
 // empty list. The parser must accept exactly what the model accepts, return exactly the model's
 // tokens, and reject everything else with a coheriq::Error whose message starts with "coheriq:"
