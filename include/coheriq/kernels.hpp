@@ -19,6 +19,14 @@ void enable_engine(std::string_view engine);
 // = coheriq::active_engine(domain_name)
 std::string active_engine();
 
+// ------------------------------ Threads
+// The threads kernels may use (GEMM; results never depend on the count). 0 restores the default:
+// COHERIQ_NUM_THREADS when set (a positive integer), else the CPUs of the process's affinity mask.
+// Allowed before and after the first use. num_threads() throws coheriq::Error when
+// COHERIQ_NUM_THREADS is malformed and no count was set explicitly.
+void set_num_threads(std::size_t n);
+std::size_t num_threads();
+
 enum class Trans { N, T };
 
 // ------------------------------ BLAS-1
