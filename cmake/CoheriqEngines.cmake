@@ -116,6 +116,11 @@ foreach(engine IN LISTS COHERIQ_ENGINES)
                         "run on ${CMAKE_SYSTEM_PROCESSOR}; remove it from COHERIQ_ENGINES")
   endif()
   foreach(base IN LISTS COHERIQ_ENGINE_${engine}_BASES)
+    if(NOT base STREQUAL "reference" AND NOT base IN_LIST all_engines)
+      message(FATAL_ERROR "coheriq: engine '${engine}' names base '${base}', which is not an "
+                          "engine line of cmake/CoheriqEngines.cmake; engines: ${all_engines} "
+                          "(or reference)")
+    endif()
     if(NOT base STREQUAL "reference" AND NOT base IN_LIST COHERIQ_ENGINES)
       message(FATAL_ERROR "coheriq: COHERIQ_ENGINES has '${engine}' but not its base '${base}', "
                           "so '${engine}' could never run; add '${base}' to COHERIQ_ENGINES "
