@@ -31,41 +31,10 @@ std::string shown_tail(std::string_view text, std::size_t max_bytes) {
   return out;
 }
 
-bool valid_utf8(std::string_view text) {
-  std::size_t i = 0;
-  while (i < text.size()) {
-    const auto c = static_cast<unsigned char>(text[i]);
-    std::size_t len = 0;
-    char32_t cp = 0;
-    if (c < 0x80) {
-      ++i;
-      continue;
-    } else if (c >= 0xc2 && c <= 0xdf) {
-      len = 2, cp = c & 0x1f;
-    } else if (c >= 0xe0 && c <= 0xef) {
-      len = 3, cp = c & 0x0f;
-    } else if (c >= 0xf0 && c <= 0xf4) {
-      len = 4, cp = c & 0x07;
-    } else {
-      return false;
-    }
-    if (i + len > text.size()) return false;
-    for (std::size_t j = 1; j < len; ++j) {
-      const auto b = static_cast<unsigned char>(text[i + j]);
-      if ((b & 0xc0) != 0x80) return false;
-      cp = (cp << 6) | (b & 0x3f);
-    }
-    const bool overlong = (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000);
-    if (overlong || (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff) return false;
-    i += len;
-  }
-  return true;
-}
-
 namespace {
 
 std::string safe_string(const std::string& s) {
-  return valid_utf8(s) ? s : coheriq::detail::printable(s, s.size());
+  return coheriq::detail::valid_utf8(s) ? s : coheriq::detail::printable(s, s.size());
 }
 
 }  // namespace

@@ -19,9 +19,6 @@ std::string shown(std::string_view text, std::size_t max_bytes = 4096);
 // line shown().
 std::string shown_tail(std::string_view text, std::size_t max_bytes = 8192);
 
-// Whether `text` is well-formed UTF-8 (any code point, controls included).
-bool valid_utf8(std::string_view text);
-
 // `j` with every string (values and object keys) that is not valid UTF-8 replaced by its
 // shown() form, unbounded: valid text stays as it is (JSON escapes control characters itself),
 // and a stray Latin-1 byte becomes "\xe9" instead of making the document invalid.

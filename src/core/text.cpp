@@ -20,13 +20,13 @@ std::string quoted(std::string_view text) {
 
 namespace {
 
-// The length of the well-formed UTF-8 sequence of a printable code point at text[i] (2 to 4
-// bytes), or 0: overlong forms, surrogates, C1 controls and truncated sequences are not.
-std::size_t utf8_printable(std::string_view text, std::size_t i) {
+// The length of the well-formed UTF-8 sequence of a non-ASCII code point at text[i] (2 to 4
+// bytes), its code point in `cp`; 0 for overlong forms, surrogates, values past U+10FFFF and
+// truncated or malformed sequences.
+std::size_t utf8_sequence(std::string_view text, std::size_t i, char32_t& cp) {
   const auto byte = [&](std::size_t j) { return static_cast<unsigned char>(text[j]); };
   const unsigned char c = byte(i);
   std::size_t len = 0;
-  char32_t cp = 0;
   if (c >= 0xc2 && c <= 0xdf) {
     len = 2, cp = c & 0x1f;
   } else if (c >= 0xe0 && c <= 0xef) {
@@ -43,12 +43,33 @@ std::size_t utf8_printable(std::string_view text, std::size_t i) {
   }
   const bool overlong = (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000);
   const bool surrogate = cp >= 0xd800 && cp <= 0xdfff;
-  const bool c1_control = cp >= 0x80 && cp <= 0x9f;
-  if (overlong || surrogate || c1_control || cp > 0x10ffff) return 0;
+  if (overlong || surrogate || cp > 0x10ffff) return 0;
   return len;
 }
 
+// As utf8_sequence, and 0 for the C1 controls (U+0080 to U+009F) a terminal may obey.
+std::size_t utf8_printable(std::string_view text, std::size_t i) {
+  char32_t cp = 0;
+  const std::size_t len = utf8_sequence(text, i, cp);
+  return cp >= 0x80 && cp <= 0x9f ? 0 : len;
+}
+
 }  // namespace
+
+bool valid_utf8(std::string_view text) {
+  std::size_t i = 0;
+  while (i < text.size()) {
+    char32_t cp = 0;
+    if (static_cast<unsigned char>(text[i]) < 0x80) {
+      ++i;
+    } else if (const std::size_t len = utf8_sequence(text, i, cp); len != 0) {
+      i += len;
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
 
 std::string printable(std::string_view text, std::size_t max_bytes) {
   static constexpr char hex[] = "0123456789abcdef";

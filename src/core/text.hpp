@@ -11,6 +11,9 @@ namespace coheriq::detail {
 
 std::string join(const std::vector<std::string>& items, std::string_view sep = ", ");
 
+// Whether `text` is well-formed UTF-8 (what a JSON document must hold).
+bool valid_utf8(std::string_view text);
+
 // `text` made safe to print, and valid UTF-8: control bytes, DEL and bytes that are not
 // well-formed UTF-8 become \xHH (so ANSI escapes and binary never reach a terminal or a JSON
 // document), a backslash is doubled, and anything past `max_bytes` becomes "...(N more bytes)".
