@@ -723,10 +723,14 @@ std::string enable_common_engine(MPI_Comm comm, std::string_view domain) {
   for (const std::string& text : allgather(comm, encode(describe_for_choice(domain)))) {
     ranks.push_back(decode(text));
   }
-  const Decision decision = decide(ranks, domain);
-  if (!decision.engine.empty()) {
+  std::vector<std::string> hosts;
+  for (const RankState& s : ranks) hosts.push_back(s.host);
+  // At most one round per engine: each round either ends or makes one engine unusable.
+  for (std::size_t round = 0;; ++round) {
+    const Decision decision = decide(ranks, domain);
+    if (decision.engine.empty()) raise(decision);
     // Step 2: enable. Step 1 checked what can be checked without enabling, so this fails only
-    // where enabling itself fails (a plugin library that does not load): the ranks agree on the
+    // where enabling itself fails (a plugin library that does not load); the ranks agree on the
     // outcome before anyone throws.
     std::string error;
     try {
@@ -735,23 +739,40 @@ std::string enable_common_engine(MPI_Comm comm, std::string_view domain) {
       error = e.what();
     }
     const std::vector<std::string> errors = allgather(comm, error);
-    std::vector<std::string> hosts;
-    for (const RankState& s : ranks) hosts.push_back(s.host);
+    std::vector<int> enabled;
     std::vector<std::string> parts;
     for (const auto& [what, members] : group(errors)) {
-      if (!what.empty()) parts.push_back(ranks_on(members, hosts) + ": " + what);
+      if (what.empty()) {
+        enabled = members;
+      } else {
+        parts.push_back(ranks_on(members, hosts) + ": " + what);
+      }
     }
-    if (!parts.empty()) {
-      throw Error("coheriq: enable_common_engine(domain '" + printable(domain) +
-                  "'): every rank chose '" + decision.engine + "', but enabling it failed on " +
-                  join(parts, "; ") +
-                  ". The other ranks have it enabled; end the job (MPI_Abort) and fix those "
-                  "ranks");
+    if (parts.empty()) {
+      if (domain == kernels::domain_name) (void)share_node_threads(comm);
+      return decision.engine;
     }
+    if (enabled.empty() && round < ranks[0].engines.size()) {
+      // Failed everywhere, so nothing changed: like the library's auto and lists, pass over
+      // the engine (an engine named alone then fails with this reason).
+      for (std::size_t r = 0; r < ranks.size(); ++r) {
+        for (EngineRow& e : ranks[r].engines) {
+          if (e.name == decision.engine) {
+            e.supported = false;
+            e.why_not = "cannot be enabled (" + errors[r] + ")";
+          }
+        }
+      }
+      continue;
+    }
+    // The choice is one-way: the ranks that enabled it keep it.
+    throw Error(
+        "coheriq: enable_common_engine(domain '" + printable(domain) + "'): every rank chose '" +
+        decision.engine + "', but enabling it failed on " + join(parts, "; ") +
+        "; it stays enabled on " + ranks_on(enabled, hosts) +
+        ". End the job (MPI_Abort) and fix the failing ranks, or name another engine in " +
+        (ranks[0].env_var.empty() ? std::string("the domain's variable") : ranks[0].env_var));
   }
-  if (!decision.error.empty()) raise(decision);
-  if (domain == kernels::domain_name) (void)share_node_threads(comm);
-  return decision.engine;
 }
 
 std::vector<RankReport> gather_report(MPI_Comm comm, std::string_view domain) {

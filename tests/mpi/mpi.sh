@@ -8,6 +8,7 @@
 #        mpi.sh refusal PROBE DIR            COHERIQ_ENGINE=avx512, one rank lacks it: all fail
 #        mpi.sh locked PROBE DIR             a rank used the kernels already: all fail, alike
 #        mpi.sh mismatch PROBE DIR           COHERIQ_ENGINE differs between ranks: all fail
+#        mpi.sh plugin PROBE DIR             a plugin fails to load everywhere: alike, or passed over
 #        mpi.sh threads PROBE DIR            the node's CPUs shared, unless set explicitly
 #        mpi.sh info INFO DIR                coheriq-mpi-info: report, refusal, usage
 #        mpi.sh runtime-free LIB...          no MPI symbol or library in the runtime
@@ -136,6 +137,41 @@ case "$mode" in
     echo "every rank: $message"
     [[ $message == *"COHERIQ_ENGINE differs between ranks: 'avx2' on rank 0 on host "*"; 'reference' on rank 1 on host "* ]] ||
       fail "the message does not name both values and ranks: $message"
+    ;;
+  plugin)
+    # A plugin that every rank lists as supported but whose library is missing: enabling fails
+    # on every rank (the second step of the call). Named alone: every rank fails alike; under
+    # auto: passed over, as the library's own auto does.
+    probe=$1 dir=$2
+    plugins=$dir.plugins
+    rm -rf "$plugins" && mkdir -p "$plugins"
+    cat >"$plugins/broken.coheriq-engine" <<MANIFEST
+domain = coheriq.kernels
+name = broken
+bases = reference
+priority = 1000
+description = a plugin whose library is not there
+library = $plugins/libnothere.so
+abi = coheriq.kernels/1
+overrides = dot.f32
+MANIFEST
+    fresh
+    code=0
+    "${MPIRUN[@]}" -np 2 -x COHERIQ_ENGINE_PATH="$plugins" -x COHERIQ_ENGINE=broken \
+      "$probe" common "$dir" >/dev/null 2>&1 || code=$?
+    [ "$code" -ne 0 ] && [ "$code" -ne 124 ] || fail "exit $code, expected a failure"
+    message=$(same_error_everywhere 2)
+    echo "every rank: $message"
+    [[ $message == "UnsupportedEngineError coheriq: "*"'broken': cannot be enabled (coheriq: plugin engine 'broken'"*"libnothere.so"*") on ranks 0,1 on host "* ]] ||
+      fail "not the load failure of every rank: $message"
+    [ "$(state_of 0)" = open ] && [ "$(state_of 1)" = open ] || fail "a rank changed its domain"
+    best=$(COHERIQ_ENGINE_PATH= "$probe" best)
+    fresh
+    "${MPIRUN[@]}" -np 2 -x COHERIQ_ENGINE_PATH="$plugins" -x COHERIQ_ENGINE=auto \
+      "$probe" common "$dir" >/dev/null || fail "auto failed: $(line 0)"
+    for r in 0 1; do
+      [ "$(line $r)" = "ok $best $best" ] || fail "auto: rank $r: $(line $r), expected $best"
+    done
     ;;
   threads)
     probe=$1 dir=$2
