@@ -97,7 +97,7 @@ case "$mode" in
     elapsed=$(($(date +%s) - start))
     [ "$code" -ne 0 ] || fail "the job exited 0"
     [ "$code" -ne 124 ] && [ "$code" -ne 137 ] || fail "the job hung (timeout)"
-    [ "$elapsed" -le 20 ] || fail "the job took ${elapsed}s to fail"
+    [ "$elapsed" -le 10 ] || fail "the job took ${elapsed}s to fail"
     message=$(same_error_everywhere 3)
     echo "exit $code after ${elapsed}s; every rank: $message"
     [[ $message == "UnsupportedEngineError coheriq: "* ]] || fail "not an UnsupportedEngineError"
