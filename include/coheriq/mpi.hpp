@@ -27,16 +27,19 @@ namespace coheriq::mpi {
 // rank, naming the ranks and hosts that differ, when: the value differs between ranks, no entry
 // is supported on every rank, a rank already uses another engine of the domain (call this before
 // the first use, instead of enable_engine), a rank cannot describe itself (unknown domain,
-// malformed COHERIQ_DISABLE_CPU_FEATURES), or enabling fails on a rank. Except in that last case
-// (docs/cluster.md), a failed call changes nothing on any rank.
-// For the kernels domain (coheriq.kernels) it also calls share_node_threads(comm).
+// malformed COHERIQ_DISABLE_CPU_FEATURES or COHERIQ_NUM_THREADS), or enabling fails on some
+// ranks (a plugin library missing there). Only in that last case do the ranks that enabled the
+// engine keep it (enabling is one-way); otherwise a failed call changes nothing on any rank. An
+// engine that fails to enable on every rank is passed over like an unsupported one. For the
+// kernels domain (coheriq.kernels) it also calls share_node_threads(comm).
 std::string enable_common_engine(MPI_Comm comm, std::string_view domain);
 
 // Divides the kernels' default thread count among the ranks that share CPUs on a node
 // (MPI_Comm_split_type MPI_COMM_TYPE_SHARED, then the ranks whose affinity masks overlap this
 // rank's): each gets max(1, CPUs of its affinity mask / ranks sharing them). Leaves the count
 // alone when it was set explicitly: COHERIQ_NUM_THREADS is set, or set_num_threads chose a count
-// other than the default. Returns coheriq::kernels::num_threads() afterwards.
+// other than the default. Returns coheriq::kernels::num_threads() afterwards. A malformed
+// COHERIQ_NUM_THREADS on any rank: every rank throws coheriq::Error naming it.
 std::size_t share_node_threads(MPI_Comm comm);
 
 // One rank, as gather_report saw it.

@@ -326,6 +326,9 @@ RankState describe_for_choice(std::string_view domain) {
       }
     }
     (void)coheriq::host();  // a malformed host variable is this rank's problem, said here
+    // The kernels' threads are shared after enabling: a malformed COHERIQ_NUM_THREADS must fail
+    // the call before anything changes.
+    if (domain == kernels::domain_name) (void)kernels::num_threads();
     for (const EngineInfo& e : coheriq::engines(domain)) {
       s.engines.push_back({e.name, e.supported, e.supported ? std::string() : why_not(e)});
     }
@@ -679,19 +682,25 @@ std::string cpu_text(const HostInfo& h) {
 
 std::size_t share_node_threads(MPI_Comm comm) {
   require_usable(comm, "share_node_threads");
-  MPI_Comm node = node_comm(comm);
   const cpu_set_t mine = affinity();
-  std::string error;
-  bool explicit_count = std::getenv("COHERIQ_NUM_THREADS") != nullptr;
+  std::string error;  // a malformed COHERIQ_NUM_THREADS: every rank throws it, not this one only
+  std::size_t current = 0;
   try {
-    // set_num_threads(n) with n other than the default is explicit; a count equal to the
-    // default cannot be told apart from it, and is shared like the default.
-    if (!explicit_count) {
-      explicit_count = kernels::num_threads() != static_cast<std::size_t>(CPU_COUNT(&mine));
-    }
+    current = kernels::num_threads();
   } catch (const std::exception& e) {
     error = e.what();
   }
+  const std::vector<std::string> errors = allgather(comm, error);
+  std::vector<std::string> hosts = allgather(comm, processor_name());
+  std::vector<std::string> parts;
+  for (const auto& [what, members] : group(errors)) {
+    if (!what.empty()) parts.push_back(ranks_on(members, hosts) + ": " + what);
+  }
+  if (!parts.empty()) {
+    throw Error("coheriq: share_node_threads: some ranks cannot tell their thread count: " +
+                join(parts, "; ") + ". Fix COHERIQ_NUM_THREADS on those ranks and rerun");
+  }
+  MPI_Comm node = node_comm(comm);
   std::vector<std::string> masks;
   try {
     masks = allgather(node, std::string(reinterpret_cast<const char*>(&mine), sizeof(mine)));
@@ -700,8 +709,12 @@ std::size_t share_node_threads(MPI_Comm comm) {
     throw;
   }
   MPI_Comm_free(&node);
-  if (!error.empty()) throw Error(error);
-  if (explicit_count) return kernels::num_threads();
+  // Explicit: the variable, or set_num_threads(n) with n other than the default (a count equal
+  // to the default cannot be told apart from it, and is shared like the default).
+  if (std::getenv("COHERIQ_NUM_THREADS") != nullptr ||
+      current != static_cast<std::size_t>(CPU_COUNT(&mine))) {
+    return current;
+  }
   int sharing = 0;  // node ranks whose CPUs overlap this rank's, itself included
   for (const std::string& m : masks) {
     if (m.size() != sizeof(cpu_set_t)) continue;

@@ -194,6 +194,16 @@ MANIFEST
     check 3 0 "$probe" threads "$dir"
     check 2 3 -x COHERIQ_NUM_THREADS=3 "$probe" threads "$dir"   # explicit: the variable
     check 2 5 "$probe" threads "$dir" --set 5                    # explicit: set_num_threads
+    # A malformed COHERIQ_NUM_THREADS on one rank: every rank fails with its message.
+    fresh
+    code=0
+    "${MPIRUN[@]}" -np 1 -x COHERIQ_NUM_THREADS=x "$probe" threads "$dir" \
+      : -np 1 "$probe" threads "$dir" >/dev/null 2>&1 || code=$?
+    [ "$code" -ne 0 ] && [ "$code" -ne 124 ] || fail "malformed: exit $code, expected a failure"
+    message=$(same_error_everywhere 2)
+    echo "malformed on rank 0, every rank: $message"
+    [[ $message == "Error coheriq: share_node_threads: "*"rank 0 on host "*"COHERIQ_NUM_THREADS='x'"* ]] ||
+      fail "not rank 0's malformed variable: $message"
     ;;
   info)
     info=$1 dir=$2

@@ -7,7 +7,8 @@
 //          enable_common_engine on the kernels; RANK first uses the kernels (locking them).
 //          "ok <returned> <active after a dot>", or "error <class> state=<state> <message>"
 //        probe threads OUTDIR [--set N]
-//          share_node_threads after set_num_threads(N): "threads <n> cpus <mask> node <ranks>"
+//          share_node_threads after set_num_threads(N): "threads <n> cpus <mask> node <ranks>",
+//          or "error <class> state=<state> <message>"
 #include <coheriq/kernels.hpp>
 #include <coheriq/mpi.hpp>
 
@@ -72,7 +73,13 @@ int common(const std::string& dir, int rank, int lock) {
 
 int threads(const std::string& dir, int rank, long set) {
   if (set > 0) ck::set_num_threads(static_cast<std::size_t>(set));
-  const std::size_t n = coheriq::mpi::share_node_threads(MPI_COMM_WORLD);
+  std::size_t n = 0;
+  try {
+    n = coheriq::mpi::share_node_threads(MPI_COMM_WORLD);
+  } catch (const std::exception& e) {
+    write_line(dir, rank, "error " + class_of(e) + " state=" + state() + " " + e.what());
+    return 1;
+  }
   cpu_set_t mask;
   CPU_ZERO(&mask);
   sched_getaffinity(0, sizeof(mask), &mask);
