@@ -73,8 +73,8 @@ int size_of(MPI_Comm comm) {
 // Every rank's string, on every rank, in rank order.
 std::vector<std::string> allgather(MPI_Comm comm, const std::string& mine) {
   const int size = size_of(comm);
-  // A description is a few KiB; one beyond INT_MAX bytes cannot be sent in one call, and is
-  // replaced by a description of the problem of the same kind on that rank only.
+  // A description is a few KiB. One beyond 1 GiB (not seen in practice) is sent empty, which
+  // every rank then refuses alike when decoding it: no rank is left waiting.
   int length =
       mine.size() > static_cast<std::size_t>(INT_MAX / 2) ? 0 : static_cast<int>(mine.size());
   std::vector<int> lengths(static_cast<std::size_t>(size));
