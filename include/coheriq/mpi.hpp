@@ -23,15 +23,15 @@ namespace coheriq::mpi {
 // - the domain's variable (COHERIQ_ENGINE for the kernels) names engines: the first entry that
 //   every rank supports ("auto" in the list: the highest-priority engine every rank supports);
 // - unset, empty or "auto": the highest-priority engine every rank supports.
-// The variable must have the same value on every rank. Throws coheriq::Error, the same on every
-// rank, naming the ranks and hosts that differ, when: the value differs between ranks, no entry
-// is supported on every rank, a rank already uses another engine of the domain (call this before
-// the first use, instead of enable_engine), a rank cannot describe itself (unknown domain,
-// malformed COHERIQ_DISABLE_CPU_FEATURES or COHERIQ_NUM_THREADS), or enabling fails on some
-// ranks (a plugin library missing there). Only in that last case do the ranks that enabled the
-// engine keep it (enabling is one-way); otherwise a failed call changes nothing on any rank. An
-// engine that fails to enable on every rank is passed over like an unsupported one. For the
-// kernels domain (coheriq.kernels) it also calls share_node_threads(comm).
+// The variable must mean the same on every rank (unset, empty and "auto" agree). Throws
+// coheriq::Error, the same on every rank, naming the ranks and hosts that differ, when: the value
+// differs between ranks, no entry is supported on every rank, a rank already uses another engine of
+// the domain (call this before the first use, instead of enable_engine), a rank cannot describe
+// itself (unknown domain, malformed COHERIQ_DISABLE_CPU_FEATURES or COHERIQ_NUM_THREADS), or
+// enabling fails on some ranks (a plugin library missing there). Only in that last case do the
+// ranks that enabled the engine keep it (enabling is one-way); otherwise a failed call changes
+// nothing on any rank. An engine that fails to enable on every rank is passed over like an
+// unsupported one. For the kernels domain (coheriq.kernels) it also calls share_node_threads(comm).
 std::string enable_common_engine(MPI_Comm comm, std::string_view domain);
 
 // Divides the kernels' default thread count among the ranks that share CPUs on a node

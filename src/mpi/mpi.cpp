@@ -447,15 +447,28 @@ Decision decide(const std::vector<RankState>& ranks, std::string_view domain) {
   // 2. The variable must mean one thing for the whole job.
   const std::string var = ranks[0].env_var.empty() ? std::string() : ranks[0].env_var;
   {
+    // Compared by meaning: unset, empty and "auto" agree, and so do " avx2" and "avx2".
     std::vector<std::string> keys;
     for (const RankState& s : ranks) {
-      keys.push_back(s.env_set ? "'" + printable(s.env_value) + "'" : std::string("unset"));
+      std::string key = "auto";
+      if (s.env_set) {
+        try {
+          const std::vector<std::string> t = parse_tokens(s.env_value, var);
+          if (!t.empty()) key = join(t, ",");
+        } catch (const Error&) {
+          key = "malformed:" + s.env_value;
+        }
+      }
+      keys.push_back(key);
     }
     const auto groups = group(keys);
     if (groups.size() > 1) {
       std::vector<std::string> parts;
-      for (const auto& [value, members] : groups) {
-        parts.push_back(value + " on " + ranks_on(members, hosts));
+      for (const auto& [meaning, members] : groups) {
+        const RankState& first = ranks[static_cast<std::size_t>(members[0])];
+        parts.push_back(
+            (first.env_set ? "'" + printable(first.env_value) + "'" : std::string("unset")) +
+            " on " + ranks_on(members, hosts));
       }
       return fail(Decision::Kind::error, head + var +
                                              " differs between ranks: " + join(parts, "; ") +

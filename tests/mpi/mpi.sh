@@ -137,6 +137,22 @@ case "$mode" in
     echo "every rank: $message"
     [[ $message == *"COHERIQ_ENGINE differs between ranks: 'avx2' on rank 0 on host "*"; 'reference' on rank 1 on host "* ]] ||
       fail "the message does not name both values and ranks: $message"
+    # Values that mean the same agree: auto, unset and empty; a name with and without blanks.
+    best=$("$probe" best)
+    fresh
+    "${MPIRUN[@]}" -np 1 -x COHERIQ_ENGINE=auto "$probe" common "$dir" : -np 1 "$probe" common "$dir" \
+      : -np 1 -x COHERIQ_ENGINE= "$probe" common "$dir" >/dev/null ||
+      fail "auto, unset, empty: $(line 0)"
+    for r in 0 1 2; do
+      [ "$(line $r)" = "ok $best $best" ] || fail "auto, unset, empty: rank $r: $(line $r)"
+    done
+    fresh
+    "${MPIRUN[@]}" -np 1 -x "COHERIQ_ENGINE= reference" "$probe" common "$dir" \
+      : -np 1 -x COHERIQ_ENGINE=reference "$probe" common "$dir" >/dev/null ||
+      fail "' reference' and 'reference': $(line 0)"
+    for r in 0 1; do
+      [ "$(line $r)" = "ok reference reference" ] || fail "blanks: rank $r: $(line $r)"
+    done
     ;;
   plugin)
     # A plugin that every rank lists as supported but whose library is missing: enabling fails
