@@ -35,7 +35,16 @@ int run(int argc, char** argv, int rank) {
     } else if (arg == "--no-enable") {
       enable = false;
     } else if (arg == "--help" || arg == "-h") {
-      usage(rank, "prints each rank's host, CPU features, engine and threads");
+      if (rank == 0) {
+        std::printf(
+            "usage: mpirun [...] coheriq-mpi-info [--domain NAME] [--no-enable]\n"
+            "Enables the engine every rank supports (COHERIQ_ENGINE, else the best common one)\n"
+            "on every rank, then prints each rank's host, engine, threads, supported engines\n"
+            "and CPU features (docs/cluster.md).\n"
+            "  --domain NAME  the domain to report (default %s)\n"
+            "  --no-enable    report what each rank would run on its own\n",
+            std::string(coheriq::kernels::domain_name).c_str());
+      }
       return 0;
     } else {
       return usage(rank, "unknown argument '" + arg + "'");

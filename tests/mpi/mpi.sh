@@ -236,8 +236,10 @@ MANIFEST
     [ "$(grep -c '^coheriq: enable_common_engine' "$dir/err")" = 1 ] || fail "not printed once"
     code=0
     "${MPIRUN[@]}" -np 1 "$info" --bogus >/dev/null 2>"$dir/err" || code=$?
+    [ "$code" = 2 ] || fail "a usage error exited $code, not 2"
     grep -q "coheriq: coheriq-mpi-info: unknown argument '--bogus'" "$dir/err" ||
       fail "usage error not reported: $(cat "$dir/err")"
+    "$info" --help | grep -q '^usage: mpirun \[...\] coheriq-mpi-info' || fail "no --help"
     ;;
   runtime-free)
     # The runtime (libcoheriq, the kernels, the coheriq command) must work on a node without MPI.
