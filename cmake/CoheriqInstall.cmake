@@ -6,7 +6,13 @@ install(TARGETS coheriq coheriq_kernels EXPORT coheriqTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/coheriq DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+# <coheriq/mpi.hpp> only with its component (src/mpi: built when MPI is found).
+set(coheriq_header_filter)
+if(NOT TARGET coheriq_mpi)
+  set(coheriq_header_filter PATTERN mpi.hpp EXCLUDE)
+endif()
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/coheriq DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+        ${coheriq_header_filter})
 
 set(COHERIQ_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/coheriq)
 install(EXPORT coheriqTargets NAMESPACE coheriq:: DESTINATION ${COHERIQ_CMAKE_DIR})

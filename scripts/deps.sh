@@ -13,6 +13,7 @@ packages=(
   qemu-user                                        # emulated older CPUs (ISA hygiene)
   clang libclang-rt-14-dev                         # fuzzing, sanitizers
   binutils                                         # nm for the engine symbol check
+  openmpi-bin libopenmpi-dev                       # the MPI component (coheriq::mpi), its tests
 )
 if [ "${1:-}" = "--tests" ]; then
   packages+=(chromium valgrind)  # renders the bench chart in a test; checks exit-time gemm
