@@ -37,8 +37,8 @@ run_stage() {
 for stage in $stages; do
   case "$stage" in
     default) run_stage default ;;
-    asan) run_stage asan -DCOHERIQ_BUILD_TOOLS=OFF -DCOHERIQ_BUILD_EXAMPLES=OFF ;;
-    tsan) run_stage tsan -DCOHERIQ_ENGINES= -DCOHERIQ_BUILD_TOOLS=OFF -DCOHERIQ_BUILD_EXAMPLES=OFF ;;
+    asan) run_stage asan -DCOHERIQ_BUILD_TOOLS=OFF -DCOHERIQ_BUILD_EXAMPLES=OFF -DCOHERIQ_BUILD_MPI=OFF ;;
+    tsan) run_stage tsan -DCOHERIQ_ENGINES= -DCOHERIQ_BUILD_TOOLS=OFF -DCOHERIQ_BUILD_EXAMPLES=OFF -DCOHERIQ_BUILD_MPI=OFF ;;
     fuzz) run_stage fuzz ;;
     *) echo "coheriq: unknown test stage '$stage' (default, asan, tsan, fuzz)" >&2; exit 2 ;;
   esac
