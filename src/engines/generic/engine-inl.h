@@ -21,7 +21,10 @@
 #include "engines/generic/math-inl.h"
 #include "engines/generic/namespace.h"
 #include "engines/generic/reduced-inl.h"
-#if !HWY_HAVE_SCALABLE
+// The generic GEMM needs fixed-width vectors and the engine's tuning (engines that take no GEMM
+// kernel have none).
+#if !HWY_HAVE_SCALABLE && defined(COHERIQ_ENGINE_TUNING)
+#define COHERIQ_ENGINE_GENERIC_GEMM 1
 #include "engines/generic/gemm-inl.h"
 #endif
 #include "kernels/candidates.hpp"
@@ -39,7 +42,7 @@ using coheriq::implement;
 
 constexpr coheriq::Override kGenericKernels[] = {
     COHERIQ_KERNELS_PUBLIC(COHERIQ_KERNELS_IMPLEMENT)
-#if !HWY_HAVE_SCALABLE
+#ifdef COHERIQ_ENGINE_GENERIC_GEMM
         COHERIQ_KERNELS_GEMM(COHERIQ_KERNELS_IMPLEMENT)
 #endif
             COHERIQ_KERNELS_REDUCED(COHERIQ_KERNELS_IMPLEMENT)};
