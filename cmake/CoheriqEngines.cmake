@@ -95,6 +95,15 @@ function(coheriq_engine name)
   endforeach()
 endfunction()
 
+# A machine engine: AMD Zen 5 (family 26). It composes both reduced-precision engines (a diamond
+# over avx512, resolved by C3: zen5, avx512_vnni, avx512_bf16, avx512, avx2, reference) and
+# overrides only the GEMM, blocked for its caches (src/engines/zen5/tuning.hpp); the host
+# description, not a feature bit, recognises the machine.
+coheriq_engine(zen5 ISA avx512 BASES avx512_vnni avx512_bf16 PRIORITY 400
+  KERNELS gemm_workspace.f32 gemm.f32 packed_bytes.f32 pack_b.f32 gemm_packed.f32
+          gemm_workspace.f64 gemm.f64 packed_bytes.f64 pack_b.f64 gemm_packed.f64
+  HOST vendor=AuthenticAMD families=26
+  DESCRIPTION "AMD Zen 5: avx512 GEMM blocked for 48 KiB L1d / 1 MiB L2, on avx512_vnni and avx512_bf16")
 coheriq_engine(avx512_vnni ISA avx512_vnni BASES avx512 PRIORITY 320 KERNELS none
   LAYOUTS "gemm_u8s8s32 packed B=avx512_vnni: 48-column panels of 4-byte k-groups (vpdpbusd), 64-byte aligned"
   DESCRIPTION "dot_u8s8 and gemm_u8s8s32 with AVX512-VNNI vpdpbusd; everything else from avx512")

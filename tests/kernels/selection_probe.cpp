@@ -1,0 +1,44 @@
+// coheriq_selection_probe: what COHERIQ_ENGINE selects on this host (as
+// COHERIQ_DISABLE_CPU_FEATURES and COHERIQ_HOST_OVERRIDE make it look), for the refusal tests of
+// the machine engines (tests/kernels/CMakeLists.txt matches the output).
+//
+// Runs one kernel (the first use) and prints "active: <engine>", or "refused: <error>" when the
+// selection fails. With --expect-best-supported it also checks that the active engine is the
+// highest-priority engine this host supports, naming both when not (exit 1).
+#include <coheriq/coheriq.hpp>
+#include <coheriq/kernels.hpp>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+int main(int argc, char** argv) {
+  const bool expect_best = argc > 1 && std::strcmp(argv[1], "--expect-best-supported") == 0;
+  std::string active;
+  try {
+    const std::uint8_t x[3] = {1, 2, 3};
+    const std::int8_t y[3] = {4, -5, 6};
+    if (coheriq::kernels::dot_u8s8(3, x, y) != 12) {
+      std::printf("coheriq: selection probe: dot_u8s8 gave a wrong result\n");
+      return 1;
+    }
+    active = coheriq::kernels::active_engine();
+  } catch (const coheriq::Error& e) {
+    std::printf("refused: %s\n", e.what());
+    return 0;
+  }
+  std::printf("active: %s\n", active.c_str());
+  if (!expect_best) return 0;
+  // engines() lists the engines highest priority first.
+  for (const coheriq::EngineInfo& info : coheriq::engines(coheriq::kernels::domain_name)) {
+    if (info.error.empty() && info.missing_features.empty() && info.missing_host.empty()) {
+      if (info.name == active) return 0;
+      std::printf("coheriq: selection probe: auto chose %s, but the best supported engine is %s\n",
+                  active.c_str(), info.name.c_str());
+      return 1;
+    }
+  }
+  std::printf("coheriq: selection probe: no supported engine listed\n");
+  return 1;
+}
