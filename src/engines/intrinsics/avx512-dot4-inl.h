@@ -140,27 +140,36 @@ inline __m512i BroadcastGroup(const Elem* a, std::size_t g, std::size_t k) {
 
 // ------------------------------ The microkernel, for Ops = U8S8 or BF16 below
 
-// acc[r][v] += A row r's group g · packed cells (vector v), over every group of k.
+// One tile: acc[r][v] += A row r's group g · packed cells (vector v), over every group of k, then
+// stored. The accumulators are locals of this function and every loop over them is unrolled, so
+// they live in registers (passed by reference, gcc 12 spilled some of them every step).
 template <class Ops, std::size_t MR>
-inline void Tile(const typename Ops::AElem* A, std::size_t lda, std::size_t k,
-                 const std::uint8_t* panel, typename Ops::Acc (&acc)[kMaxRows][3]) {
+inline void TileAndStore(const typename Ops::AElem* A, std::size_t lda, std::size_t k,
+                         const std::uint8_t* panel, const typename Ops::Scale& scale,
+                         typename Ops::CElem* C, std::size_t ldc, std::size_t n, std::size_t j) {
   constexpr std::size_t G = 4 / sizeof(typename Ops::AElem);
+  typename Ops::Acc acc[MR][3];
+#pragma GCC unroll 8
   for (std::size_t r = 0; r < MR; ++r) {
-    for (std::size_t v = 0; v < 3; ++v) acc[r][v] = Ops::Zero();
+    acc[r][0] = Ops::Zero();
+    acc[r][1] = Ops::Zero();
+    acc[r][2] = Ops::Zero();
   }
   const std::size_t full = k / G;
-  for (std::size_t g = 0; g < full; ++g) {
+  const typename Ops::AElem* a = A;
+  for (std::size_t g = 0; g < full; ++g, a += G) {
     const std::uint8_t* row = panel + g * kRowBytes;
     const __m512i b0 = _mm512_load_si512(row);
     const __m512i b1 = _mm512_load_si512(row + 64);
     const __m512i b2 = _mm512_load_si512(row + 128);
+#pragma GCC unroll 8
     for (std::size_t r = 0; r < MR; ++r) {
       std::uint32_t cell;
-      std::memcpy(&cell, A + r * lda + g * G, 4);
-      const __m512i a = _mm512_set1_epi32(static_cast<int>(cell));
-      acc[r][0] = Ops::Dot(acc[r][0], a, b0);
-      acc[r][1] = Ops::Dot(acc[r][1], a, b1);
-      acc[r][2] = Ops::Dot(acc[r][2], a, b2);
+      std::memcpy(&cell, a + r * lda, 4);
+      const __m512i av = _mm512_set1_epi32(static_cast<int>(cell));
+      acc[r][0] = Ops::Dot(acc[r][0], av, b0);
+      acc[r][1] = Ops::Dot(acc[r][1], av, b1);
+      acc[r][2] = Ops::Dot(acc[r][2], av, b2);
     }
   }
   if (full * G < k) {  // the last, partial group (B's padding is zero)
@@ -168,21 +177,15 @@ inline void Tile(const typename Ops::AElem* A, std::size_t lda, std::size_t k,
     const __m512i b0 = _mm512_load_si512(row);
     const __m512i b1 = _mm512_load_si512(row + 64);
     const __m512i b2 = _mm512_load_si512(row + 128);
+#pragma GCC unroll 8
     for (std::size_t r = 0; r < MR; ++r) {
-      const __m512i a = BroadcastGroup(A + r * lda, full, k);
-      acc[r][0] = Ops::Dot(acc[r][0], a, b0);
-      acc[r][1] = Ops::Dot(acc[r][1], a, b1);
-      acc[r][2] = Ops::Dot(acc[r][2], a, b2);
+      const __m512i av = BroadcastGroup(A + r * lda, full, k);
+      acc[r][0] = Ops::Dot(acc[r][0], av, b0);
+      acc[r][1] = Ops::Dot(acc[r][1], av, b1);
+      acc[r][2] = Ops::Dot(acc[r][2], av, b2);
     }
   }
-}
-
-template <class Ops, std::size_t MR>
-inline void TileAndStore(const typename Ops::AElem* A, std::size_t lda, std::size_t k,
-                         const std::uint8_t* panel, const typename Ops::Scale& scale,
-                         typename Ops::CElem* C, std::size_t ldc, std::size_t n, std::size_t j) {
-  typename Ops::Acc acc[kMaxRows][3];
-  Tile<Ops, MR>(A, lda, k, panel, acc);
+#pragma GCC unroll 8
   for (std::size_t r = 0; r < MR; ++r) {
     for (std::size_t v = 0; v < 3; ++v) {
       const __mmask16 mask = ColumnMask(n, j, v);
