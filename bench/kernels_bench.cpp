@@ -83,7 +83,6 @@ const T* reduced_buffer(std::size_t n, std::uint32_t seed) {
 
 void register_coheriq_reduced() {
   describe("dot", "u8s8", kVectorRead2);
-  describe("dot", "bf16", kVectorRead2);
   for (std::size_t n : sizes().blas1) {
     add(bench_name("dot", "u8s8", n, "coheriq"), [n](benchmark::State& state) {
       const auto* x = reduced_buffer<std::uint8_t>(n, 1);
@@ -92,6 +91,9 @@ void register_coheriq_reduced() {
       timed_loop(state, ops, [&] { benchmark::DoNotOptimize(ck::dot_u8s8(n, x, y)); });
       state.SetBytesProcessed(state.iterations() * as_i64(2 * n));
     });
+  }
+  describe("dot", "bf16", kVectorRead2);
+  for (std::size_t n : sizes().blas1) {
     add(bench_name("dot", "bf16", n, "coheriq"), [n](benchmark::State& state) {
       const auto* x = reduced_buffer<ck::bfloat16>(n, 1);
       const auto* y = reduced_buffer<ck::bfloat16>(n, 2);
@@ -102,7 +104,6 @@ void register_coheriq_reduced() {
   }
   // "flops" counts 2·n³ operations, multiply-adds of integers included (int-ops per second).
   describe("gemm", "u8s8s32", kMatrixProduct);
-  describe("gemm", "bf16", kMatrixProduct);
   for (std::size_t n : sizes().gemm) {
     add(bench_name("gemm", "u8s8s32", n, "coheriq"), [n](benchmark::State& state) {
       const auto* a = reduced_buffer<std::uint8_t>(n * n, 3);
@@ -115,6 +116,9 @@ void register_coheriq_reduced() {
       });
       state.counters["flops"] = gemm_flops(state, n);
     });
+  }
+  describe("gemm", "bf16", kMatrixProduct);
+  for (std::size_t n : sizes().gemm) {
     add(bench_name("gemm", "bf16", n, "coheriq"), [n](benchmark::State& state) {
       const auto* a = reduced_buffer<ck::bfloat16>(n * n, 3);
       const auto* b = reduced_buffer<ck::bfloat16>(n * n, 4);
