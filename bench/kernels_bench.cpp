@@ -14,10 +14,14 @@
 #include <benchmark/benchmark.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "bench_config.hpp"
@@ -54,6 +58,80 @@ void register_coheriq_gemm() {
   add_pack_b<T>("coheriq", pack);
 }
 
+// ------------------------------ Reduced precision (machine-specific kernels)
+// Their operands are not the harness's f32/f64 buffers: each (type, n) gets its own, 64-byte
+// aligned, filled once with deterministic values (bytes of the full ranges, bf16 of [-1, 1)).
+template <class T>
+const T* reduced_buffer(std::size_t n, std::uint32_t seed) {
+  static std::map<std::pair<std::size_t, std::uint32_t>, std::vector<T>> pool;
+  std::vector<T>& v = pool[{n, seed}];
+  if (v.empty()) {
+    v.resize(n + 64 / sizeof(T));
+    std::uint32_t state = seed * 2654435761u + 1u;
+    for (T& e : v) {
+      state = state * 1664525u + 1013904223u;
+      if constexpr (std::is_same_v<T, ck::bfloat16>) {
+        e = ck::bfloat16(static_cast<float>(state >> 8) / 8388608.0f - 1.0f);
+      } else {
+        e = static_cast<T>(state >> 24);
+      }
+    }
+  }
+  const auto address = reinterpret_cast<std::uintptr_t>(v.data());
+  return v.data() + (64 - address % 64) % 64 / sizeof(T);
+}
+
+void register_coheriq_reduced() {
+  describe("dot", "u8s8", kVectorRead2);
+  for (std::size_t n : sizes().blas1) {
+    add(bench_name("dot", "u8s8", n, "coheriq"), [n](benchmark::State& state) {
+      const auto* x = reduced_buffer<std::uint8_t>(n, 1);
+      const auto* y = reduced_buffer<std::int8_t>(n, 2);
+      const Operands ops(is_cold(n), {{x, n}, {y, n}});
+      timed_loop(state, ops, [&] { benchmark::DoNotOptimize(ck::dot_u8s8(n, x, y)); });
+      state.SetBytesProcessed(state.iterations() * as_i64(2 * n));
+    });
+  }
+  describe("dot", "bf16", kVectorRead2);
+  for (std::size_t n : sizes().blas1) {
+    add(bench_name("dot", "bf16", n, "coheriq"), [n](benchmark::State& state) {
+      const auto* x = reduced_buffer<ck::bfloat16>(n, 1);
+      const auto* y = reduced_buffer<ck::bfloat16>(n, 2);
+      const Operands ops(is_cold(n), {{x, 2 * n}, {y, 2 * n}});
+      timed_loop(state, ops, [&] { benchmark::DoNotOptimize(ck::dot_bf16(n, x, y)); });
+      state.SetBytesProcessed(state.iterations() * as_i64(4 * n));
+    });
+  }
+  // "flops" counts 2·n³ operations, multiply-adds of integers included (int-ops per second).
+  describe("gemm", "u8s8s32", kMatrixProduct);
+  for (std::size_t n : sizes().gemm) {
+    add(bench_name("gemm", "u8s8s32", n, "coheriq"), [n](benchmark::State& state) {
+      const auto* a = reduced_buffer<std::uint8_t>(n * n, 3);
+      const auto* b = reduced_buffer<std::int8_t>(n * n, 4);
+      auto* c = buffer<float>(n * n, Fill::kMatrixC);  // n·n 4-byte elements: C's room
+      auto* ci = reinterpret_cast<std::int32_t*>(c);
+      timed_loop(state, Operands(false, {}), [&] {
+        ck::gemm_u8s8s32(n, n, n, a, n, b, n, ci, n);
+        benchmark::ClobberMemory();
+      });
+      state.counters["flops"] = gemm_flops(state, n);
+    });
+  }
+  describe("gemm", "bf16", kMatrixProduct);
+  for (std::size_t n : sizes().gemm) {
+    add(bench_name("gemm", "bf16", n, "coheriq"), [n](benchmark::State& state) {
+      const auto* a = reduced_buffer<ck::bfloat16>(n * n, 3);
+      const auto* b = reduced_buffer<ck::bfloat16>(n * n, 4);
+      float* c = buffer<float>(n * n, Fill::kMatrixC);
+      timed_loop(state, Operands(false, {}), [&] {
+        ck::gemm_bf16(n, n, n, 1.0f, a, n, b, n, 0.0f, c, n);
+        benchmark::ClobberMemory();
+      });
+      state.counters["flops"] = gemm_flops(state, n);
+    });
+  }
+}
+
 // Registration order is the order of the tables: BLAS-1, math, gemm; coheriq first, then peers.
 void register_coheriq() {
   register_coheriq_type<float>();
@@ -70,6 +148,7 @@ void register_coheriq() {
            [](std::size_t n, const float* x, float* y) { ck::softmax(n, x, y); });
   register_coheriq_gemm<float>();
   register_coheriq_gemm<double>();
+  register_coheriq_reduced();
 }
 
 std::vector<PeerStatus> register_peers() {

@@ -47,17 +47,28 @@ coheriq_isa(avx512 ARCH "^(x86_64|AMD64|amd64)$" HWY_TARGET HWY_AVX3 VECTOR_REGI
   EXTENDS avx2
   FLAGS -mavx512f -mavx512bw -mavx512dq -mavx512vl
   FEATURES avx512f avx512bw avx512dq avx512vl)
+# The reduced-precision instructions, for intrinsics on top of HWY_AVX3 (docs/decisions.md,
+# "avx512_vnni and avx512_bf16"): no -mavxvnni, so gcc emits only EVEX vpdpbusd, never the VEX
+# form that needs AVX-VNNI (a feature cpu_features 0.7.0 cannot report).
+coheriq_isa(avx512_vnni ARCH "^(x86_64|AMD64|amd64)$" HWY_TARGET HWY_AVX3 VECTOR_REGISTERS 32
+  EXTENDS avx512 FLAGS -mavx512vnni FEATURES avx512vnni)
+coheriq_isa(avx512_bf16 ARCH "^(x86_64|AMD64|amd64)$" HWY_TARGET HWY_AVX3 VECTOR_REGISTERS 32
+  EXTENDS avx512 FLAGS -mavx512bf16 FEATURES avx512_bf16)
 
 # ------------------------------ Engine lines
 # coheriq_engine(<name> ISA <isa> BASES <engines...> PRIORITY <n> DESCRIPTION <text>
-#                KERNELS all | <candidate names...> [HOST <key=value...>])
+#                KERNELS all | none | <candidate names...> [HOST <key=value...>]
+#                [LAYOUTS <"class=description">...])
 # The engine's folder src/engines/<name>/ holds its kernels TU (kernels.cpp) and its tuning
 # (tuning.hpp: GEMM blocking, which fixes its PackedMatrix layouts). KERNELS says which generic
 # kernels it takes: `all`, or a list of candidate names ("gemm.f32 pack_b.f32 ..."); the others
-# it inherits from its bases. HOST names host properties beyond feature bits
-# (vendor=..., families=25|26, min_vector_bits=, min_l1d_bytes=, min_l2_bytes=).
+# it inherits from its bases (`none`: an engine of hand-written kernels only, defined in its
+# kernels.cpp). HOST names host properties beyond feature bits (vendor=..., families=25|26,
+# min_vector_bits=, min_l1d_bytes=, min_l2_bytes=). LAYOUTS names the layouts its hand-written
+# kernels define, one "<candidate class>=<description>" each (generic packing names its own).
 function(coheriq_engine name)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "ISA;PRIORITY;DESCRIPTION" "BASES;KERNELS;HOST")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "ISA;PRIORITY;DESCRIPTION"
+                        "BASES;KERNELS;HOST;LAYOUTS")
   if(arg_UNPARSED_ARGUMENTS OR NOT arg_ISA OR NOT arg_BASES OR "${arg_PRIORITY}" STREQUAL ""
      OR NOT arg_DESCRIPTION OR NOT arg_KERNELS)
     message(FATAL_ERROR "coheriq: engine line '${name}' in cmake/CoheriqEngines.cmake needs ISA, "
@@ -79,11 +90,26 @@ function(coheriq_engine name)
   foreach(field IN ITEMS ISA PRIORITY DESCRIPTION)
     set(COHERIQ_ENGINE_${name}_${field} "${arg_${field}}" PARENT_SCOPE)
   endforeach()
-  foreach(field IN ITEMS BASES KERNELS HOST)
+  foreach(field IN ITEMS BASES KERNELS HOST LAYOUTS)
     set(COHERIQ_ENGINE_${name}_${field} ${arg_${field}} PARENT_SCOPE)
   endforeach()
 endfunction()
 
+# A machine engine: AMD Zen 5 (family 26). It composes both reduced-precision engines (a diamond
+# over avx512, resolved by C3: zen5, avx512_vnni, avx512_bf16, avx512, avx2, reference) and
+# overrides only the GEMM, blocked for its caches (src/engines/zen5/tuning.hpp); the host
+# description, not a feature bit, recognises the machine.
+coheriq_engine(zen5 ISA avx512 BASES avx512_vnni avx512_bf16 PRIORITY 400
+  KERNELS gemm_workspace.f32 gemm.f32 packed_bytes.f32 pack_b.f32 gemm_packed.f32
+          gemm_workspace.f64 gemm.f64 packed_bytes.f64 pack_b.f64 gemm_packed.f64
+  HOST vendor=AuthenticAMD families=26
+  DESCRIPTION "AMD Zen 5: avx512 GEMM blocked for 48 KiB L1d / 1 MiB L2, on avx512_vnni and avx512_bf16")
+coheriq_engine(avx512_vnni ISA avx512_vnni BASES avx512 PRIORITY 320 KERNELS none
+  LAYOUTS "gemm_u8s8s32 packed B=avx512_vnni: 48-column panels of 4-byte k-groups (vpdpbusd), 64-byte aligned"
+  DESCRIPTION "dot_u8s8 and gemm_u8s8s32 with AVX512-VNNI vpdpbusd; everything else from avx512")
+coheriq_engine(avx512_bf16 ISA avx512_bf16 BASES avx512 PRIORITY 310 KERNELS none
+  LAYOUTS "gemm_bf16 packed B=avx512_bf16: 48-column panels of bf16 k-pairs (vdpbf16ps), 64-byte aligned"
+  DESCRIPTION "dot_bf16 and gemm_bf16 with AVX512-BF16 vdpbf16ps; everything else from avx512")
 coheriq_engine(avx512 ISA avx512 BASES avx2 PRIORITY 300 KERNELS all
   DESCRIPTION "AVX-512 (F, BW, DQ, VL) kernels on top of avx2 (Highway, 512-bit)")
 coheriq_engine(avx2 ISA avx2 BASES reference PRIORITY 200 KERNELS all
@@ -180,14 +206,27 @@ function(coheriq_kernels_engine name)
       set(files kernels.cpp tuning.hpp)
     endif()
   endforeach()
+  # Any generic GEMM kernel reads the engine's tuning.
+  foreach(taken IN LISTS kernels_taken)
+    if(taken MATCHES "^(all|(gemm_workspace|gemm|packed_bytes|pack_b|gemm_packed)\\.f(32|64))$")
+      set(files kernels.cpp tuning.hpp)
+    endif()
+  endforeach()
   foreach(file IN LISTS files)
     if(NOT EXISTS ${dir}/${file})
       message(FATAL_ERROR "coheriq: engine '${name}' has no src/engines/${name}/${file}; see "
                           "docs/adding-an-engine.md")
     endif()
   endforeach()
+  foreach(item IN LISTS COHERIQ_ENGINE_${name}_LAYOUTS)
+    if(NOT item MATCHES "^([^=]+)=(.+)$")
+      message(FATAL_ERROR "coheriq: engine '${name}': LAYOUTS item '${item}' is not "
+                          "\"<candidate class>=<description>\"")
+    endif()
+    string(APPEND ENGINE_LAYOUTS "  e.layouts.push_back({\"${CMAKE_MATCH_1}\", \"${CMAKE_MATCH_2}\"});\n")
+  endforeach()
   set(ENGINE_TUNING_INCLUDE "")
-  if(ENGINE_LAYOUTS)
+  if("tuning.hpp" IN_LIST files)
     set(ENGINE_TUNING_INCLUDE "#include \"engines/${name}/tuning.hpp\"\n#include \"kernels/layout_name.hpp\"")
   endif()
 
@@ -198,6 +237,12 @@ function(coheriq_kernels_engine name)
     coheriq_cxx_strings(kernels ${COHERIQ_ENGINE_${name}_KERNELS})
     string(REGEX REPLACE "^{(.*)}$" "\\1" kernels "${kernels}")
   endif()
+  # The GEMM tuning, for an engine that takes generic GEMM kernels (engine-inl.h compiles them
+  # only then).
+  set(tuning_define "")
+  if("tuning.hpp" IN_LIST files)
+    set(tuning_define "#define COHERIQ_ENGINE_TUNING \"engines/${name}/tuning.hpp\"\n")
+  endif()
   set(config ${CMAKE_CURRENT_BINARY_DIR}/engines/${name}/engine-config.h)
   file(CONFIGURE OUTPUT ${config} CONTENT
 "// Generated from the ${name} line of cmake/CoheriqEngines.cmake: what its kernels TU compiles.
@@ -205,8 +250,7 @@ function(coheriq_kernels_engine name)
 #define COHERIQ_ENGINE_NS ${name}
 #define COHERIQ_ENGINE_HWY_TARGET ${COHERIQ_ISA_${isa}_HWY_TARGET}
 #define COHERIQ_ENGINE_VECTOR_REGISTERS ${COHERIQ_ISA_${isa}_VECTOR_REGISTERS}
-#define COHERIQ_ENGINE_TUNING \"engines/${name}/tuning.hpp\"
-// The generic kernels the engine takes: \"all\", or candidate names.
+${tuning_define}// The generic kernels the engine takes: \"all\", \"none\", or candidate names.
 #define COHERIQ_ENGINE_KERNELS ${kernels}
 ")
   add_library(coheriq_engine_${name} OBJECT ${dir}/kernels.cpp)

@@ -7,6 +7,8 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 
@@ -104,6 +106,56 @@ void gemm(Trans ta, std::size_t m, std::size_t n, std::size_t k, float alpha, co
           std::size_t lda, const PackedMatrix<float>& B, float beta, float* C, std::size_t ldc);
 void gemm(Trans ta, std::size_t m, std::size_t n, std::size_t k, double alpha, const double* A,
           std::size_t lda, const PackedMatrix<double>& B, double beta, double* C, std::size_t ldc);
+
+// ------------------------------ Reduced precision (machine-specific kernels)
+// 16-bit storage for bfloat16 (the upper half of an IEEE f32). Construction from float rounds to
+// nearest even (NaN stays a quiet NaN with its sign); conversion back to float is exact.
+class bfloat16 {
+ public:
+  bfloat16() = default;
+  explicit bfloat16(float value) noexcept : bits_(round(value)) {}
+  explicit operator float() const noexcept {
+    const std::uint32_t wide = std::uint32_t{bits_} << 16;
+    float out;
+    std::memcpy(&out, &wide, sizeof out);
+    return out;
+  }
+  static bfloat16 from_bits(std::uint16_t bits) noexcept {
+    bfloat16 b;
+    b.bits_ = bits;
+    return b;
+  }
+  std::uint16_t bits() const noexcept { return bits_; }
+
+ private:
+  static std::uint16_t round(float value) noexcept {
+    std::uint32_t wide;
+    std::memcpy(&wide, &value, sizeof wide);
+    if ((wide & 0x7fffffffu) > 0x7f800000u) {  // NaN: keep sign and top payload, force quiet
+      return static_cast<std::uint16_t>((wide >> 16) | 0x0040u);
+    }
+    // Round to nearest, ties to even; a carry into the exponent is correct (up to +-Inf).
+    const std::uint32_t bias = 0x7fffu + ((wide >> 16) & 1u);
+    return static_cast<std::uint16_t>((wide + bias) >> 16);
+  }
+  std::uint16_t bits_ = 0;
+};
+static_assert(sizeof(bfloat16) == 2);
+
+// Σ x·y, exact in int32 arithmetic: the true sum whenever n <= 65793 (|x·y| <= 255·128, so no
+// partial sum leaves int32); beyond that the sum wraps modulo 2^32 (never saturates).
+std::int32_t dot_u8s8(std::size_t n, const std::uint8_t* x, const std::int8_t* y);
+// Row-major C (m x n, int32) = A (m x k, uint8) · B (k x n, int8), exact as dot_u8s8 (k <= 65793).
+void gemm_u8s8s32(std::size_t m, std::size_t n, std::size_t k, const std::uint8_t* A,
+                  std::size_t lda, const std::int8_t* B, std::size_t ldb, std::int32_t* C,
+                  std::size_t ldc);
+// Σ x·y of bfloat16 inputs, accumulated in f32 (bf16 products are exact in f32).
+float dot_bf16(std::size_t n, const bfloat16* x, const bfloat16* y);
+// Row-major C = alpha·A·B + beta·C, A m x k and B k x n in bfloat16, C in f32, f32 accumulation;
+// beta == 0 ignores C's old contents.
+void gemm_bf16(std::size_t m, std::size_t n, std::size_t k, float alpha, const bfloat16* A,
+               std::size_t lda, const bfloat16* B, std::size_t ldb, float beta, float* C,
+               std::size_t ldc);
 
 extern template class PackedMatrix<float>;
 extern template class PackedMatrix<double>;

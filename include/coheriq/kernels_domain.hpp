@@ -11,6 +11,7 @@
 #include <coheriq/kernels.hpp>
 
 #include <cstddef>
+#include <cstdint>
 #include <string_view>
 #include <vector>
 
@@ -27,6 +28,16 @@ struct packed_f32 : coheriq::candidate_class {
 };
 struct packed_f64 : coheriq::candidate_class {
   static constexpr std::string_view name = "PackedMatrix<double>";
+};
+// The packed B of the reduced-precision GEMMs: built in the workspace of one call (no public
+// object holds it), in whatever groups the engine's instructions read (VNNI: 4 bytes of k per
+// column; bf16 dot products: pairs). The workspace size and the GEMM touch it, so the coherence
+// rule keeps both from one engine.
+struct packed_u8s8 : coheriq::candidate_class {
+  static constexpr std::string_view name = "gemm_u8s8s32 packed B";
+};
+struct packed_bf16 : coheriq::candidate_class {
+  static constexpr std::string_view name = "gemm_bf16 packed B";
 };
 
 // ------------------------------ The candidate list
@@ -79,7 +90,29 @@ struct packed_f64 : coheriq::candidate_class {
   COHERIQ_KERNELS_GEMM_TYPED(X, float, f32) \
   COHERIQ_KERNELS_GEMM_TYPED(X, double, f64)
 
-#define COHERIQ_KERNELS_CANDIDATES(X) COHERIQ_KERNELS_PUBLIC(X) COHERIQ_KERNELS_GEMM(X)
+// Reduced precision (machine-specific kernels): S names the element types. The public functions
+// (dot_u8s8, gemm_u8s8s32, dot_bf16, gemm_bf16) are written in src/kernels/api.cpp; the GEMMs
+// get a workspace as gemm does, sized by their gemm_workspace row.
+#define COHERIQ_KERNELS_REDUCED(X)                                                                 \
+  X(dot, u8s8, dot_u8s8, touches<>, std::int32_t,                                                  \
+    (std::size_t n, const std::uint8_t* x, const std::int8_t* y), (n, x, y))                       \
+  X(gemm_workspace, u8s8s32, gemm_workspace_u8s8s32, touches<packed_u8s8>, std::size_t,            \
+    (std::size_t m, std::size_t n, std::size_t k), (m, n, k))                                      \
+  X(gemm, u8s8s32, gemm_u8s8s32, touches<packed_u8s8>, void,                                       \
+    (std::size_t m, std::size_t n, std::size_t k, const std::uint8_t* A, std::size_t lda,          \
+     const std::int8_t* B, std::size_t ldb, std::int32_t* C, std::size_t ldc, void* work),         \
+    (m, n, k, A, lda, B, ldb, C, ldc, work))                                                       \
+  X(dot, bf16, dot_bf16, touches<>, float, (std::size_t n, const bfloat16* x, const bfloat16* y),  \
+    (n, x, y))                                                                                     \
+  X(gemm_workspace, bf16, gemm_workspace_bf16, touches<packed_bf16>, std::size_t,                  \
+    (std::size_t m, std::size_t n, std::size_t k), (m, n, k))                                      \
+  X(gemm, bf16, gemm_bf16, touches<packed_bf16>, void,                                             \
+    (std::size_t m, std::size_t n, std::size_t k, float alpha, const bfloat16* A, std::size_t lda, \
+     const bfloat16* B, std::size_t ldb, float beta, float* C, std::size_t ldc, void* work),       \
+    (m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, work))
+
+#define COHERIQ_KERNELS_CANDIDATES(X) \
+  COHERIQ_KERNELS_PUBLIC(X) COHERIQ_KERNELS_GEMM(X) COHERIQ_KERNELS_REDUCED(X)
 
 // ------------------------------ Candidate tags
 #define COHERIQ_KERNELS_TAG(op, S, impl, touched, R, params, args) \
@@ -96,7 +129,8 @@ struct Domain {
   static constexpr std::string_view name = domain_name;
   static constexpr std::string_view env_var = "COHERIQ_ENGINE";
   static constexpr std::string_view abi = "coheriq.kernels/1";
-  using classes = coheriq::list<cand::packed_f32, cand::packed_f64>;
+  using classes =
+      coheriq::list<cand::packed_f32, cand::packed_f64, cand::packed_u8s8, cand::packed_bf16>;
 #define COHERIQ_KERNELS_TAG_NAME(op, S, impl, touched, R, params, args) , cand::op##_##S
   using candidates =
       coheriq::list_tail<coheriq::list<void COHERIQ_KERNELS_CANDIDATES(COHERIQ_KERNELS_TAG_NAME)>>;

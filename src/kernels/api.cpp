@@ -6,6 +6,7 @@
 #include <coheriq/kernels.hpp>
 
 #include <cstddef>
+#include <cstdint>
 #include <limits>
 #include <new>
 #include <optional>
@@ -211,6 +212,15 @@ void gemm_packed_checked(Trans ta, std::size_t m, std::size_t n, std::size_t k, 
       ta, m, n, k, alpha, A, lda, PackedAccess<T>::data(B), beta, C, ldc);
 }
 
+// ------------------------------ Reduced-precision GEMMs (no transposes; B is k x n)
+
+void check_reduced(std::string_view function, std::size_t n, std::size_t k, std::size_t lda,
+                   std::size_t ldb, std::size_t ldc) {
+  check_ld(function, "lda", lda, "A", "k", k, std::nullopt);
+  check_ld(function, "ldb", ldb, "B", "n", n, std::nullopt);
+  check_ldc(function, n, ldc);
+}
+
 }  // namespace
 
 // ------------------------------ Engine selection
@@ -255,6 +265,31 @@ void gemm(Trans ta, std::size_t m, std::size_t n, std::size_t k, float alpha, co
 void gemm(Trans ta, std::size_t m, std::size_t n, std::size_t k, double alpha, const double* A,
           std::size_t lda, const PackedMatrix<double>& B, double beta, double* C, std::size_t ldc) {
   gemm_packed_checked(ta, m, n, k, alpha, A, lda, B, beta, C, ldc);
+}
+
+// ------------------------------ Reduced precision
+
+std::int32_t dot_u8s8(std::size_t n, const std::uint8_t* x, const std::int8_t* y) {
+  return coheriq::call<Domain, cand::dot_u8s8>(n, x, y);
+}
+float dot_bf16(std::size_t n, const bfloat16* x, const bfloat16* y) {
+  return coheriq::call<Domain, cand::dot_bf16>(n, x, y);
+}
+
+void gemm_u8s8s32(std::size_t m, std::size_t n, std::size_t k, const std::uint8_t* A,
+                  std::size_t lda, const std::int8_t* B, std::size_t ldb, std::int32_t* C,
+                  std::size_t ldc) {
+  check_reduced("gemm_u8s8s32", n, k, lda, ldb, ldc);
+  const GemmWorkspace workspace(coheriq::call<Domain, cand::gemm_workspace_u8s8s32>(m, n, k));
+  coheriq::call<Domain, cand::gemm_u8s8s32>(m, n, k, A, lda, B, ldb, C, ldc, workspace.data());
+}
+void gemm_bf16(std::size_t m, std::size_t n, std::size_t k, float alpha, const bfloat16* A,
+               std::size_t lda, const bfloat16* B, std::size_t ldb, float beta, float* C,
+               std::size_t ldc) {
+  check_reduced("gemm_bf16", n, k, lda, ldb, ldc);
+  const GemmWorkspace workspace(coheriq::call<Domain, cand::gemm_workspace_bf16>(m, n, k));
+  coheriq::call<Domain, cand::gemm_bf16>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc,
+                                         workspace.data());
 }
 
 }  // namespace coheriq::kernels

@@ -11,6 +11,7 @@
 #include <coheriq/kernels.hpp>
 
 #include <cstddef>
+#include <cstdint>
 
 namespace coheriq::kernels::reference {
 
@@ -76,5 +77,24 @@ void pack_b(Trans tb, std::size_t k, std::size_t n, const T* B, std::size_t ldb,
 template <class T>
 void gemm_packed(Trans ta, std::size_t m, std::size_t n, std::size_t k, T alpha, const T* A,
                  std::size_t lda, const void* packed, T beta, T* C, std::size_t ldc);
+
+// ------------------------------ Reduced precision (reduced.cpp)
+
+// Σ x·y in uint32 arithmetic: exact, modulo 2^32 beyond n = 65793 (as the engines' int32 adds).
+std::int32_t dot_u8s8(std::size_t n, const std::uint8_t* x, const std::int8_t* y);
+// 0: the reference packs nothing (its "layout" of the packed B is B itself).
+std::size_t gemm_workspace_u8s8s32(std::size_t m, std::size_t n, std::size_t k);
+// C = A·B, every element one dot_u8s8 over a strided column of B. `workspace` is unused.
+void gemm_u8s8s32(std::size_t m, std::size_t n, std::size_t k, const std::uint8_t* A,
+                  std::size_t lda, const std::int8_t* B, std::size_t ldb, std::int32_t* C,
+                  std::size_t ldc, void* workspace);
+// Σ x·y of the bf16 values: the products are exact, their sum is accumulated in f64 (error at
+// most n·2^-53·Σ|x·y|, far below the f32 bound engines are held to) and rounded once to f32.
+float dot_bf16(std::size_t n, const bfloat16* x, const bfloat16* y);
+std::size_t gemm_workspace_bf16(std::size_t m, std::size_t n, std::size_t k);
+// C = alpha·A·B + beta·C with each A·B element a dot_bf16-style f64 sum; beta == 0 does not read C.
+void gemm_bf16(std::size_t m, std::size_t n, std::size_t k, float alpha, const bfloat16* A,
+               std::size_t lda, const bfloat16* B, std::size_t ldb, float beta, float* C,
+               std::size_t ldc, void* workspace);
 
 }  // namespace coheriq::kernels::reference

@@ -1,10 +1,16 @@
 // Every generic kernel, compiled for the including engine, and the engine's override table:
-// the generic kernels its line in cmake/CoheriqEngines.cmake takes (KERNELS all, or a list of
-// candidate names); it inherits the others from its bases.
+// the generic kernels its line in cmake/CoheriqEngines.cmake takes (KERNELS all, none, or a list
+// of candidate names) after the engine's own hand-written kernels, if any; it inherits the
+// others from its bases.
 //
 // Included once, by src/engines/<engine>/kernels.cpp, after its generated engine-config.h.
-// The BLAS-1 and math kernels are vector-length agnostic; GEMM and packing need fixed-width
-// vectors and are compiled only for such targets.
+// The BLAS-1, math and reduced-precision kernels are vector-length agnostic; GEMM and packing
+// need fixed-width vectors and are compiled only for such targets.
+//
+// An engine with hand-written kernels defines COHERIQ_ENGINE_OWN_KERNELS before this include,
+// then, after it, defines them and `constexpr coheriq::Override kOwnKernels[]` between
+// COHERIQ_GENERIC_BEGIN and COHERIQ_GENERIC_END, and includes engines/generic/engine-table.h
+// last (docs/adding-an-engine.md). Otherwise this header ends the table itself.
 #ifndef COHERIQ_ENGINES_GENERIC_ENGINE_INL_H_
 #define COHERIQ_ENGINES_GENERIC_ENGINE_INL_H_
 
@@ -14,7 +20,11 @@
 #include "engines/generic/blas1-inl.h"
 #include "engines/generic/math-inl.h"
 #include "engines/generic/namespace.h"
-#if !HWY_HAVE_SCALABLE
+#include "engines/generic/reduced-inl.h"
+// The generic GEMM needs fixed-width vectors and the engine's tuning (engines that take no GEMM
+// kernel have none).
+#if !HWY_HAVE_SCALABLE && defined(COHERIQ_ENGINE_TUNING)
+#define COHERIQ_ENGINE_GENERIC_GEMM 1
 #include "engines/generic/gemm-inl.h"
 #endif
 #include "kernels/candidates.hpp"
@@ -30,11 +40,12 @@ COHERIQ_GENERIC_BEGIN
 
 using coheriq::implement;
 
-constexpr coheriq::Override kGenericKernels[] = {COHERIQ_KERNELS_PUBLIC(COHERIQ_KERNELS_IMPLEMENT)
-#if !HWY_HAVE_SCALABLE
-                                                     COHERIQ_KERNELS_GEMM(COHERIQ_KERNELS_IMPLEMENT)
+constexpr coheriq::Override kGenericKernels[] = {
+    COHERIQ_KERNELS_PUBLIC(COHERIQ_KERNELS_IMPLEMENT)
+#ifdef COHERIQ_ENGINE_GENERIC_GEMM
+        COHERIQ_KERNELS_GEMM(COHERIQ_KERNELS_IMPLEMENT)
 #endif
-};
+            COHERIQ_KERNELS_REDUCED(COHERIQ_KERNELS_IMPLEMENT)};
 
 // ------------------------------ The kernels the engine takes (compile time only)
 
@@ -44,9 +55,12 @@ constexpr coheriq::Override kGenericKernels[] = {COHERIQ_KERNELS_PUBLIC(COHERIQ_
 constexpr std::string_view kTaken[] = {COHERIQ_ENGINE_KERNELS};
 
 constexpr bool TakesAll() { return std::size(kTaken) == 1 && kTaken[0] == "all"; }
+// `none`: an engine of hand-written kernels only.
+constexpr bool TakesNone() { return std::size(kTaken) == 1 && kTaken[0] == "none"; }
 
 constexpr bool Taken(std::string_view candidate) {
   if (TakesAll()) return true;
+  if (TakesNone()) return false;
   for (std::string_view t : kTaken) {
     if (t == candidate) return true;
   }
@@ -54,7 +68,7 @@ constexpr bool Taken(std::string_view candidate) {
 }
 
 constexpr bool EveryTakenNameIsGeneric() {
-  if (TakesAll()) return true;
+  if (TakesAll() || TakesNone()) return true;
   for (std::string_view t : kTaken) {
     bool found = false;
     for (const coheriq::Override& o : kGenericKernels) found = found || o.candidate == t;
@@ -72,8 +86,10 @@ constexpr std::size_t CountTaken() {
   return count;
 }
 
+// Sized at least 1, so that an engine taking none still has a valid array; `count` is the truth.
 struct TakenTable {
-  coheriq::Override entries[CountTaken()];
+  coheriq::Override entries[CountTaken() > 0 ? CountTaken() : 1];
+  std::size_t count;
 };
 
 constexpr TakenTable SelectTaken() {
@@ -82,6 +98,7 @@ constexpr TakenTable SelectTaken() {
   for (const coheriq::Override& o : kGenericKernels) {
     if (Taken(o.candidate)) table.entries[i++] = o;
   }
+  table.count = i;
   return table;
 }
 
@@ -89,10 +106,11 @@ constexpr TakenTable kTakenTable = SelectTaken();
 
 COHERIQ_GENERIC_END
 
+#ifndef COHERIQ_ENGINE_OWN_KERNELS
 namespace coheriq::kernels::COHERIQ_ENGINE_NS {
 // The engine's one exported symbol, read by its descriptor (constant-initialized: no code runs).
-extern const coheriq::OverrideTable overrides = {kTakenTable.entries,
-                                                 std::size(kTakenTable.entries)};
+extern const coheriq::OverrideTable overrides = {kTakenTable.entries, kTakenTable.count};
 }  // namespace coheriq::kernels::COHERIQ_ENGINE_NS
+#endif
 
 #endif  // COHERIQ_ENGINES_GENERIC_ENGINE_INL_H_

@@ -1,0 +1,19 @@
+// The zen5 engine's GEMM tuning (see engines/generic/gemm-tuning.hpp): avx512's register tile
+// (32 zmm: 14 x 2 vectors of C, two B vectors, one broadcast of A) with cache blocks sized for
+// Zen 5's 48 KiB L1d and 1 MiB L2 per core. KC: the A micro-panel (MR x KC) takes two thirds of
+// the 48 KiB L1d (avx512 sizes it for 32 KiB); MC: the packed A block (MC x KC) half of the L2;
+// NC: the B columns used against it about a quarter.
+#pragma once
+
+#include "engines/generic/gemm-tuning.hpp"
+
+namespace coheriq::kernels::zen5 {
+
+template <class T>
+constexpr GemmTuning kGemm = {};
+template <>
+inline constexpr GemmTuning kGemm<float> = {.mr = 14, .nr = 32, .kc = 576, .mc = 224, .nc = 128};
+template <>
+inline constexpr GemmTuning kGemm<double> = {.mr = 14, .nr = 16, .kc = 288, .mc = 224, .nc = 112};
+
+}  // namespace coheriq::kernels::zen5
