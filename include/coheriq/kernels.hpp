@@ -45,6 +45,29 @@ double nrm2(std::size_t n, const double* x);
 std::size_t iamax(std::size_t n, const float* x);
 std::size_t iamax(std::size_t n, const double* x);
 
+// ------------------------------ Strided BLAS-1
+// As above, on vectors whose element i is x[i * incx]: any increment, 0 and negative included
+// (x points at element 0, which is the highest address when incx < 0; BLAS callers pass
+// x + (n - 1) * -incx for a negative incx). Same bounds and special values; iamax returns the
+// 0-based element number i. axpy_strided and scal_strided with an increment of 0 on the vector
+// they write apply the updates in order, as the reference BLAS does.
+float dot_strided(std::size_t n, const float* x, std::ptrdiff_t incx, const float* y,
+                  std::ptrdiff_t incy);
+double dot_strided(std::size_t n, const double* x, std::ptrdiff_t incx, const double* y,
+                   std::ptrdiff_t incy);
+void axpy_strided(std::size_t n, float a, const float* x, std::ptrdiff_t incx, float* y,
+                  std::ptrdiff_t incy);
+void axpy_strided(std::size_t n, double a, const double* x, std::ptrdiff_t incx, double* y,
+                  std::ptrdiff_t incy);
+void scal_strided(std::size_t n, float a, float* x, std::ptrdiff_t incx);
+void scal_strided(std::size_t n, double a, double* x, std::ptrdiff_t incx);
+float asum_strided(std::size_t n, const float* x, std::ptrdiff_t incx);
+double asum_strided(std::size_t n, const double* x, std::ptrdiff_t incx);
+float nrm2_strided(std::size_t n, const float* x, std::ptrdiff_t incx);
+double nrm2_strided(std::size_t n, const double* x, std::ptrdiff_t incx);
+std::size_t iamax_strided(std::size_t n, const float* x, std::ptrdiff_t incx);
+std::size_t iamax_strided(std::size_t n, const double* x, std::ptrdiff_t incx);
+
 // ------------------------------ Vector math (f32)
 void exp(std::size_t n, const float* x, float* y);
 void log(std::size_t n, const float* x, float* y);
