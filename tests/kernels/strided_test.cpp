@@ -20,7 +20,7 @@ namespace coheriq::kernels::testing {
 namespace {
 
 constexpr std::size_t kSizes[] = {0, 1, 2, 3, 7, 8, 9, 15, 16, 17, 33, 100, 1023, 1024, 1025, 2500};
-constexpr std::ptrdiff_t kIncrements[] = {1, 2, 3, -1, -2, -7, 100};
+constexpr std::ptrdiff_t kIncrements[] = {1, 2, 3, 4, -1, -2, -3, -4, -7, 100};
 
 // A strided vector of n elements with increment inc in its own storage, filled around the
 // elements with a sentinel so that stray writes show.
