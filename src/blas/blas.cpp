@@ -16,6 +16,7 @@
 #include <coheriq/coheriq.hpp>
 #include <coheriq/kernels.hpp>
 
+#include <atomic>
 #include <cctype>
 #include <cmath>
 #include <cstdarg>
@@ -48,7 +49,7 @@ namespace k = coheriq::kernels;
 // use), else the first supported engine in priority order, which is what 'auto' picks. Never
 // throws: a choice the application made already (EngineLockedError) stands; other errors
 // (COHERIQ_ENGINE naming an engine this host cannot run) surface at the first kernel call.
-void settle_engine() {
+void settle_engine_once() {
   static std::once_flag once;
   std::call_once(once, [] {
     const char* log = std::getenv("COHERIQ_LOG");
@@ -81,6 +82,15 @@ void settle_engine() {
       std::fprintf(stderr, "coheriq: libcoheriq_blas: %s\n", e.what());
     }
   });
+}
+
+// Every call checks one flag; only the first calls take the once_flag (a call into libc).
+std::atomic<bool> engine_settled{false};
+
+inline void settle_engine() {
+  if (engine_settled.load(std::memory_order_acquire)) return;
+  settle_engine_once();
+  engine_settled.store(true, std::memory_order_release);
 }
 
 // A kernel error cannot be returned through the BLAS interface: say what it was and stop, as
