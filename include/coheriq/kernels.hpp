@@ -2,8 +2,9 @@
 //
 // Every function is an ordinary C++ function; which engine runs it is settled once per process
 // (coheriq::kernels::enable_engine, or COHERIQ_ENGINE) at the first call. Sizes are std::size_t,
-// data is contiguous, pointers need no alignment, n == 0 is valid with any pointers. Elementwise
-// kernels allow y == x; other overlaps are undefined. Bounds: docs/kernels.md.
+// data is contiguous (except in the _strided kernels), pointers need no alignment, n == 0 is valid
+// with any pointers. Elementwise kernels allow y == x; other overlaps are undefined. Bounds:
+// docs/kernels.md.
 #pragma once
 
 #include <cstddef>
