@@ -33,7 +33,9 @@ typedef enum coheriq_status {
   COHERIQ_ERROR_OTHER = 10
 } coheriq_status;
 
-typedef enum coheriq_trans { COHERIQ_NO_TRANS = 0, COHERIQ_TRANS = 1 } coheriq_trans;
+/* The transpose arguments of coheriq_?gemm. They are passed as int: an out-of-range value is then
+ * an argument error (COHERIQ_ERROR_INVALID_ARGUMENT), not undefined behaviour in the library. */
+enum coheriq_trans { COHERIQ_NO_TRANS = 0, COHERIQ_TRANS = 1 };
 
 /* The message of this thread's last failed call ("" if none); valid until its next failure. */
 const char* coheriq_last_error(void);
@@ -101,12 +103,10 @@ int coheriq_vssoftmax(size_t n, const float* x, float* y);
 
 /* ------------------------------ GEMM: row-major C = alpha * op(A) * op(B) + beta * C, op(A) is
  * m x k, op(B) is k x n; beta == 0 ignores C's old contents. */
-int coheriq_sgemm(coheriq_trans ta, coheriq_trans tb, size_t m, size_t n, size_t k, float alpha,
-                  const float* A, size_t lda, const float* B, size_t ldb, float beta, float* C,
-                  size_t ldc);
-int coheriq_dgemm(coheriq_trans ta, coheriq_trans tb, size_t m, size_t n, size_t k, double alpha,
-                  const double* A, size_t lda, const double* B, size_t ldb, double beta, double* C,
-                  size_t ldc);
+int coheriq_sgemm(int ta, int tb, size_t m, size_t n, size_t k, float alpha, const float* A,
+                  size_t lda, const float* B, size_t ldb, float beta, float* C, size_t ldc);
+int coheriq_dgemm(int ta, int tb, size_t m, size_t n, size_t k, double alpha, const double* A,
+                  size_t lda, const double* B, size_t ldb, double beta, double* C, size_t ldc);
 
 #ifdef __cplusplus
 }

@@ -76,11 +76,11 @@ int copy_out(const char* function, const std::string& text, char* buf, std::size
   return COHERIQ_OK;
 }
 
-k::Trans trans_of(coheriq_trans t, const char* function, const char* argument) {
+k::Trans trans_of(int t, const char* function, const char* argument) {
   if (t == COHERIQ_NO_TRANS) return k::Trans::N;
   if (t == COHERIQ_TRANS) return k::Trans::T;
   throw std::invalid_argument(std::string("coheriq: ") + function + ": " + argument + " = " +
-                              std::to_string(static_cast<int>(t)) +
+                              std::to_string(t) +
                               " is not a coheriq_trans; pass COHERIQ_NO_TRANS or COHERIQ_TRANS");
 }
 
@@ -254,17 +254,15 @@ int coheriq_vssoftmax(size_t n, const float* x, float* y) {
   return run([&] { k::softmax(n, x, y); });
 }
 
-int coheriq_sgemm(coheriq_trans ta, coheriq_trans tb, size_t m, size_t n, size_t k, float alpha,
-                  const float* A, size_t lda, const float* B, size_t ldb, float beta, float* C,
-                  size_t ldc) {
+int coheriq_sgemm(int ta, int tb, size_t m, size_t n, size_t k, float alpha, const float* A,
+                  size_t lda, const float* B, size_t ldb, float beta, float* C, size_t ldc) {
   return run([&] {
     k::gemm(trans_of(ta, "coheriq_sgemm", "ta"), trans_of(tb, "coheriq_sgemm", "tb"), m, n, k,
             alpha, A, lda, B, ldb, beta, C, ldc);
   });
 }
-int coheriq_dgemm(coheriq_trans ta, coheriq_trans tb, size_t m, size_t n, size_t k, double alpha,
-                  const double* A, size_t lda, const double* B, size_t ldb, double beta, double* C,
-                  size_t ldc) {
+int coheriq_dgemm(int ta, int tb, size_t m, size_t n, size_t k, double alpha, const double* A,
+                  size_t lda, const double* B, size_t ldb, double beta, double* C, size_t ldc) {
   return run([&] {
     k::gemm(trans_of(ta, "coheriq_dgemm", "ta"), trans_of(tb, "coheriq_dgemm", "tb"), m, n, k,
             alpha, A, lda, B, ldb, beta, C, ldc);

@@ -56,7 +56,7 @@ int main(void) {
             c[0] == 9,
         "lda < k");
   CHECK(strstr(coheriq_last_error(), "lda") != NULL, "message names lda");
-  CHECK(coheriq_sgemm((coheriq_trans)5, COHERIQ_NO_TRANS, 2, 2, 3, 1.0f, a, 3, b, 2, 0.0f, c, 2) ==
+  CHECK(coheriq_sgemm(5, COHERIQ_NO_TRANS, 2, 2, 3, 1.0f, a, 3, b, 2, 0.0f, c, 2) ==
             COHERIQ_ERROR_INVALID_ARGUMENT,
         "bad transpose");
 
