@@ -2,6 +2,7 @@
  * loops, and errors as status codes with a thread-local message and nothing changed. */
 #include <coheriq/coheriq.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -16,7 +17,25 @@ static int failures = 0;
     }                                                               \
   } while (0)
 
+/* Another thread's failure does not show in this thread's message, and the reverse. */
+static void* fail_in_thread(void* seen) {
+  const int status = coheriq_enable_engine("no.such.domain.thread", "x");
+  strncpy((char*)seen, coheriq_last_error(), 255);
+  return status == COHERIQ_ERROR_UNKNOWN_DOMAIN ? seen : NULL;
+}
+
 int main(void) {
+  {
+    char seen[256] = "";
+    pthread_t thread;
+    void* result = NULL;
+    CHECK(pthread_create(&thread, NULL, fail_in_thread, seen) == 0 &&
+              pthread_join(thread, &result) == 0 && result == seen,
+          "the thread's call failed as it should");
+    CHECK(strstr(seen, "no.such.domain.thread") != NULL, "the thread saw its own message");
+    CHECK(strcmp(coheriq_last_error(), "") == 0, "main's message is still empty: %s",
+          coheriq_last_error());
+  }
   const char* domain = COHERIQ_KERNELS_DOMAIN;
   size_t count = 0;
   CHECK(coheriq_engine_count(domain, &count) == COHERIQ_OK && count >= 1, "engine count");
