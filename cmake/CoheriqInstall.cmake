@@ -55,3 +55,16 @@ endif()
 file(RELATIVE_PATH COHERIQ_PC_TO_PREFIX /prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig /prefix)
 configure_file(${PROJECT_SOURCE_DIR}/cmake/coheriq.pc.in ${PROJECT_BINARY_DIR}/coheriq.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/coheriq.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+
+# libcoheriq_blas (src/blas, docs/blas.md): the shared drop-in and its static archive, in the
+# CMake package (coheriq::blas, coheriq::blas_static) and in coheriq-blas.pc. The shared library
+# carries the kernels inside, so its .pc needs nothing else; --static adds the kernels libraries.
+if(TARGET coheriq_blas)
+  install(TARGETS coheriq_blas coheriq_blas_static EXPORT coheriqTargets
+          ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+          LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+  configure_file(${PROJECT_SOURCE_DIR}/cmake/coheriq-blas.pc.in
+                 ${PROJECT_BINARY_DIR}/coheriq-blas.pc @ONLY)
+  install(FILES ${PROJECT_BINARY_DIR}/coheriq-blas.pc
+          DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+endif()

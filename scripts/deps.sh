@@ -17,6 +17,7 @@ packages=(
 )
 if [ "${1:-}" = "--tests" ]; then
   packages+=(chromium valgrind)  # renders the bench chart in a test; checks exit-time gemm
+  packages+=(libblas3 gfortran python3-numpy)  # tests/blas: reference BLAS, Fortran, numpy
 fi
 
 missing=()

@@ -2,8 +2,9 @@
 //
 // Every function is an ordinary C++ function; which engine runs it is settled once per process
 // (coheriq::kernels::enable_engine, or COHERIQ_ENGINE) at the first call. Sizes are std::size_t,
-// data is contiguous, pointers need no alignment, n == 0 is valid with any pointers. Elementwise
-// kernels allow y == x; other overlaps are undefined. Bounds: docs/kernels.md.
+// data is contiguous (except in the _strided kernels), pointers need no alignment, n == 0 is valid
+// with any pointers. Elementwise kernels allow y == x; other overlaps are undefined. Bounds:
+// docs/kernels.md.
 #pragma once
 
 #include <cstddef>
@@ -46,6 +47,29 @@ float nrm2(std::size_t n, const float* x);
 double nrm2(std::size_t n, const double* x);
 std::size_t iamax(std::size_t n, const float* x);
 std::size_t iamax(std::size_t n, const double* x);
+
+// ------------------------------ Strided BLAS-1
+// As above, on vectors whose element i is x[i * incx]: any increment, 0 and negative included
+// (x points at element 0, which is the highest address when incx < 0; BLAS callers pass
+// x + (n - 1) * -incx for a negative incx). Same bounds and special values; iamax returns the
+// 0-based element number i. axpy_strided and scal_strided with an increment of 0 on the vector
+// they write apply the updates in order, as the reference BLAS does.
+float dot_strided(std::size_t n, const float* x, std::ptrdiff_t incx, const float* y,
+                  std::ptrdiff_t incy);
+double dot_strided(std::size_t n, const double* x, std::ptrdiff_t incx, const double* y,
+                   std::ptrdiff_t incy);
+void axpy_strided(std::size_t n, float a, const float* x, std::ptrdiff_t incx, float* y,
+                  std::ptrdiff_t incy);
+void axpy_strided(std::size_t n, double a, const double* x, std::ptrdiff_t incx, double* y,
+                  std::ptrdiff_t incy);
+void scal_strided(std::size_t n, float a, float* x, std::ptrdiff_t incx);
+void scal_strided(std::size_t n, double a, double* x, std::ptrdiff_t incx);
+float asum_strided(std::size_t n, const float* x, std::ptrdiff_t incx);
+double asum_strided(std::size_t n, const double* x, std::ptrdiff_t incx);
+float nrm2_strided(std::size_t n, const float* x, std::ptrdiff_t incx);
+double nrm2_strided(std::size_t n, const double* x, std::ptrdiff_t incx);
+std::size_t iamax_strided(std::size_t n, const float* x, std::ptrdiff_t incx);
+std::size_t iamax_strided(std::size_t n, const double* x, std::ptrdiff_t incx);
 
 // ------------------------------ Vector math (f32)
 void exp(std::size_t n, const float* x, float* y);

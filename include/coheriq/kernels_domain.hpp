@@ -56,7 +56,26 @@ struct packed_bf16 : coheriq::candidate_class {
   X(sum, S, sum<T>, touches<>, T, (std::size_t n, const T* x), (n, x))                       \
   X(asum, S, asum<T>, touches<>, T, (std::size_t n, const T* x), (n, x))                     \
   X(nrm2, S, nrm2<T>, touches<>, T, (std::size_t n, const T* x), (n, x))                     \
-  X(iamax, S, iamax<T>, touches<>, std::size_t, (std::size_t n, const T* x), (n, x))
+  X(iamax, S, iamax<T>, touches<>, std::size_t, (std::size_t n, const T* x), (n, x))         \
+  COHERIQ_KERNELS_STRIDED_TYPED(X, T, S)
+// Strided siblings of the BLAS-1 rows (the BLAS and CBLAS interfaces use them): element i of a
+// vector is x[i * incx], any increment (0 and negative included; x points at element 0, the
+// highest address when incx < 0).
+#define COHERIQ_KERNELS_STRIDED_TYPED(X, T, S)                                         \
+  X(dot_strided, S, dot_strided<T>, touches<>, T,                                      \
+    (std::size_t n, const T* x, std::ptrdiff_t incx, const T* y, std::ptrdiff_t incy), \
+    (n, x, incx, y, incy))                                                             \
+  X(axpy_strided, S, axpy_strided<T>, touches<>, void,                                 \
+    (std::size_t n, T a, const T* x, std::ptrdiff_t incx, T* y, std::ptrdiff_t incy),  \
+    (n, a, x, incx, y, incy))                                                          \
+  X(scal_strided, S, scal_strided<T>, touches<>, void,                                 \
+    (std::size_t n, T a, T * x, std::ptrdiff_t incx), (n, a, x, incx))                 \
+  X(asum_strided, S, asum_strided<T>, touches<>, T,                                    \
+    (std::size_t n, const T* x, std::ptrdiff_t incx), (n, x, incx))                    \
+  X(nrm2_strided, S, nrm2_strided<T>, touches<>, T,                                    \
+    (std::size_t n, const T* x, std::ptrdiff_t incx), (n, x, incx))                    \
+  X(iamax_strided, S, iamax_strided<T>, touches<>, std::size_t,                        \
+    (std::size_t n, const T* x, std::ptrdiff_t incx), (n, x, incx))
 #define COHERIQ_KERNELS_PUBLIC(X)                                                                 \
   COHERIQ_KERNELS_PUBLIC_TYPED(X, float, f32)                                                     \
   COHERIQ_KERNELS_PUBLIC_TYPED(X, double, f64)                                                    \

@@ -11,12 +11,18 @@
 namespace coheriq::kernels::reference {
 namespace {
 
+// Element i of a strided vector (x points at element 0 whatever the sign of inc).
+template <class T>
+T& at(T* x, std::ptrdiff_t inc, std::size_t i) {
+  return x[static_cast<std::ptrdiff_t>(i) * inc];
+}
+
 // f32: squares of f32 values are exact in f64 and their sum cannot overflow or underflow
 // (FLT_MAX² ≈ 1.2e77, the smallest f32 denormal squared ≈ 2e-90), so no scaling is needed.
-float nrm2_f32(std::size_t n, const float* x) {
+float nrm2_f32(std::size_t n, const float* x, std::ptrdiff_t incx) {
   CompensatedSum squares;
   for (std::size_t i = 0; i < n; ++i) {
-    const double v = x[i];
+    const double v = at(x, incx, i);
     squares.add(v * v);
   }
   return static_cast<float>(std::sqrt(squares.value()));
@@ -27,11 +33,11 @@ float nrm2_f32(std::size_t n, const float* x) {
 // [0.25, n] whatever the input's range. Scaling by a power of two is exact for every element
 // whose scaled value is normal; the others are below max|x|·2^-1021 and their squares cannot
 // change the result.
-double nrm2_f64(std::size_t n, const double* x) {
+double nrm2_f64(std::size_t n, const double* x, std::ptrdiff_t incx) {
   double largest = 0.0;
   bool infinite = false;
   for (std::size_t i = 0; i < n; ++i) {
-    const double magnitude = std::fabs(x[i]);
+    const double magnitude = std::fabs(at(x, incx, i));
     if (std::isnan(magnitude)) return std::numeric_limits<double>::quiet_NaN();
     if (std::isinf(magnitude)) {
       infinite = true;  // a later NaN still wins
@@ -46,7 +52,7 @@ double nrm2_f64(std::size_t n, const double* x) {
   (void)std::frexp(largest, &exponent);  // largest = f·2^exponent, f in [0.5, 1)
   CompensatedSum squares;
   for (std::size_t i = 0; i < n; ++i) {
-    const double scaled = std::ldexp(x[i], -exponent);
+    const double scaled = std::ldexp(at(x, incx, i), -exponent);
     squares.add_product(scaled, scaled);
   }
   return std::ldexp(std::sqrt(squares.value()), exponent);
@@ -86,9 +92,9 @@ T asum(std::size_t n, const T* x) {
 template <class T>
 T nrm2(std::size_t n, const T* x) {
   if constexpr (std::is_same_v<T, float>) {
-    return nrm2_f32(n, x);
+    return nrm2_f32(n, x, 1);
   } else {
-    return nrm2_f64(n, x);
+    return nrm2_f64(n, x, 1);
   }
 }
 
@@ -118,6 +124,63 @@ void axpy(std::size_t n, T a, const T* x, T* y) {
 template <class T>
 void scal(std::size_t n, T a, T* x) {
   for (std::size_t i = 0; i < n; ++i) x[i] = a * x[i];
+}
+
+// ------------------------------ Strided: the same sums and loops, element i at x[i * inc]
+
+template <class T>
+T dot_strided(std::size_t n, const T* x, std::ptrdiff_t incx, const T* y, std::ptrdiff_t incy) {
+  CompensatedSum total;
+  for (std::size_t i = 0; i < n; ++i) {
+    if constexpr (std::is_same_v<T, float>) {
+      total.add(static_cast<double>(at(x, incx, i)) * static_cast<double>(at(y, incy, i)));
+    } else {
+      total.add_product(at(x, incx, i), at(y, incy, i));
+    }
+  }
+  return static_cast<T>(total.value());
+}
+
+template <class T>
+T asum_strided(std::size_t n, const T* x, std::ptrdiff_t incx) {
+  CompensatedSum total;
+  for (std::size_t i = 0; i < n; ++i) total.add(std::fabs(at(x, incx, i)));
+  return static_cast<T>(total.value());
+}
+
+template <class T>
+T nrm2_strided(std::size_t n, const T* x, std::ptrdiff_t incx) {
+  if constexpr (std::is_same_v<T, float>) {
+    return nrm2_f32(n, x, incx);
+  } else {
+    return nrm2_f64(n, x, incx);
+  }
+}
+
+template <class T>
+std::size_t iamax_strided(std::size_t n, const T* x, std::ptrdiff_t incx) {
+  std::size_t best = 0;
+  T best_magnitude = T(-1);
+  for (std::size_t i = 0; i < n; ++i) {
+    const T v = at(x, incx, i);
+    if (std::isnan(v)) return i;
+    if (std::fabs(v) > best_magnitude) {
+      best = i;
+      best_magnitude = std::fabs(v);
+    }
+  }
+  return best;
+}
+
+// In order, element by element: an increment of 0 on y accumulates every update into y[0].
+template <class T>
+void axpy_strided(std::size_t n, T a, const T* x, std::ptrdiff_t incx, T* y, std::ptrdiff_t incy) {
+  for (std::size_t i = 0; i < n; ++i) at(y, incy, i) = std::fma(a, at(x, incx, i), at(y, incy, i));
+}
+
+template <class T>
+void scal_strided(std::size_t n, T a, T* x, std::ptrdiff_t incx) {
+  for (std::size_t i = 0; i < n; ++i) at(x, incx, i) = a * at(x, incx, i);
 }
 
 // Explicit instantiations of every row of the candidate list this file implements.

@@ -46,6 +46,20 @@ T nrm2(std::size_t n, const T* x);
 template <class T>
 std::size_t iamax(std::size_t n, const T* x);
 
+// The strided siblings (blas1.cpp): the same results on element i = x[i * incx], any increment.
+template <class T>
+T dot_strided(std::size_t n, const T* x, std::ptrdiff_t incx, const T* y, std::ptrdiff_t incy);
+template <class T>
+void axpy_strided(std::size_t n, T a, const T* x, std::ptrdiff_t incx, T* y, std::ptrdiff_t incy);
+template <class T>
+void scal_strided(std::size_t n, T a, T* x, std::ptrdiff_t incx);
+template <class T>
+T asum_strided(std::size_t n, const T* x, std::ptrdiff_t incx);
+template <class T>
+T nrm2_strided(std::size_t n, const T* x, std::ptrdiff_t incx);
+template <class T>
+std::size_t iamax_strided(std::size_t n, const T* x, std::ptrdiff_t incx);
+
 // ------------------------------ Vector math, f32 (math.cpp)
 // Each computes in f64 with <cmath> and rounds once, so results are within a hair of correctly
 // rounded, with IEEE special values. All allow y == x.

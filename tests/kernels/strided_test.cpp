@@ -1,0 +1,202 @@
+// The strided BLAS-1 kernels (dot_strided, axpy_strided, ...) of the engine in effect against the
+// long double oracle of oracle.hpp, on every increment class: 1 (the contiguous kernel), small
+// and large positive, negative, and 0 where a vector is only read, across the chunk size of the
+// generic engines (1024 elements) and around the vector lengths. Elements between the strided
+// ones must stay untouched. Bounds are the contiguous kernels' (docs/kernels.md).
+#include <doctest/doctest.h>
+
+#include <coheriq/kernels.hpp>
+
+#include <cmath>
+#include <cstddef>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "oracle.hpp"
+#include "support.hpp"
+
+namespace coheriq::kernels::testing {
+namespace {
+
+constexpr std::size_t kSizes[] = {0, 1, 2, 3, 7, 8, 9, 15, 16, 17, 33, 100, 1023, 1024, 1025, 2500};
+constexpr std::ptrdiff_t kIncrements[] = {1, 2, 3, 4, -1, -2, -3, -4, -7, 100};
+
+// A strided vector of n elements with increment inc in its own storage, filled around the
+// elements with a sentinel so that stray writes show.
+template <class T>
+struct Strided {
+  Strided(std::size_t size, std::ptrdiff_t increment, Random& random)
+      : n(size),
+        inc(increment),
+        span(size == 0 ? 1 : (size - 1) * std::size_t(increment < 0 ? -increment : increment) + 1),
+        storage(span, T(12345)) {
+    for (std::size_t i = 0; i < size; ++i) at(i) = random.uniform<T>(T(-1), T(1));
+  }
+  // Element 0: the lowest address for inc >= 0, the highest for inc < 0 (the kernels' contract).
+  T* base() { return storage.data() + (inc < 0 ? span - 1 : 0); }
+  T& at(std::size_t i) { return base()[std::ptrdiff_t(i) * inc]; }
+  std::vector<T> gathered() {
+    std::vector<T> v(n);
+    for (std::size_t i = 0; i < n; ++i) v[i] = at(i);
+    return v;
+  }
+  // Every storage slot that is not an element still holds the sentinel.
+  bool untouched_between() {
+    std::vector<bool> element(span, false);
+    for (std::size_t i = 0; i < n; ++i) element[std::size_t(&at(i) - storage.data())] = true;
+    for (std::size_t s = 0; s < span; ++s) {
+      if (!element[s] && storage[s] != T(12345)) return false;
+    }
+    return true;
+  }
+  std::size_t n;
+  std::ptrdiff_t inc;
+  std::size_t span;
+  std::vector<T> storage;
+};
+
+std::string where(const char* kernel, std::size_t n, std::ptrdiff_t incx, std::ptrdiff_t incy) {
+  return std::string(kernel) + " n = " + std::to_string(n) + ", incx = " + std::to_string(incx) +
+         ", incy = " + std::to_string(incy);
+}
+
+template <class T>
+double bound(std::size_t n, Wide magnitude) {
+  return (summation_bound(n) * double(kEps<T>) + oracle_error(n)) * double(magnitude);
+}
+
+TEST_CASE_TEMPLATE("strided dot and asum are within the contiguous bounds of the oracle", T, float,
+                   double) {
+  Random random(11);
+  for (std::size_t n : kSizes) {
+    for (std::ptrdiff_t incx : kIncrements) {
+      for (std::ptrdiff_t incy : {std::ptrdiff_t(1), std::ptrdiff_t(-3), incx}) {
+        Strided<T> x(n, incx, random), y(n, incy, random);
+        const std::vector<T> gx = x.gathered(), gy = y.gathered();
+        const Wide exact = oracle_dot(n, gx.data(), gy.data());
+        Wide magnitude = 0;
+        for (std::size_t i = 0; i < n; ++i) magnitude += std::fabs(Wide(gx[i]) * gy[i]);
+        const T got = dot_strided(n, x.base(), incx, y.base(), incy);
+        CHECK_MESSAGE(double(std::fabs(Wide(got) - exact)) <= bound<T>(n, magnitude),
+                      where("dot_strided", n, incx, incy), ": ", show(got));
+      }
+      Strided<T> x(n, incx, random);
+      const std::vector<T> gx = x.gathered();
+      const Wide exact = oracle_asum(n, gx.data());
+      const T got = asum_strided(n, x.base(), incx);
+      CHECK_MESSAGE(double(std::fabs(Wide(got) - exact)) <= bound<T>(n, exact),
+                    where("asum_strided", n, incx, 0), ": ", show(got));
+    }
+  }
+}
+
+TEST_CASE_TEMPLATE("strided reads with an increment of 0 see one element n times", T, float,
+                   double) {
+  const T x[] = {T(0.75)};
+  const T y[] = {T(1), T(2), T(3), T(4), T(5)};
+  CHECK(dot_strided(5, x, 0, y, 1) == T(0.75) * T(15));
+  CHECK(dot_strided(4, y, 1, x, 0) == T(0.75) * T(10));
+  CHECK(asum_strided(6, x, 0) == T(4.5));
+  CHECK(iamax_strided(6, x, 0) == 0);
+  CHECK(std::fabs(double(nrm2_strided(4, x, 0)) - 1.5) <= 4 * double(kEps<T>));
+}
+
+TEST_CASE_TEMPLATE("strided nrm2 and iamax match the oracle, special values included", T, float,
+                   double) {
+  Random random(12);
+  for (std::size_t n : kSizes) {
+    for (std::ptrdiff_t incx : kIncrements) {
+      Strided<T> x(n, incx, random);
+      std::vector<T> gx = x.gathered();
+      const Wide exact = oracle_nrm2(n, gx.data());
+      const T got = nrm2_strided(n, x.base(), incx);
+      const double rel = std::min(2.0 * double(n), 2 * std::sqrt(double(n)) + 8) * double(kEps<T>);
+      CHECK_MESSAGE(double(std::fabs(Wide(got) - exact)) <= rel * double(exact),
+                    where("nrm2_strided", n, incx, 0), ": ", show(got));
+      CHECK_MESSAGE(iamax_strided(n, x.base(), incx) == oracle_iamax(n, gx.data()),
+                    where("iamax_strided", n, incx, 0));
+      if (n < 3) continue;
+      // Tiny values (nrm2's underflow fallback), then huge ones and a tie (its overflow fallback,
+      // iamax's first index), then NaNs for iamax.
+      for (std::size_t i = 0; i < n; ++i) x.at(i) = gx[i] * std::numeric_limits<T>::min();
+      std::vector<T> tiny_values = x.gathered();
+      const T tiny = nrm2_strided(n, x.base(), incx);
+      const Wide tiny_exact = oracle_nrm2(n, tiny_values.data());
+      CHECK_MESSAGE(double(std::fabs(Wide(tiny) - tiny_exact)) <=
+                        rel * double(tiny_exact) + double(n) * double(kDenormMin<T>),
+                    where("nrm2_strided tiny", n, incx, 0), ": ", show(tiny));
+      for (std::size_t i = 0; i < n; ++i) x.at(i) = gx[i];
+      x.at(n / 2) = std::numeric_limits<T>::max() / T(4);
+      x.at(n - 1) = -x.at(n / 2);
+      gx = x.gathered();
+      CHECK_MESSAGE(iamax_strided(n, x.base(), incx) == n / 2,
+                    where("iamax_strided tie", n, incx, 0));
+      const T huge = nrm2_strided(n, x.base(), incx);
+      const Wide huge_exact = oracle_nrm2(n, gx.data());
+      CHECK_MESSAGE(double(std::fabs(Wide(huge) - huge_exact)) <= rel * double(huge_exact),
+                    where("nrm2_strided huge", n, incx, 0), ": ", show(huge));
+      x.at(n - 2) = kNaN<T>;
+      x.at(n - 1) = kNaN<T>;
+      CHECK_MESSAGE(iamax_strided(n, x.base(), incx) == n - 2,
+                    where("iamax_strided NaN", n, incx, 0));
+      CHECK_MESSAGE(std::isnan(nrm2_strided(n, x.base(), incx)),
+                    where("nrm2_strided NaN", n, incx, 0));
+    }
+  }
+}
+
+TEST_CASE_TEMPLATE("strided axpy and scal write only their elements, within 1 ulp / exactly", T,
+                   float, double) {
+  Random random(13);
+  const T a = T(-0.625);
+  for (std::size_t n : kSizes) {
+    for (std::ptrdiff_t incx : kIncrements) {
+      for (std::ptrdiff_t incy : {std::ptrdiff_t(1), std::ptrdiff_t(-2), std::ptrdiff_t(5), incx}) {
+        Strided<T> x(n, incx, random), y(n, incy, random);
+        const std::vector<T> gx = x.gathered(), gy = y.gathered();
+        axpy_strided(n, a, x.base(), incx, y.base(), incy);
+        std::size_t bad = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+          const T exact = T(Wide(a) * gx[i] + gy[i]);  // correctly rounded: one rounding from Wide
+          if (ulp_distance(y.at(i), exact) > 1) ++bad;
+        }
+        CHECK_MESSAGE(bad == 0, where("axpy_strided", n, incx, incy), ": ", bad, " elements off");
+        CHECK_MESSAGE(y.untouched_between(), where("axpy_strided wrote between", n, incx, incy));
+        CHECK_MESSAGE(x.gathered() == gx, where("axpy_strided changed x", n, incx, incy));
+      }
+      Strided<T> x(n, incx, random);
+      const std::vector<T> gx = x.gathered();
+      scal_strided(n, a, x.base(), incx);
+      std::size_t bad = 0;
+      for (std::size_t i = 0; i < n; ++i) bad += x.at(i) == a * gx[i] ? 0 : 1;
+      CHECK_MESSAGE(bad == 0, where("scal_strided", n, incx, 0), ": ", bad, " elements off");
+      CHECK_MESSAGE(x.untouched_between(), where("scal_strided wrote between", n, incx, 0));
+      // In place, as axpy allows: y == x with one increment gives x += a·x.
+      Strided<T> z(n, incx, random);
+      const std::vector<T> gz = z.gathered();
+      axpy_strided(n, a, z.base(), incx, z.base(), incx);
+      bad = 0;
+      for (std::size_t i = 0; i < n; ++i)
+        bad += ulp_distance(z.at(i), T(Wide(a) * gz[i] + gz[i])) > 1;
+      CHECK_MESSAGE(bad == 0, where("axpy_strided in place", n, incx, incx));
+    }
+  }
+}
+
+TEST_CASE_TEMPLATE("strided writes with an increment of 0 apply every update in order", T, float,
+                   double) {
+  const T x[] = {T(1),  T(2),  T(3),  T(4),  T(5),  T(6),  T(7),  T(8),  T(9),  T(10),
+                 T(11), T(12), T(13), T(14), T(15), T(16), T(17), T(18), T(19), T(20)};
+  T y = T(0.1);
+  T expected = y;
+  for (std::size_t i = 0; i < 20; ++i) expected = std::fma(T(0.3), x[i], expected);
+  axpy_strided(20, T(0.3), x, 1, &y, 0);
+  CHECK(y == expected);
+  T s = T(3);
+  scal_strided(20, T(0.5), &s, 0);
+  CHECK(s == T(3) * T(0x1p-20));
+}
+
+}  // namespace
+}  // namespace coheriq::kernels::testing
