@@ -125,13 +125,20 @@ foreach(engine IN LISTS all_engines)
     list(APPEND default_engines ${engine})
   endif()
 endforeach()
-set(COHERIQ_ENGINES "${default_engines}" CACHE STRING
-    "Built-in engines of the kernels domain (empty: reference only); each engine's bases must be in the list")
+# `all` (the default) follows the lines, so a tree that gains an engine builds it without the
+# cache of an existing build directory having to change.
+set(COHERIQ_ENGINES "all" CACHE STRING
+    "Built-in engines of the kernels domain: all (every engine of this architecture), a list (each engine's bases included), or empty (reference only)")
+if(COHERIQ_ENGINES STREQUAL "all")
+  set(chosen_engines ${default_engines})
+else()
+  set(chosen_engines ${COHERIQ_ENGINES})
+endif()
 
 # The chosen engines, checked: known, built for this architecture, and every base built too (an
 # engine whose base is missing could never compose). Sorted by priority.
 set(COHERIQ_BUILTIN_ENGINES)
-foreach(engine IN LISTS COHERIQ_ENGINES)
+foreach(engine IN LISTS chosen_engines)
   if(NOT engine IN_LIST all_engines)
     message(FATAL_ERROR "coheriq: COHERIQ_ENGINES names '${engine}', which is not a built-in "
                         "engine; engines: ${all_engines} (or empty for the reference only)")
@@ -147,16 +154,16 @@ foreach(engine IN LISTS COHERIQ_ENGINES)
                           "engine line of cmake/CoheriqEngines.cmake; engines: ${all_engines} "
                           "(or reference)")
     endif()
-    if(NOT base STREQUAL "reference" AND NOT base IN_LIST COHERIQ_ENGINES)
+    if(NOT base STREQUAL "reference" AND NOT base IN_LIST chosen_engines)
       message(FATAL_ERROR "coheriq: COHERIQ_ENGINES has '${engine}' but not its base '${base}', "
                           "so '${engine}' could never run; add '${base}' to COHERIQ_ENGINES "
-                          "(e.g. -DCOHERIQ_ENGINES=\"${COHERIQ_ENGINES};${base}\") or remove "
+                          "(e.g. -DCOHERIQ_ENGINES=\"${chosen_engines};${base}\") or remove "
                           "'${engine}'")
     endif()
   endforeach()
 endforeach()
 foreach(engine IN LISTS all_engines)  # the registry's order: the lines' order
-  if(engine IN_LIST COHERIQ_ENGINES)
+  if(engine IN_LIST chosen_engines)
     list(APPEND COHERIQ_BUILTIN_ENGINES ${engine})
   endif()
 endforeach()

@@ -105,9 +105,17 @@ int main(int argc, char** argv) {
     }
     return 1;
   }
+  if (mode == "supports" && argc == 3) {  // exit 0 when this host supports engine argv[2]
+    (void)ck::active_engine();
+    for (const auto& e : coheriq::engines(ck::domain_name)) {
+      if (e.name == argv[2]) return e.supported ? 0 : 1;
+    }
+    return 1;
+  }
   if ((mode != "common" && mode != "threads") || (argc != 3 && argc != 5)) {
     std::fprintf(stderr,
-                 "coheriq: probe: usage: probe best | probe common OUTDIR [--lock RANK] | probe "
+                 "coheriq: probe: usage: probe best | probe supports ENGINE | probe common OUTDIR "
+                 "[--lock RANK] | probe "
                  "threads OUTDIR [--set N]\n");
     return 2;
   }
