@@ -240,16 +240,21 @@ def check_json_stdout(args):
 
 
 def check_unsupported(args):
-    """An engine the host lacks features for, named explicitly, is an error naming them."""
+    """An engine the host lacks features for, named explicitly, is an error naming them. The
+    engine and feature are each architecture's own: avx2 on x86-64, neon (asimd) on aarch64."""
     _, domain = best_supported_engine(args)
-    if not any(e["name"] == "avx2" for e in domain["engines"]):
-        print("SKIP: this build has no avx2 engine (COHERIQ_ENGINES excludes it)")
+    names = [e["name"] for e in domain["engines"]]
+    engine, feature = next(((e, f) for e, f in (("avx2", "avx2"), ("neon", "asimd"))
+                            if e in names), (None, None))
+    if engine is None:
+        print("SKIP: this build has neither an avx2 nor a neon engine (COHERIQ_ENGINES excludes "
+              "them)")
         return SKIP
-    proc = run(args, ["bench", "--quick", "--kernels", "dot", "--engines", "reference,avx2"],
-               {"COHERIQ_DISABLE_CPU_FEATURES": "avx2"})
+    proc = run(args, ["bench", "--quick", "--kernels", "dot", "--engines", f"reference,{engine}"],
+               {"COHERIQ_DISABLE_CPU_FEATURES": feature})
     print(proc.stderr)
     check(proc.returncode == 1, f"exit {proc.returncode}, expected 1")
-    check("coheriq: bench: engine avx2 is not supported on this host: missing avx2" in
+    check(f"coheriq: bench: engine {engine} is not supported on this host: missing {feature}" in
           proc.stderr, "the message does not name the engine and its missing feature")
     check(proc.stdout == "", "something was printed on stdout")
     print("unsupported: clear error, exit 1")
