@@ -5,8 +5,8 @@
 #   asan     AddressSanitizer + UndefinedBehaviorSanitizer: framework and kernel tests
 #   tsan     ThreadSanitizer: the framework tests, activation races included
 #   fuzz     libFuzzer (clang) on the parsers of outside input, for a bounded time
-#   aarch64  cross build (cmake/toolchains/aarch64-linux-gnu.cmake), run under qemu-aarch64: the
-#            framework, kernel, plugin, tool and example tests, and the aarch64 emulator matrix
+#   aarch64  cross build (cmake/toolchains/aarch64-linux-gnu.cmake), its whole suite run under
+#            qemu-aarch64 (what cannot run there says why), the aarch64 emulator matrix included
 #            (Cortex-A72, A64FX, SVE at 128 to 2048 bits)
 # COHERIQ_TEST_STAGES selects stages (default: "default asan tsan fuzz aarch64"). With CI=true (as CI
 # services set it) a stage whose prerequisite is missing (qemu, clang, ...) fails at configure
