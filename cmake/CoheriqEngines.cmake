@@ -36,8 +36,9 @@ function(coheriq_isa name)
   foreach(field IN ITEMS ARCH HWY_TARGET VECTOR_REGISTERS)
     set(COHERIQ_ISA_${name}_${field} "${arg_${field}}" PARENT_SCOPE)
   endforeach()
-  set(COHERIQ_ISA_${name}_FLAGS ${flags} PARENT_SCOPE)
-  set(COHERIQ_ISA_${name}_FEATURES ${features} PARENT_SCOPE)
+  # Quoted: an ISA with no flags (neon) must still be defined, as empty.
+  set(COHERIQ_ISA_${name}_FLAGS "${flags}" PARENT_SCOPE)
+  set(COHERIQ_ISA_${name}_FEATURES "${features}" PARENT_SCOPE)
 endfunction()
 
 coheriq_isa(avx2 ARCH "^(x86_64|AMD64|amd64)$" HWY_TARGET HWY_AVX2 VECTOR_REGISTERS 16
@@ -54,6 +55,14 @@ coheriq_isa(avx512_vnni ARCH "^(x86_64|AMD64|amd64)$" HWY_TARGET HWY_AVX3 VECTOR
   EXTENDS avx512 FLAGS -mavx512vnni FEATURES avx512vnni)
 coheriq_isa(avx512_bf16 ARCH "^(x86_64|AMD64|amd64)$" HWY_TARGET HWY_AVX3 VECTOR_REGISTERS 32
   EXTENDS avx512 FLAGS -mavx512bf16 FEATURES avx512_bf16)
+# aarch64: AdvSIMD is in every aarch64 baseline (no flag: Highway's NEON target is the default).
+# SVE extends it: SVE hardware always has AdvSIMD, and the sve engine stands on neon.
+coheriq_isa(neon ARCH "^(aarch64|arm64|ARM64)$" HWY_TARGET HWY_NEON VECTOR_REGISTERS 32
+  FEATURES asimd)
+coheriq_isa(sve ARCH "^(aarch64|arm64|ARM64)$" HWY_TARGET HWY_SVE VECTOR_REGISTERS 32
+  EXTENDS neon
+  FLAGS -march=armv8-a+sve
+  FEATURES sve)
 
 # ------------------------------ Engine lines
 # coheriq_engine(<name> ISA <isa> BASES <engines...> PRIORITY <n> DESCRIPTION <text>
@@ -114,6 +123,15 @@ coheriq_engine(avx512 ISA avx512 BASES avx2 PRIORITY 300 KERNELS all
   DESCRIPTION "AVX-512 (F, BW, DQ, VL) kernels on top of avx2 (Highway, 512-bit)")
 coheriq_engine(avx2 ISA avx2 BASES reference PRIORITY 200 KERNELS all
   DESCRIPTION "AVX2+FMA kernels (Highway, 256-bit)")
+# sve takes every vector-length agnostic kernel (BLAS-1 and math) and inherits neon's GEMM and
+# PackedMatrix layout: the generic GEMM's register tile is fixed at compile time.
+coheriq_engine(sve ISA sve BASES neon PRIORITY 150
+  KERNELS dot.f32 axpy.f32 scal.f32 sum.f32 asum.f32 nrm2.f32 iamax.f32
+          dot.f64 axpy.f64 scal.f64 sum.f64 asum.f64 nrm2.f64 iamax.f64
+          exp.f32 log.f32 tanh.f32 sigmoid.f32 softmax.f32
+  DESCRIPTION "SVE kernels on top of neon, vector-length agnostic (Highway, 128 to 2048-bit)")
+coheriq_engine(neon ISA neon BASES reference PRIORITY 100 KERNELS all
+  DESCRIPTION "AdvSIMD (NEON) kernels (Highway, 128-bit)")
 
 # ------------------------------ Which engines this build has
 # Every engine whose ISA runs on the target architecture, highest priority first (the lines'

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs every Debian package the build and the benchmarks need; with --tests also what only
-# the test suite uses (Chromium, to render the bench chart). Idempotent, and fast when everything
-# is there already (one dpkg query, no apt-get call).
+# the test suite uses (Chromium, to render the bench chart, and the aarch64 cross build); with
+# --aarch64 the aarch64 cross build alone (the cross compiler, the arm64 libraries through
+# Debian's multiarch, qemu-user to run them). Idempotent, and fast when everything is there
+# already (one dpkg query, no apt-get call).
 set -euo pipefail
 
 packages=(
@@ -15,10 +17,21 @@ packages=(
   binutils                                         # nm for the engine symbol check
   openmpi-bin libopenmpi-dev                       # the MPI component (coheriq::mpi), its tests
 )
-if [ "${1:-}" = "--tests" ]; then
-  packages+=(chromium valgrind)  # renders the bench chart in a test; checks exit-time gemm
-  packages+=(libblas3 gfortran python3-numpy)  # tests/blas: reference BLAS, Fortran, numpy
-fi
+# The aarch64 cross build (docs/toolchain.md): the arm64 copies of the compiled libraries; the
+# header-only ones (doctest, nlohmann-json, CLI11, Eigen) are Multi-Arch: foreign and serve both.
+aarch64=(
+  g++-aarch64-linux-gnu qemu-user
+  libhwy-dev:arm64 libcpu-features-dev:arm64 libxsimd-dev:arm64 libbenchmark-dev:arm64
+  libopenblas-dev:arm64 libsleef-dev:arm64
+)
+for arg in "$@"; do
+  case "$arg" in
+    # --tests: the bench chart; exit-time gemm; tests/blas (reference BLAS, Fortran, numpy); aarch64
+    --tests) packages+=(chromium valgrind libblas3 gfortran python3-numpy "${aarch64[@]}") ;;
+    --aarch64) packages+=("${aarch64[@]}") ;;
+    *) echo "coheriq: scripts/deps.sh: unknown option '$arg' (--tests, --aarch64)" >&2; exit 2 ;;
+  esac
+done
 
 missing=()
 for p in "${packages[@]}"; do
@@ -33,5 +46,12 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 echo "coheriq: installing ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
+case " ${missing[*]}" in
+  *:arm64*)
+    if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+      dpkg --add-architecture arm64
+    fi
+    ;;
+esac
 apt-get update -q >/dev/null
 apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null

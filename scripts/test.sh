@@ -5,14 +5,17 @@
 #   asan     AddressSanitizer + UndefinedBehaviorSanitizer: framework and kernel tests
 #   tsan     ThreadSanitizer: the framework tests, activation races included
 #   fuzz     libFuzzer (clang) on the parsers of outside input, for a bounded time
-# COHERIQ_TEST_STAGES selects stages (default: "default asan tsan fuzz"). With CI=true (as CI
+#   aarch64  cross build (cmake/toolchains/aarch64-linux-gnu.cmake), its whole suite run under
+#            qemu-aarch64 (what cannot run there says why), the aarch64 emulator matrix included
+#            (Cortex-A72, A64FX, SVE at 128 to 2048 bits)
+# COHERIQ_TEST_STAGES selects stages (default: "default asan tsan fuzz aarch64"). With CI=true (as CI
 # services set it) a stage whose prerequisite is missing (qemu, clang, ...) fails at configure
 # instead of running fewer tests; every test preset fails when its selection matches no test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/deps.sh --tests
 jobs=$(nproc)
-stages=${COHERIQ_TEST_STAGES:-default asan tsan fuzz}
+stages=${COHERIQ_TEST_STAGES:-default asan tsan fuzz aarch64}
 failed=()
 start=$SECONDS
 
@@ -40,7 +43,8 @@ for stage in $stages; do
     asan) run_stage asan -DCOHERIQ_BUILD_TOOLS=OFF -DCOHERIQ_BUILD_EXAMPLES=OFF -DCOHERIQ_BUILD_MPI=OFF ;;
     tsan) run_stage tsan -DCOHERIQ_ENGINES= -DCOHERIQ_BUILD_TOOLS=OFF -DCOHERIQ_BUILD_EXAMPLES=OFF -DCOHERIQ_BUILD_MPI=OFF ;;
     fuzz) run_stage fuzz ;;
-    *) echo "coheriq: unknown test stage '$stage' (default, asan, tsan, fuzz)" >&2; exit 2 ;;
+    aarch64) run_stage aarch64 ;;
+    *) echo "coheriq: unknown test stage '$stage' (default, asan, tsan, fuzz, aarch64)" >&2; exit 2 ;;
   esac
 done
 

@@ -15,7 +15,11 @@
 #if defined(CPU_FEATURES_ARCH_X86)
 #include "cpuinfo_x86.h"
 #elif defined(CPU_FEATURES_ARCH_AARCH64)
+#include <fcntl.h>
+#include <unistd.h>
 #include "cpuinfo_aarch64.h"
+
+#include <cstdio>
 #if defined(__linux__)
 #include <sys/prctl.h>
 #ifndef PR_SVE_GET_VL
@@ -69,6 +73,27 @@ void read_sysfs_caches(HostInfo& h) {
   }
 }
 
+#if defined(CPU_FEATURES_ARCH_AARCH64)
+// cpu_features 0.7 prints "Parsing /proc/self/auxv to extract ELF hwcaps!" to stdout when
+// AT_HWCAP2 is 0 (older kernels, qemu-user), which would corrupt the stdout of programs such as
+// `coheriq info --json`. Detection runs once per process: stdout (stdio buffer and descriptor)
+// points at /dev/null for that call only, what was written before is flushed first.
+cpu_features::Aarch64Info quiet_aarch64_info() {
+  std::fflush(stdout);
+  const int saved = dup(STDOUT_FILENO);
+  const int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+  const bool redirected = saved >= 0 && null >= 0 && dup2(null, STDOUT_FILENO) >= 0;
+  const cpu_features::Aarch64Info info = cpu_features::GetAarch64Info();
+  if (redirected) {
+    std::fflush(stdout);
+    dup2(saved, STDOUT_FILENO);
+  }
+  if (null >= 0) close(null);
+  if (saved >= 0) close(saved);
+  return info;
+}
+#endif
+
 Detected detect() {
   using namespace cpu_features;
   Detected d;
@@ -88,7 +113,7 @@ Detected detect() {
   }
 #elif defined(CPU_FEATURES_ARCH_AARCH64)
   h.arch = "aarch64";
-  const Aarch64Info info = GetAarch64Info();
+  const Aarch64Info info = quiet_aarch64_info();
   h.family = info.implementer;
   h.model = info.part;
   for (int f = 0; f < AARCH64_LAST_; ++f) {
@@ -144,12 +169,19 @@ struct Host {
   std::string error;  // a malformed COHERIQ_DISABLE_CPU_FEATURES or COHERIQ_HOST_OVERRIDE
 };
 
+// Two feature names of `arch`, for hints: each architecture has its own (cpu_features' names).
+std::string example_feature_names(const std::string& arch) {
+  if (arch == "aarch64") return "asimd, sve";
+  return "avx2, avx512f";
+}
+
 void apply_disabled(Host& h, const Detected& d, const char* raw) {
   for (const std::string& name : parse_feature_list(raw, "COHERIQ_DISABLE_CPU_FEATURES")) {
     if (!std::binary_search(d.known.begin(), d.known.end(), name)) {
       throw Error("coheriq: COHERIQ_DISABLE_CPU_FEATURES names '" + name +
                   "', which is not a cpu_features name on " + d.info.arch +
-                  "; use names such as those `coheriq info` lists (e.g. avx2, avx512f)");
+                  "; use names such as those `coheriq info` lists (e.g. " +
+                  example_feature_names(d.info.arch) + ")");
     }
     h.info.disabled.push_back(name);
   }

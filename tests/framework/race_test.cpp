@@ -1,6 +1,6 @@
-// Races first uses against enable_engine calls (docs/design.md, "The activation contract"): exactly one
-// engine wins, every call runs that engine's code, and every enable_engine of another engine is an
-// EngineLockedError. One race per process (the contract is one-way): ctest runs this binary many
+// Races first uses against enable_engine calls (docs/design.md, "The activation contract"): exactly
+// one engine wins, every call runs that engine's code, and every enable_engine of another engine is
+// an EngineLockedError. One race per process (the contract is one-way): ctest runs this binary many
 // times with different seeds, which change the order in which the threads start.
 //
 // Usage: test_race <seed>

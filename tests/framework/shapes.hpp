@@ -13,8 +13,8 @@
 //   tangled             left_first, right_first                            -        (no C3 order)
 //   cycle_a / cycle_b   each other                                         -        (cycle)
 //   orphan              ghost (not registered)                             -        (missing base)
-//   wide                base                     avx2                      area
-//   wider               wide                     avx512f                   area volume
+//   wide                base                     kWideFeature              area
+//   wider               wide                     kWiderFeature             area volume
 //   reversed            (reference)                        reversed        grid_store grid_load
 //   reversed_load       reversed                                           grid_load
 //   reversed_partial    (reference)                        reversed        grid_store (incoherent)
@@ -32,6 +32,14 @@
 #include <vector>
 
 namespace shapes {
+
+// The features wide and wider require, in the target architecture's own cpu_features names (set
+// by tests/framework/CMakeLists.txt): avx2 and avx512f on x86-64, asimd and sve on aarch64. The
+// tests disable them with COHERIQ_DISABLE_CPU_FEATURES, so each must be a name the host knows.
+inline constexpr const char* kWideFeature = COHERIQ_TEST_WIDE_FEATURE;
+inline constexpr const char* kWiderFeature = COHERIQ_TEST_WIDER_FEATURE;
+// wide's feature and one that no architecture has.
+inline constexpr const char* kWideAndUnknownFeature = COHERIQ_TEST_WIDE_FEATURE ",avx9000";
 
 // What the shape candidates return: the value, and the engine whose implementation computed it.
 struct Result {

@@ -1,5 +1,6 @@
-// The activation contract (docs/design.md, "The activation contract"): one engine per domain, one-way, settled before
-// the first use. Each case runs in a fresh process (ctest runs every case on its own).
+// The activation contract (docs/design.md, "The activation contract"): one engine per domain,
+// one-way, settled before the first use. Each case runs in a fresh process (ctest runs every case
+// on its own).
 #include "support.hpp"
 
 using shapes::test::check_calls;
@@ -178,11 +179,12 @@ TEST_CASE("failed activation changes nothing") {
 
 TEST_CASE("an unsupported engine is an UnsupportedEngineError naming features and alternatives") {
   fresh_process();
-  // Whatever this host has, without avx2 the engine wide cannot run.
-  shapes::test::set_env("COHERIQ_DISABLE_CPU_FEATURES", "avx2");
+  // Whatever this host has, without its feature the engine wide cannot run.
+  shapes::test::set_env("COHERIQ_DISABLE_CPU_FEATURES", shapes::kWideFeature);
   const auto open = status();
-  expect_error<coheriq::UnsupportedEngineError>([] { enable("wide"); },
-                                                {"'wide'", "missing avx2", "reference", "left"});
+  expect_error<coheriq::UnsupportedEngineError>(
+      [] { enable("wide"); },
+      {"'wide'", "missing " COHERIQ_TEST_WIDE_FEATURE, "reference", "left"});
   CHECK(same_status(open, status()));
   enable("left");
   check_calls("base", "left", "base");

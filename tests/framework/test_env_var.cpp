@@ -76,8 +76,10 @@ TEST_CASE("env var: an explicit reference wins") {
 TEST_CASE("env var: auto picks the highest-priority supported engine") {
   fresh_process();
   // By this domain's table (shapes.hpp): every engine above left_first either does not compose
-  // or needs avx2 (wide) and avx512f (wider).
-  const char* expected = host_has("avx2") ? (host_has("avx512f") ? "wider" : "wide") : "left_first";
+  // or needs shapes::kWideFeature (wide) and shapes::kWiderFeature (wider).
+  const char* expected = host_has(shapes::kWideFeature)
+                             ? (host_has(shapes::kWiderFeature) ? "wider" : "wide")
+                             : "left_first";
   set_env("SHAPES_ENGINE", "auto");
   CHECK(coheriq::active_engine(shapes::domain) == expected);
   shapes::area(1, 1);
@@ -99,7 +101,9 @@ TEST_CASE("env var: engines that do not compose are passed over") {
 TEST_CASE("env var: auto after a list of names") {
   fresh_process();
   set_env("SHAPES_ENGINE", "orphan,auto");
-  const char* expected = host_has("avx2") ? (host_has("avx512f") ? "wider" : "wide") : "left_first";
+  const char* expected = host_has(shapes::kWideFeature)
+                             ? (host_has(shapes::kWiderFeature) ? "wider" : "wide")
+                             : "left_first";
   CHECK(coheriq::active_engine(shapes::domain) == expected);
 }
 

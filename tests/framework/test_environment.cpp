@@ -1,9 +1,10 @@
 // Cases that need a variable in the process environment from the start. The name prefix of
 // each case selects the variable tests/framework/CMakeLists.txt passes it (main.cpp's --env):
-//   env-disable-avx2:     COHERIQ_DISABLE_CPU_FEATURES=avx2
-//   env-disable-avx512f:  COHERIQ_DISABLE_CPU_FEATURES=avx512f (also run with avx2,avx512f, where
+//   env-disable-wide:     COHERIQ_DISABLE_CPU_FEATURES=<wide's feature> (avx2; asimd on aarch64)
+//   env-disable-wider:    COHERIQ_DISABLE_CPU_FEATURES=<wider's> (avx512f; sve) (also run with
+//   both, where
 //                         they skip: framework.skip.counted)
-//   env-disable-unknown:  COHERIQ_DISABLE_CPU_FEATURES=avx2,avx9000
+//   env-disable-unknown:  COHERIQ_DISABLE_CPU_FEATURES=<wide's feature>,avx9000
 //   env-log-info:         COHERIQ_LOG=info
 //   env-shapes-right:     SHAPES_ENGINE=right
 #include "support.hpp"
@@ -26,98 +27,104 @@ void enable(std::string_view engine) { coheriq::enable_engine(shapes::domain, en
 
 }  // namespace
 
-// ------------------------------ COHERIQ_DISABLE_CPU_FEATURES=avx2
+// ------------------------------ COHERIQ_DISABLE_CPU_FEATURES=<wide's feature>
 
-TEST_CASE("env-disable-avx2: the host no longer has the feature") {
+TEST_CASE("env-disable-wide: the host no longer has the feature") {
   fresh_process();
-  require_env("COHERIQ_DISABLE_CPU_FEATURES", "avx2");
+  require_env("COHERIQ_DISABLE_CPU_FEATURES", shapes::kWideFeature);
   const coheriq::HostInfo host = coheriq::host();
-  CHECK(host.disabled == Names{"avx2"});
-  CHECK(std::find(host.features.begin(), host.features.end(), "avx2") == host.features.end());
+  CHECK(host.disabled == Names{shapes::kWideFeature});
+  CHECK(std::find(host.features.begin(), host.features.end(), shapes::kWideFeature) ==
+        host.features.end());
   CHECK(std::is_sorted(host.features.begin(), host.features.end()));
   CHECK_FALSE(info_of("wide").supported);
-  CHECK(info_of("wide").missing_features == Names{"avx2"});
+  CHECK(info_of("wide").missing_features == Names{shapes::kWideFeature});
 }
 
-TEST_CASE("env-disable-avx2: enabling an engine that needs it names the feature and alternatives") {
+TEST_CASE("env-disable-wide: enabling an engine that needs it names the feature and alternatives") {
   fresh_process();
-  require_env("COHERIQ_DISABLE_CPU_FEATURES", "avx2");
+  require_env("COHERIQ_DISABLE_CPU_FEATURES", shapes::kWideFeature);
   const auto open = status();
   expect_error<coheriq::UnsupportedEngineError>(
-      [] { enable("wide"); }, {"wide", "avx2", "left_first", "reversed_load", "reference"});
+      [] { enable("wide"); },
+      {"wide", shapes::kWideFeature, "left_first", "reversed_load", "reference"});
   CHECK(same_status(open, status()));
-  // wider needs avx2 through its base, even where the host has avx512f.
-  const std::string message =
-      expect_error<coheriq::UnsupportedEngineError>([] { enable("wider"); }, {"wider", "avx2"});
+  // wider needs wide's feature through its base, even where the host has its own.
+  const std::string message = expect_error<coheriq::UnsupportedEngineError>(
+      [] { enable("wider"); }, {"wider", shapes::kWideFeature});
   const auto wider = info_of("wider");
   CHECK_FALSE(wider.supported);
-  CHECK(std::find(wider.missing_features.begin(), wider.missing_features.end(), "avx2") !=
-        wider.missing_features.end());
-  if (host_has("avx512f")) {
-    CHECK(wider.missing_features == Names{"avx2"});
-    CHECK_MESSAGE(!contains(message, "avx512f"), "the host has avx512f: " << message);
+  CHECK(std::find(wider.missing_features.begin(), wider.missing_features.end(),
+                  shapes::kWideFeature) != wider.missing_features.end());
+  if (host_has(shapes::kWiderFeature)) {
+    CHECK(wider.missing_features == Names{shapes::kWideFeature});
+    CHECK_MESSAGE(!contains(message, shapes::kWiderFeature),
+                  "the host has " << shapes::kWiderFeature << ": " << message);
   }
   CHECK(same_status(open, status()));
   enable("left");
   check_calls("base", "left", "base");
 }
 
-TEST_CASE("env-disable-avx2: auto passes over engines that need it") {
+TEST_CASE("env-disable-wide: auto passes over engines that need it") {
   fresh_process();
-  require_env("COHERIQ_DISABLE_CPU_FEATURES", "avx2");
+  require_env("COHERIQ_DISABLE_CPU_FEATURES", shapes::kWideFeature);
   set_env("SHAPES_ENGINE", "auto");
   CHECK(coheriq::active_engine(shapes::domain) == "left_first");
   check_calls("base", "left", "right");
   CHECK(status().engine == "left_first");
 }
 
-TEST_CASE("env-disable-avx2: a list falls through to the first supported engine") {
+TEST_CASE("env-disable-wide: a list falls through to the first supported engine") {
   fresh_process();
-  require_env("COHERIQ_DISABLE_CPU_FEATURES", "avx2");
+  require_env("COHERIQ_DISABLE_CPU_FEATURES", shapes::kWideFeature);
   set_env("SHAPES_ENGINE", "wider,wide,right");
   check_calls("base", "right", "right");
   CHECK(status().engine == "right");
 }
 
-TEST_CASE("env-disable-avx2: a list with nothing supported names each engine and the feature") {
+TEST_CASE("env-disable-wide: a list with nothing supported names each engine and the feature") {
   fresh_process();
-  require_env("COHERIQ_DISABLE_CPU_FEATURES", "avx2");
+  require_env("COHERIQ_DISABLE_CPU_FEATURES", shapes::kWideFeature);
   set_env("SHAPES_ENGINE", "wider, wide");
-  expect_error<coheriq::UnsupportedEngineError>([] { shapes::area(1, 1); },
-                                                {"SHAPES_ENGINE", "wider", "wide", "avx2"});
+  expect_error<coheriq::UnsupportedEngineError>(
+      [] { shapes::area(1, 1); }, {"SHAPES_ENGINE", "wider", "wide", shapes::kWideFeature});
   CHECK_FALSE(coheriq::is_locked(shapes::domain));
 }
 
-// ------------------------------ COHERIQ_DISABLE_CPU_FEATURES=avx512f
+// ------------------------------ COHERIQ_DISABLE_CPU_FEATURES=<wider's feature>
 
-TEST_CASE("env-disable-avx512f: auto picks the best engine without it") {
+TEST_CASE("env-disable-wider: auto picks the best engine without it") {
   fresh_process();
-  shapes::test::require_disabled("avx512f");
-  if (!host_has("avx2"))
-    shapes::test::skip("this host lacks avx2, so wide is not supported either");
+  shapes::test::require_disabled(shapes::kWiderFeature);
+  if (!host_has(shapes::kWideFeature))
+    shapes::test::skip(std::string("this host lacks ") + shapes::kWideFeature +
+                       ", so wide is not supported either");
   set_env("SHAPES_ENGINE", "auto");
   CHECK(coheriq::active_engine(shapes::domain) == "wide");
   check_calls("wide", "base", "base");
 }
 
-TEST_CASE("env-disable-avx512f: only the engine needing it is refused") {
+TEST_CASE("env-disable-wider: only the engine needing it is refused") {
   fresh_process();
-  shapes::test::require_disabled("avx512f");
-  if (!host_has("avx2"))
-    shapes::test::skip("this host lacks avx2, so wide is not supported either");
-  const std::string message =
-      expect_error<coheriq::UnsupportedEngineError>([] { enable("wider"); }, {"avx512f", "wide"});
-  CHECK_MESSAGE(!contains(message, "avx2"), "the host has avx2: " << message);
-  CHECK(info_of("wider").missing_features == Names{"avx512f"});
+  shapes::test::require_disabled(shapes::kWiderFeature);
+  if (!host_has(shapes::kWideFeature))
+    shapes::test::skip(std::string("this host lacks ") + shapes::kWideFeature +
+                       ", so wide is not supported either");
+  const std::string message = expect_error<coheriq::UnsupportedEngineError>(
+      [] { enable("wider"); }, {shapes::kWiderFeature, "wide"});
+  CHECK_MESSAGE(!contains(message, shapes::kWideFeature),
+                "the host has " << shapes::kWideFeature << ": " << message);
+  CHECK(info_of("wider").missing_features == Names{shapes::kWiderFeature});
   enable("wide");
   check_calls("wide", "base", "base");
 }
 
-// ------------------------------ COHERIQ_DISABLE_CPU_FEATURES=avx2,avx9000
+// ------------------------------ COHERIQ_DISABLE_CPU_FEATURES=<wide's feature>,avx9000
 
 TEST_CASE("env-disable-unknown: an unknown feature name is an Error") {
   fresh_process();
-  require_env("COHERIQ_DISABLE_CPU_FEATURES", "avx2,avx9000");
+  require_env("COHERIQ_DISABLE_CPU_FEATURES", shapes::kWideAndUnknownFeature);
   expect_error<coheriq::Error>([] { coheriq::host(); },
                                {"COHERIQ_DISABLE_CPU_FEATURES", "avx9000"});
   // Whether an engine needing features is supported cannot be decided either.

@@ -78,7 +78,8 @@ void add_broken_manifests() {
 
 // What auto picks among the built-ins of test.shapes on this host.
 const char* auto_choice() {
-  return host_has("avx2") ? (host_has("avx512f") ? "wider" : "wide") : "left_first";
+  return host_has(shapes::kWideFeature) ? (host_has(shapes::kWiderFeature) ? "wider" : "wide")
+                                        : "left_first";
 }
 
 }  // namespace
@@ -87,7 +88,7 @@ const char* auto_choice() {
 
 TEST_CASE("hardening: a typo in COHERIQ_DISABLE_CPU_FEATURES fails auto and lists loudly") {
   fresh_process();
-  set_env("COHERIQ_DISABLE_CPU_FEATURES", "avx2,avx9000");
+  set_env("COHERIQ_DISABLE_CPU_FEATURES", shapes::kWideAndUnknownFeature);
   for (const char* value : {"auto", "wide,reference", "left,reference"}) {
     CAPTURE(std::string(value));
     set_env("SHAPES_ENGINE", value);
@@ -258,7 +259,8 @@ TEST_CASE("hardening: a coherence error names the layouts, not only the engines"
 
 TEST_CASE("hardening: a broken engine alone in the variable is not called a host problem") {
   fresh_process();
-  set_env("COHERIQ_DISABLE_CPU_FEATURES", "avx2");  // read once, at the first look at the host
+  set_env("COHERIQ_DISABLE_CPU_FEATURES",
+          shapes::kWideFeature);  // read once, at the first look at the host
   set_env("SHAPES_ENGINE", "paired");
   const std::string message = expect_error<coheriq::UnsupportedEngineError>(
       [] { shapes::area(1, 1); }, {"SHAPES_ENGINE=paired", "can be used", "incoherent"});
@@ -266,7 +268,8 @@ TEST_CASE("hardening: a broken engine alone in the variable is not called a host
   // Only what the host lacks reads as a host problem.
   set_env("SHAPES_ENGINE", "wide");
   expect_error<coheriq::UnsupportedEngineError>(
-      [] { shapes::area(1, 1); }, {"is supported on this host ('wide': missing avx2"});
+      [] { shapes::area(1, 1); },
+      {"is supported on this host ('wide': missing " COHERIQ_TEST_WIDE_FEATURE});
 }
 
 // ------------------------------ Item 17: fork while another thread holds a domain's lock

@@ -2,7 +2,9 @@
 # program fails (ctest alone can check an exit code or a pattern, not both):
 #   cmake -DEXPECT_EXIT=<code> [-DEXPECT_OUTPUT=<regex>] [-DREJECT_OUTPUT=<regex>]
 #         -P expect_exit.cmake -- <command> [args...]
-# EXPECT_OUTPUT must match stdout+stderr, REJECT_OUTPUT must not.
+# EXPECT_OUTPUT must match stdout+stderr, REJECT_OUTPUT must not. -DEMULATOR=<words separated by
+# '|'> runs the command through it (a cross build; cmake -P would take an emulator option such as
+# -L after '--' as its own).
 set(command)
 set(seen_separator FALSE)
 math(EXPR last "${CMAKE_ARGC} - 1")
@@ -18,6 +20,10 @@ if(NOT command OR NOT DEFINED EXPECT_EXIT)
                       "'--'; see the top of tests/kernels/expect_exit.cmake")
 endif()
 
+if(DEFINED EMULATOR AND NOT EMULATOR STREQUAL "")
+  string(REPLACE "|" ";" emulator "${EMULATOR}")
+  list(PREPEND command ${emulator})
+endif()
 execute_process(COMMAND ${command} RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE out)
 message("${out}")
 if(NOT code STREQUAL EXPECT_EXIT)

@@ -116,9 +116,11 @@ void register_test_engines() {
 
   coheriq::EngineSpec needs;
   needs.domain = std::string(coheriq::kernels::domain_name);
-  needs.name = "selfcheck_needs_avx2";
-  needs.description = "kernel tests: requires avx2 (run with COHERIQ_DISABLE_CPU_FEATURES=avx2)";
-  needs.required_features = {"avx2"};
+  // A feature of the target architecture (tests/kernels/CMakeLists.txt): avx2, or asimd.
+  needs.name = "selfcheck_needs_feature";
+  needs.description = "kernel tests: requires " COHERIQ_SELFCHECK_FEATURE
+                      " (run with COHERIQ_DISABLE_CPU_FEATURES=" COHERIQ_SELFCHECK_FEATURE ")";
+  needs.required_features = {COHERIQ_SELFCHECK_FEATURE};
   coheriq::register_engine(needs);
 }
 

@@ -10,44 +10,55 @@ if [ $# -ne 5 ]; then
 fi
 mode=$1 src=$2 build=$3 where=$4 engines=$5
 rm -rf "$build"
+# A cross build (tests/packaging/CMakeLists.txt sets these): the consumer is built with the same
+# toolchain and run through the emulator, or it would prove nothing about the target's package.
+toolchain=${COHERIQ_CONSUMER_TOOLCHAIN:-}
+cxx=${COHERIQ_CONSUMER_CXX:-g++}
+multiarch=${COHERIQ_CONSUMER_MULTIARCH:-x86_64-linux-gnu}
+read -r -a emulator <<<"${COHERIQ_CONSUMER_EMULATOR:-}"
+cmake_cross=()
+if [ -n "$toolchain" ]; then
+  cmake_cross=(-DCMAKE_TOOLCHAIN_FILE="$toolchain")
+fi
 
 # The consumer once without an engine, then once per built-in engine (one process each: enabling
 # is one-way).
 run_consumer() {
   local program=$1 engine
-  "$program" "$engines"
+  "${emulator[@]}" "$program" "$engines"
   IFS=, read -r -a list <<<"$engines"
   for engine in "${list[@]}"; do
-    "$program" "$engines" "$engine"
+    "${emulator[@]}" "$program" "$engines" "$engine"
   done
 }
 
 case "$mode" in
   package)
-    cmake -S "$src" -B "$build" -G Ninja -DCMAKE_PREFIX_PATH="$where" -DCMAKE_BUILD_TYPE=Release
+    cmake -S "$src" -B "$build" -G Ninja -DCMAKE_PREFIX_PATH="$where" -DCMAKE_BUILD_TYPE=Release \
+      "${cmake_cross[@]}"
     cmake --build "$build"
     run_consumer "$build/consumer"
     ;;
   pkg-config)
     mkdir -p "$build"
-    export PKG_CONFIG_PATH="$where/lib/pkgconfig:$where/lib/x86_64-linux-gnu/pkgconfig"
+    export PKG_CONFIG_PATH="$where/lib/pkgconfig:$where/lib/$multiarch/pkgconfig"
     echo "pkg-config --cflags --libs coheriq: $(pkg-config --cflags --libs coheriq)"
     cp "$src/main.cpp" "$build/app.cpp"
     cd "$build"
     # Exactly the command README.md gives, no --static: only static libraries are installed, so
     # Libs must carry everything they need (cmake/CoheriqInstall.cmake).
     # shellcheck disable=SC2046
-    g++ -std=c++17 app.cpp $(pkg-config --cflags --libs coheriq)
+    "$cxx" -std=c++17 app.cpp $(pkg-config --cflags --libs coheriq)
     run_consumer ./a.out
     # --static must work as well (it adds Libs.private, empty for a static coheriq).
     # shellcheck disable=SC2046
-    g++ -std=c++17 app.cpp -o app_static $(pkg-config --cflags --libs --static coheriq)
-    ./app_static "$engines"
+    "$cxx" -std=c++17 app.cpp -o app_static $(pkg-config --cflags --libs --static coheriq)
+    "${emulator[@]}" ./app_static "$engines"
     ;;
   subdirectory)
     # The same engines as the build under test.
     cmake -S "$src" -B "$build" -G Ninja -DCOHERIQ_CONSUMER_MODE=subdirectory \
-      -DCOHERIQ_SOURCE_DIR="$where" -DBUILD_SHARED_LIBS=ON -DCMAKE_BUILD_TYPE=Release \
+      -DCOHERIQ_SOURCE_DIR="$where" -DBUILD_SHARED_LIBS=ON -DCMAKE_BUILD_TYPE=Release "${cmake_cross[@]}" \
       "-DCOHERIQ_ENGINES=$(tr , ';' <<<"${engines#reference}" | sed 's/^;//')"
     cmake --build "$build"
     run_consumer "$build/consumer"

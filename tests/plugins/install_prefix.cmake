@@ -2,7 +2,9 @@
 # test plugin into <prefix>/share/coheriq/engines, and checks that the installed programs find it
 # without COHERIQ_ENGINE_PATH (and see it once when the directory is also named on the path).
 #   cmake -DBUILD=<build dir> -DPREFIX=<scratch prefix> -DPLUGIN_DIR=<dir of the test plugin>
-#         -DDATADIR=<CMAKE_INSTALL_DATADIR> -DBINDIR=<CMAKE_INSTALL_BINDIR> -DFULL=ON|OFF -P this
+#         -DDATADIR=<CMAKE_INSTALL_DATADIR> -DBINDIR=<CMAKE_INSTALL_BINDIR> -DFULL=ON|OFF
+#         [-DEMULATOR=<what runs the installed programs, words separated by '|'>] -P this
+string(REPLACE "|" ";" emulator "${EMULATOR}")
 file(REMOVE_RECURSE ${PREFIX})
 if(FULL)  # the library and the coheriq command
   execute_process(COMMAND ${CMAKE_COMMAND} --install ${BUILD} --prefix ${PREFIX}
@@ -34,7 +36,7 @@ function(run expect_ok out_var)
 endfunction()
 
 set(listed "engine test_plugin plugin:${engines}/test_plugin.coheriq-engine supported")
-run(ON out ${PREFIX}/${BINDIR}/coheriq_plugin_list test_plugin)
+run(ON out ${emulator} ${PREFIX}/${BINDIR}/coheriq_plugin_list test_plugin)
 string(FIND "${out}" "${listed}" at)
 if(at EQUAL -1)
   message(FATAL_ERROR "the installed program does not list the plugin of ${engines}:\n${out}")
@@ -46,7 +48,7 @@ endif()
 
 # The installed directory named again on the path is the same directory: one engine.
 run(ON out ${CMAKE_COMMAND} -E env COHERIQ_ENGINE_PATH=${engines}:${engines}/
-    ${PREFIX}/${BINDIR}/coheriq_plugin_list test_plugin)
+    ${emulator} ${PREFIX}/${BINDIR}/coheriq_plugin_list test_plugin)
 string(REGEX MATCHALL "engine test_plugin " all "${out}")
 list(LENGTH all count)
 if(NOT count EQUAL 1)
@@ -54,7 +56,7 @@ if(NOT count EQUAL 1)
 endif()
 
 if(EXISTS ${PREFIX}/${BINDIR}/coheriq)
-  run(ON out ${PREFIX}/${BINDIR}/coheriq info)
+  run(ON out ${emulator} ${PREFIX}/${BINDIR}/coheriq info)
   string(FIND "${out}" "test_plugin" at)
   if(at EQUAL -1)
     message(FATAL_ERROR "${PREFIX}/${BINDIR}/coheriq info does not list the plugin:\n${out}")

@@ -230,7 +230,7 @@ TEST_CASE("plugin: a missing library is a PluginError naming it, and nothing cha
 
 TEST_CASE("plugin: an unsupported plugin is refused before its library is loaded") {
   // Host features are detected at first need, so this process can still remove one.
-  ::setenv("COHERIQ_DISABLE_CPU_FEATURES", "avx2", 1);
+  ::setenv("COHERIQ_DISABLE_CPU_FEATURES", PLUGIN_FEATURE, 1);
   const std::string m = message_of([] { coheriq::kernels::enable_engine("needs_cpu_plugin"); });
   CHECK(m.find("not supported on this host") != std::string::npos);
   CHECK_FALSE(mapped("libtest_plugin.so"));

@@ -48,16 +48,28 @@ def check(condition, message):
         raise Failure(message)
 
 
+# What runs the programs of the build (--emulator: a cross build's CMAKE_CROSSCOMPILING_EMULATOR,
+# e.g. qemu-aarch64 -L /), and the real kernels_bench (--kernels-bench), set by main().
+EMULATOR = []
+KERNELS_BENCH = ""
+
+
 def clean_env(env_extra=None):
-    """The caller's environment without the variables that change what the command does."""
+    """The caller's environment without the variables that change what the command does. Under
+    an emulator, the command's real kernels_bench children go through it too (qemu-user cannot
+    exec a binary of the guest by itself); a stand-in (a Python script) runs natively."""
     env = {k: v for k, v in os.environ.items()
            if not (k.startswith("COHERIQ_") or k.startswith("FAKE_BENCH_"))}
-    env.update(env_extra or {})
+    extra = env_extra or {}
+    if EMULATOR and "COHERIQ_BENCH_LAUNCHER" not in extra and \
+            extra.get("COHERIQ_KERNELS_BENCH", KERNELS_BENCH) == KERNELS_BENCH:
+        env["COHERIQ_BENCH_LAUNCHER"] = " ".join(EMULATOR)
+    env.update(extra)
     return env
 
 
 def run(args, cmd, env_extra=None, timeout=600, prefix=None, binary=None, **kwargs):
-    argv = (prefix or []) + [binary or args.coheriq] + cmd
+    argv = (prefix or EMULATOR) + [binary or args.coheriq] + cmd
     kwargs.setdefault("capture_output", True)
     proc = subprocess.run(argv, env=clean_env(env_extra), text=True, timeout=timeout, **kwargs)
     print("$ " + " ".join((prefix or []) + ["coheriq"] + cmd) + f"  -> exit {proc.returncode}")
@@ -232,16 +244,21 @@ def check_json_stdout(args):
 
 
 def check_unsupported(args):
-    """An engine the host lacks features for, named explicitly, is an error naming them."""
+    """An engine the host lacks features for, named explicitly, is an error naming them. The
+    engine and feature are each architecture's own: avx2 on x86-64, neon (asimd) on aarch64."""
     _, domain = best_supported_engine(args)
-    if not any(e["name"] == "avx2" for e in domain["engines"]):
-        print("SKIP: this build has no avx2 engine (COHERIQ_ENGINES excludes it)")
+    names = [e["name"] for e in domain["engines"]]
+    engine, feature = next(((e, f) for e, f in (("avx2", "avx2"), ("neon", "asimd"))
+                            if e in names), (None, None))
+    if engine is None:
+        print("SKIP: this build has neither an avx2 nor a neon engine (COHERIQ_ENGINES excludes "
+              "them)")
         return SKIP
-    proc = run(args, ["bench", "--quick", "--kernels", "dot", "--engines", "reference,avx2"],
-               {"COHERIQ_DISABLE_CPU_FEATURES": "avx2"})
+    proc = run(args, ["bench", "--quick", "--kernels", "dot", "--engines", f"reference,{engine}"],
+               {"COHERIQ_DISABLE_CPU_FEATURES": feature})
     print(proc.stderr)
     check(proc.returncode == 1, f"exit {proc.returncode}, expected 1")
-    check("coheriq: bench: engine avx2 is not supported on this host: missing avx2" in
+    check(f"coheriq: bench: engine {engine} is not supported on this host: missing {feature}" in
           proc.stderr, "the message does not name the engine and its missing feature")
     check(proc.stdout == "", "something was printed on stdout")
     print("unsupported: clear error, exit 1")
@@ -360,7 +377,8 @@ def check_describe_all(args):
     if not args.kernels_bench:
         return prerequisite_missing("kernels_bench is not built (libbenchmark-dev)")
     for quick in ([], ["--quick"]):
-        proc = subprocess.run([args.kernels_bench, "--benchmark_list_tests=true", "--describe"] +
+        proc = subprocess.run(EMULATOR + [args.kernels_bench, "--benchmark_list_tests=true",
+                                          "--describe"] +
                               quick, env=clean_env({"COHERIQ_ENGINE": "reference"}),
                               capture_output=True, text=True, timeout=120)
         check(proc.returncode == 0, f"kernels_bench --describe: exit {proc.returncode}")
@@ -449,7 +467,8 @@ def check_sigint(args):
         os.remove(chart)
     env = clean_env({"COHERIQ_KERNELS_BENCH": fake_bench(args), "FAKE_BENCH_SLEEP": "60",
                      "FAKE_BENCH_PIDFILE": pidfile, "TMPDIR": tmp})
-    proc = subprocess.Popen([args.coheriq, "bench", "--engines", "reference", "--chart", chart],
+    proc = subprocess.Popen(EMULATOR + [args.coheriq, "bench", "--engines", "reference",
+                                        "--chart", chart],
                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.time() + 30
     while not (os.path.exists(pidfile) and os.path.getsize(pidfile) > 0 and os.listdir(tmp)):
@@ -475,8 +494,9 @@ def check_sigint(args):
 def check_emulated(args, cpu, expect_avx2):
     """The whole bench, the benchmark processes included, under an emulated older CPU: no
     SIGILL, the widest Eigen build that CPU runs, and a peer it cannot run skipped with why."""
-    if platform.machine() not in ("x86_64", "AMD64"):
-        print(f"SKIP: emulating x86-64 CPUs is for x86-64 hosts (this is {platform.machine()})")
+    if platform.machine() not in ("x86_64", "AMD64") or EMULATOR:
+        print("SKIP: emulating x86-64 CPUs is for x86-64 builds on x86-64 hosts (this host is "
+              f"{platform.machine()}, the build runs through '{' '.join(EMULATOR) or 'nothing'}')")
         return SKIP
     qemu = shutil.which("qemu-x86_64")
     if qemu is None:
@@ -677,9 +697,14 @@ def main():
     parser.add_argument("--kernels-bench", default="", help="the real kernels_bench, if built")
     parser.add_argument("--eigen-objects", default="",
                         help="the object files of the Eigen peer's builds, ';'-separated")
+    parser.add_argument("--emulator", default="",
+                        help="what runs the build's programs (words separated by blanks)")
     parser.add_argument("check", choices=sorted(CHECKS))
     args = parser.parse_args()
     args.binary = None
+    global EMULATOR, KERNELS_BENCH
+    EMULATOR = args.emulator.split()
+    KERNELS_BENCH = args.kernels_bench
     os.makedirs(args.work, exist_ok=True)
     try:
         return CHECKS[args.check](args) or 0

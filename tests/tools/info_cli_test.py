@@ -32,7 +32,8 @@ def run(args, cmd, engine_path=None, **kwargs):
         env["COHERIQ_ENGINE_PATH"] = engine_path
     if "stdout" not in kwargs:
         kwargs.setdefault("capture_output", True)
-    proc = subprocess.run([args.coheriq] + cmd, env=env, timeout=120, **kwargs)
+    proc = subprocess.run(args.emulator.split() + [args.coheriq] + cmd, env=env, timeout=120,
+                          **kwargs)
     print("$ coheriq " + " ".join(cmd) + f"  -> exit {proc.returncode}")
     return proc
 
@@ -162,6 +163,8 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--coheriq", required=True)
     parser.add_argument("--work", required=True)
+    parser.add_argument("--emulator", default="",
+                        help="what runs the build's programs (words separated by blanks)")
     parser.add_argument("check", choices=sorted(CHECKS))
     args = parser.parse_args()
     os.makedirs(args.work, exist_ok=True)

@@ -63,6 +63,9 @@ struct GemmShape {
   static constexpr std::size_t kKGroup = 4;
 
   static_assert(kNR % kLanes == 0 && kNRVectors >= 1, "tuning: NR must be whole vectors");
+  // Packing a transposed B writes kKGroup columns at a time (GemmPackB): a panel narrower than a
+  // whole number of groups would be overrun (found with neon's 2-lane f64 and NR = 6).
+  static_assert(kNR % kKGroup == 0, "tuning: NR must be a multiple of 4 (the k group)");
   // Accumulators + the B vectors + one broadcast of A, in the ISA record's registers.
   static_assert(kMR * kNRVectors + kNRVectors + 1 <= COHERIQ_ENGINE_VECTOR_REGISTERS,
                 "tuning: the MR x NR register tile does not fit the ISA's vector registers");

@@ -30,22 +30,20 @@ COHERIQ_GENERIC_BEGIN
 // ------------------------------ Exp core
 
 // e^x = 2^k · (1 + p) with k = round(x / ln 2), r = x - k·ln 2 in [-ln2/2, ln2/2], p = e^r - 1.
-template <class D, class V = hn::Vec<D>>
-struct ExpReduced {
-  V p;          // e^r - 1
-  V k_shifted;  // k + kRoundShift: k + 127 sits in the low mantissa bits
-};
+// No struct holds vectors here, nor is one returned: SVE's sizeless vector types cannot be
+// members, so results come back through references.
 
 // Adding 1.5·2^23 to |v| < 2^22 rounds v to an integer k held in the low mantissa bits (the
 // float's ulp there is 1). The extra 127 is the exponent bias, so that those bits shifted into
 // the exponent field give 2^k directly (Pow2FromShifted).
 inline constexpr float kRoundShift = 12582912.0f + 127.0f;
 
-// Range reduction and polynomial, for |x| < 2^21. With kHasLo, `x_lo` is a small correction
-// added to r (softmax passes the rounding error of x_i - max there).
+// Range reduction and polynomial, for |x| < 2^21: returns p = e^r - 1 and sets `k_shifted` to
+// k + kRoundShift (k + 127 sits in the low mantissa bits). With kHasLo, `x_lo` is a small
+// correction added to r (softmax passes the rounding error of x_i - max there).
 template <bool kHasLo, class D, class V = hn::Vec<D>>
-HWY_INLINE ExpReduced<D> ExpReduce(D d, V x, V x_lo) {
-  const V k_shifted = hn::MulAdd(x, hn::Set(d, 1.44269504088896341f), hn::Set(d, kRoundShift));
+HWY_INLINE V ExpReduce(D d, V x, V x_lo, V& k_shifted) {
+  k_shifted = hn::MulAdd(x, hn::Set(d, 1.44269504088896341f), hn::Set(d, kRoundShift));
   const V k = hn::Sub(k_shifted, hn::Set(d, kRoundShift));
   // Cody-Waite: ln 2 = 0.693359375 - 2.12194440e-4 (+ 3e-12); k·0.693359375 is exact for
   // |k| < 2^15, and so is x - k·0.693359375 (Sterbenz).
@@ -58,7 +56,7 @@ HWY_INLINE ExpReduced<D> ExpReduce(D d, V x, V x_lo) {
   poly = hn::MulAdd(poly, r, hn::Set(d, 4.1668388993e-2f));
   poly = hn::MulAdd(poly, r, hn::Set(d, 1.6666521132e-1f));
   poly = hn::MulAdd(poly, r, hn::Set(d, 4.9999994040e-1f));
-  return {hn::MulAdd(poly, hn::Mul(r, r), r), k_shifted};
+  return hn::MulAdd(poly, hn::Mul(r, r), r);
 }
 
 // 2^k as a float, for k in [-126, 127], from k + kRoundShift: the bits of 1.5·2^23 above the
@@ -76,9 +74,10 @@ inline constexpr float kExpFastMax = 88.0f;
 // e^x for x in [kExpFastMin, kExpFastMax]; NaN gives NaN (it propagates through the FMAs).
 template <bool kHasLo, class D, class V = hn::Vec<D>>
 HWY_INLINE V ExpFast(D d, V x, V x_lo) {
-  const ExpReduced<D> e = ExpReduce<kHasLo>(d, x, x_lo);
-  const V scale = Pow2FromShifted(d, e.k_shifted);
-  return hn::MulAdd(scale, e.p, scale);
+  V k_shifted = hn::Zero(d);
+  const V p = ExpReduce<kHasLo>(d, x, x_lo, k_shifted);
+  const V scale = Pow2FromShifted(d, k_shifted);
+  return hn::MulAdd(scale, p, scale);
 }
 
 // Any x: overflow to +Inf above ln(FLT_MAX), subnormal results down to e^-103.97, 0 below,
@@ -90,13 +89,14 @@ HWY_INLINE V ExpGeneral(D d, V x, V x_lo) {
   const V clamped = hn::Min(hn::Max(x, hn::Set(d, -104.0f)), hn::Set(d, 89.0f));
   // A clamped lane's correction is meaningless, and NaN when x is infinite (softmax's TwoSum).
   if constexpr (kHasLo) x_lo = hn::IfThenElseZero(hn::Eq(x, clamped), x_lo);
-  const ExpReduced<D> e = ExpReduce<kHasLo>(d, clamped, x_lo);
-  const auto k = hn::Sub(hn::BitCast(di, e.k_shifted), hn::BitCast(di, hn::Set(d, kRoundShift)));
+  V k_shifted = hn::Zero(d);
+  const V p = ExpReduce<kHasLo>(d, clamped, x_lo, k_shifted);
+  const auto k = hn::Sub(hn::BitCast(di, k_shifted), hn::BitCast(di, hn::Set(d, kRoundShift)));
   const auto k_half = hn::ShiftRight<1>(k);  // arithmetic: floor(k / 2)
   const auto exponent_bias = hn::Set(di, 127);
   const V scale_a = hn::BitCast(d, hn::ShiftLeft<23>(hn::Add(k_half, exponent_bias)));
   const V scale_b = hn::BitCast(d, hn::ShiftLeft<23>(hn::Add(hn::Sub(k, k_half), exponent_bias)));
-  const V y = hn::Mul(hn::MulAdd(scale_a, e.p, scale_a), scale_b);
+  const V y = hn::Mul(hn::MulAdd(scale_a, p, scale_a), scale_b);
   return hn::IfThenElse(hn::IsNaN(x), hn::Add(x, x), y);
 }
 
@@ -111,12 +111,8 @@ HWY_INLINE bool ExpFastRange(D d, V a, V b) {
 
 // ------------------------------ Elementwise driver
 
-template <class V>
-struct VecPair {
-  V first, second;
-};
-
-// y[i] = op(x[i]) where `op(a, b)` maps two vectors at once (one range test for both), with a
+// y[i] = op(x[i]) where `op(a, b, ra, rb)` maps two vectors at once into ra and rb (one range
+// test for both; references, as SVE vectors cannot sit in a struct), with a
 // masked remainder (computed on zeros, never stored). Each vector is loaded before its result
 // is stored, so y == x is fine.
 template <class D, class Op>
@@ -124,14 +120,19 @@ HWY_INLINE void MapUnary(D d, std::size_t n, const float* x, float* y, Op op) {
   const std::size_t N = hn::Lanes(d);
   std::size_t i = 0;
   for (; i + 2 * N <= n; i += 2 * N) {
-    const auto result = op(hn::LoadU(d, x + i), hn::LoadU(d, x + i + N));
-    hn::StoreU(result.first, d, y + i);
-    hn::StoreU(result.second, d, y + i + N);
+    auto first = hn::Zero(d);
+    auto second = hn::Zero(d);
+    op(hn::LoadU(d, x + i), hn::LoadU(d, x + i + N), first, second);
+    hn::StoreU(first, d, y + i);
+    hn::StoreU(second, d, y + i + N);
   }
   for (; i < n; i += N) {
     const auto mask = hn::FirstN(d, n - i);
     const auto v = hn::MaskedLoad(mask, d, x + i);
-    hn::BlendedStore(op(v, v).first, mask, d, y + i);
+    auto first = hn::Zero(d);
+    auto second = hn::Zero(d);
+    op(v, v, first, second);
+    hn::BlendedStore(first, mask, d, y + i);
   }
 }
 
@@ -141,11 +142,14 @@ HWY_ATTR void exp(std::size_t n, const float* x, float* y) {
   const hn::ScalableTag<float> d;
   using V = hn::Vec<decltype(d)>;
   const V none = hn::Zero(d);
-  MapUnary(d, n, x, y, [&](V a, V b) HWY_ATTR {
+  MapUnary(d, n, x, y, [&](V a, V b, V& ra, V& rb) HWY_ATTR {
     if (HWY_LIKELY(ExpFastRange(d, a, b))) {
-      return VecPair<V>{ExpFast<false>(d, a, none), ExpFast<false>(d, b, none)};
+      ra = ExpFast<false>(d, a, none);
+      rb = ExpFast<false>(d, b, none);
+      return;
     }
-    return VecPair<V>{ExpGeneral<false>(d, a, none), ExpGeneral<false>(d, b, none)};
+    ra = ExpGeneral<false>(d, a, none);
+    rb = ExpGeneral<false>(d, b, none);
   });
 }
 
@@ -210,7 +214,10 @@ HWY_ATTR void log(std::size_t n, const float* x, float* y) {
     if (HWY_LIKELY(hn::AllTrue(d, ordinary))) return LogNormal(d, v, zero);
     return LogGeneral(d, v);
   };
-  MapUnary(d, n, x, y, [&](V a, V b) HWY_ATTR { return VecPair<V>{log1(a), log1(b)}; });
+  MapUnary(d, n, x, y, [&](V a, V b, V& ra, V& rb) HWY_ATTR {
+    ra = log1(a);
+    rb = log1(b);
+  });
 }
 
 // ------------------------------ Tanh
@@ -231,8 +238,9 @@ HWY_ATTR void tanh(std::size_t n, const float* x, float* y) {
   const V saturation = hn::Set(d, 9.5f);
   const V minus_saturation = hn::Set(d, -9.5f);
   const auto tanh1 = [&](V v) HWY_ATTR {
-    // Min/Max(constant, NaN) are NaN on every Highway target (x86 returns the second operand
-    // when either is NaN), so NaN propagates to the result.
+    // Min/Max(constant, NaN) are NaN on x86 (it returns the second operand when either is
+    // NaN), so NaN propagates to the result there. Highway's NEON and SVE Min/Max are IEEE
+    // minNum/maxNum (FMINNM), which return the number: ARM puts the NaN back below.
     const V xc = hn::Min(saturation, hn::Max(minus_saturation, v));
     const V k_shifted = hn::MulAdd(xc, hn::Set(d, -2.88539008177792681f), hn::Set(d, kRoundShift));
     const V minus_k = hn::Sub(hn::Set(d, kRoundShift), k_shifted);
@@ -248,9 +256,14 @@ HWY_ATTR void tanh(std::size_t n, const float* x, float* y) {
     const V one_minus_exp_r = hn::Mul(poly, s);
     const V scale = Pow2FromShifted(d, k_shifted);
     const V w = hn::MulSub(scale, one_minus_exp_r, hn::Sub(scale, one));
-    return hn::Div(w, hn::Sub(two, w));
+    const V result = hn::Div(w, hn::Sub(two, w));
+    if constexpr (HWY_ARCH_ARM) return hn::IfThenElse(hn::IsNaN(v), v, result);
+    return result;
   };
-  MapUnary(d, n, x, y, [&](V a, V b) HWY_ATTR { return VecPair<V>{tanh1(a), tanh1(b)}; });
+  MapUnary(d, n, x, y, [&](V a, V b, V& ra, V& rb) HWY_ATTR {
+    ra = tanh1(a);
+    rb = tanh1(b);
+  });
 }
 
 // ------------------------------ Sigmoid
@@ -268,15 +281,16 @@ HWY_ATTR void sigmoid(std::size_t n, const float* x, float* y) {
   const auto sigmoid_of = [&](V v, V e) HWY_ATTR {
     return hn::Div(hn::IfThenElse(hn::Lt(v, none), e, one), hn::Add(one, e));
   };
-  MapUnary(d, n, x, y, [&](V a, V b) HWY_ATTR {
+  MapUnary(d, n, x, y, [&](V a, V b, V& ra, V& rb) HWY_ATTR {
     const V minus_abs_a = hn::Or(a, sign_bit);
     const V minus_abs_b = hn::Or(b, sign_bit);
     if (HWY_LIKELY(ExpFastRange(d, minus_abs_a, minus_abs_b))) {
-      return VecPair<V>{sigmoid_of(a, ExpFast<false>(d, minus_abs_a, none)),
-                        sigmoid_of(b, ExpFast<false>(d, minus_abs_b, none))};
+      ra = sigmoid_of(a, ExpFast<false>(d, minus_abs_a, none));
+      rb = sigmoid_of(b, ExpFast<false>(d, minus_abs_b, none));
+      return;
     }
-    return VecPair<V>{sigmoid_of(a, ExpGeneral<false>(d, minus_abs_a, none)),
-                      sigmoid_of(b, ExpGeneral<false>(d, minus_abs_b, none))};
+    ra = sigmoid_of(a, ExpGeneral<false>(d, minus_abs_a, none));
+    rb = sigmoid_of(b, ExpGeneral<false>(d, minus_abs_b, none));
   });
 }
 
