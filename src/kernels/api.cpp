@@ -171,11 +171,13 @@ class GemmWorkspace {
 // only on k (docs/engine-guide.md), so C is bitwise the same for every thread count and every
 // way of cutting it.
 //
-// Below kParallelMinWork multiply-adds (m·n·k) a product stays on the calling thread: waking a
-// worker and packing a second copy of the shared operand cost more than the second core gains.
-// Measured on Zen 5, 2 cores (docs/kernels.md): the break-even is near 96^3 for f32 and 80^3 for
-// f64 with the avx512 engine; 128^3 is the first size that gains clearly for both.
-constexpr double kParallelMinWork = 128.0 * 128.0 * 128.0;
+// Below kParallelMinWork<T> multiply-adds (m·n·k) a product stays on the calling thread. Two
+// threads gain when the product takes longer on one than twice the time L until a sleeping
+// worker starts its part (the caller does its half meanwhile). Measured on the Zen 5 2-vCPU
+// host (docs/kernels.md): L = 28 us median (a region of two 20 us parts took 48 us); 2L = 56 us
+// is 192^3 multiply-adds at 240 GFLOP/s (f32, avx512) and 152^3 at 120 GFLOP/s (f64).
+template <class T>
+constexpr double kParallelMinWork = sizeof(T) == 4 ? 192.0 * 192.0 * 192.0 : 152.0 * 152.0 * 152.0;
 // A block is at least this many rows or columns, so that each thread has whole register tiles.
 constexpr std::size_t kMinBlock = 32;
 // Column blocks start at multiples of this: every engine's NR divides it (32, 16 or 8), so no
@@ -204,8 +206,10 @@ struct GemmSplit {
 
 // The threads this product may use (1: run it on the calling thread). Small products do not
 // even read the thread count.
-inline std::size_t gemm_threads(std::size_t m, std::size_t n, std::size_t k) {
-  if (static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k) < kParallelMinWork) {
+template <class T>
+std::size_t gemm_threads(std::size_t m, std::size_t n, std::size_t k) {
+  if (static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k) <
+      kParallelMinWork<T>) {
     return 1;
   }
   return num_threads();
@@ -233,7 +237,7 @@ void gemm_checked(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t 
   check_ldc("gemm", n, ldc);
   using Gemm = typename Candidates<T>::gemm;
   using Workspace = typename Candidates<T>::gemm_workspace;
-  const std::size_t threads = gemm_threads(m, n, k);
+  const std::size_t threads = gemm_threads<T>(m, n, k);
   pool::Team team(threads);
   const GemmSplit split = gemm_split(team.size(), m, n, true);
   if (split.parts <= 1) {
@@ -302,7 +306,7 @@ void gemm_packed_checked(Trans ta, std::size_t m, std::size_t n, std::size_t k, 
   using GemmPacked = typename Candidates<T>::gemm_packed;
   const void* packed = PackedAccess<T>::data(B);
   // Packed B is cut only by rows of C: a block of columns is not a packed matrix of its own.
-  pool::Team team(gemm_threads(m, n, k));
+  pool::Team team(gemm_threads<T>(m, n, k));
   const GemmSplit split = gemm_split(team.size(), m, n, false);
   if (split.parts <= 1) {
     coheriq::call<Domain, GemmPacked>(ta, m, n, k, alpha, A, lda, packed, beta, C, ldc);

@@ -34,10 +34,10 @@ namespace {
 struct Shape {
   std::size_t m, n, k;
 };
-// Every one is above the size that goes parallel (128^3 multiply-adds, api.cpp); m >= n is cut
-// by rows, m < n by columns (packed B: always rows). Odd sizes leave uneven blocks and edge
-// tiles in every block; k = 515 crosses the k-blocks of every engine.
-const Shape kShapes[] = {{131, 97, 515}, {67, 263, 129}, {301, 45, 161}, {71, 347, 150}};
+// Every one is above the size that goes parallel (192^3 multiply-adds for f32, api.cpp); m >= n is
+// cut by rows, m < n by columns (packed B: always rows). Odd sizes leave uneven blocks and edge
+// tiles in every block; k > 384 crosses the k-blocks of every engine.
+const Shape kShapes[] = {{131, 97, 600}, {67, 263, 420}, {301, 45, 540}, {71, 347, 300}};
 
 // Deterministic values in [-1, 1), different per seed.
 template <class T>
@@ -134,11 +134,11 @@ TEST_CASE("gemm f64 is bitwise identical for 1, 2, 3 and 7 threads") {
 TEST_CASE("many user threads call gemm at once") {
   // Each user thread runs its own product, on as many threads as it asks for: whichever call
   // holds the pool runs parallel, the others run on their callers; all give the 1-thread bits.
-  const Problem<float> pf(Trans::N, Trans::T, {131, 97, 515}, 11);
+  const Problem<float> pf(Trans::N, Trans::T, {131, 97, 600}, 11);
   const Problem<double> pd(Trans::T, Trans::N, {71, 347, 150}, 12);
   const std::vector<float> expect_f = pf.gemm(1);
   const std::vector<double> expect_d = pd.gemm(1);
-  const ck::PackedMatrix<float> packed = ck::pack_b(Trans::T, 515, 97, pf.b.data(), pf.ldb);
+  const ck::PackedMatrix<float> packed = ck::pack_b(Trans::T, 600, 97, pf.b.data(), pf.ldb);
   const std::vector<float> expect_packed = pf.gemm_packed(packed, 1);
   ck::set_num_threads(2);
 
@@ -170,7 +170,7 @@ TEST_CASE("many user threads call gemm at once") {
 }
 
 TEST_CASE("fork after the pool started leaves a working child") {
-  const Problem<float> p(Trans::N, Trans::N, {131, 97, 515}, 21);
+  const Problem<float> p(Trans::N, Trans::N, {131, 97, 600}, 21);
   const std::vector<float> expect = p.gemm(1);
   REQUIRE(same_bits(p.gemm(2), expect));
   REQUIRE(ck::pool::parallel_regions() > 0);  // the pool's workers exist now
