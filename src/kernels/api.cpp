@@ -237,8 +237,9 @@ void gemm_checked(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t 
   check_ldc("gemm", n, ldc);
   using Gemm = typename Candidates<T>::gemm;
   using Workspace = typename Candidates<T>::gemm_workspace;
-  const std::size_t threads = gemm_threads<T>(m, n, k);
-  pool::Team team(threads);
+  // A team only as large as the blocks the product has: a product too thin to cut does not
+  // hold the pool while it runs.
+  pool::Team team(gemm_split(gemm_threads<T>(m, n, k), m, n, true).parts);
   const GemmSplit split = gemm_split(team.size(), m, n, true);
   if (split.parts <= 1) {
     const std::size_t bytes = coheriq::call<Domain, Workspace>(m, n, k);
@@ -306,7 +307,7 @@ void gemm_packed_checked(Trans ta, std::size_t m, std::size_t n, std::size_t k, 
   using GemmPacked = typename Candidates<T>::gemm_packed;
   const void* packed = PackedAccess<T>::data(B);
   // Packed B is cut only by rows of C: a block of columns is not a packed matrix of its own.
-  pool::Team team(gemm_threads<T>(m, n, k));
+  pool::Team team(gemm_split(gemm_threads<T>(m, n, k), m, n, false).parts);
   const GemmSplit split = gemm_split(team.size(), m, n, false);
   if (split.parts <= 1) {
     coheriq::call<Domain, GemmPacked>(ta, m, n, k, alpha, A, lda, packed, beta, C, ldc);
