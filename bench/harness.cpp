@@ -13,6 +13,7 @@
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <emmintrin.h>  // _mm_clflush, _mm_mfence: SSE2, part of the x86-64 baseline
+#include <immintrin.h>  // the FMA peak loops (functions with target attributes only)
 #endif
 
 namespace coheriq_bench {
@@ -35,7 +36,11 @@ const Sizes& sizes() { return quick_mode ? kQuick : kFull; }
 
 namespace {
 bool progress_enabled = false;
+std::size_t thread_count = 1;
 }  // namespace
+
+void set_threads(std::size_t n) { thread_count = n == 0 ? 1 : n; }
+std::size_t threads() { return thread_count; }
 
 void set_progress(bool enabled) { progress_enabled = enabled; }
 
@@ -275,6 +280,102 @@ void add_stream_references() {
     });
     state.SetBytesProcessed(state.iterations() * as_i64(3 * bytes));
   });
+}
+
+// ------------------------------ FMA peak
+
+namespace {
+
+// Twelve independent accumulators: FMA latency (4 cycles) times the FMA pipes (2) is 8 in
+// flight; 12 leaves a margin and, with the two operands, fits even the 16 ymm registers.
+constexpr std::size_t kPeakChains = 12;
+constexpr std::size_t kPeakSteps = 1 << 14;  // FMAs per chain per call
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#define COHERIQ_PEAK_X86 1
+
+// acc = acc * a + b: a just below 1 and b tiny keep every value normal and finite for ever.
+#define COHERIQ_PEAK_LOOP(V, set1, fmadd, add, reduce, T)                       \
+  V acc[kPeakChains];                                                           \
+  for (std::size_t c = 0; c < kPeakChains; ++c) acc[c] = set1(T(c));            \
+  const V a = set1(T(0.999999)), b = set1(T(1e-7));                             \
+  for (std::size_t s = 0; s < kPeakSteps; ++s) {                                \
+    for (std::size_t c = 0; c < kPeakChains; ++c) acc[c] = fmadd(acc[c], a, b); \
+  }                                                                             \
+  V total = acc[0];                                                             \
+  for (std::size_t c = 1; c < kPeakChains; ++c) total = add(total, acc[c]);     \
+  return reduce(total)
+
+__attribute__((target("avx2,fma"))) float sum256(__m256 v) {
+  alignas(32) float lanes[8];
+  _mm256_store_ps(lanes, v);
+  float s = 0;
+  for (float x : lanes) s += x;
+  return s;
+}
+__attribute__((target("avx2,fma"))) double sum256d(__m256d v) {
+  alignas(32) double lanes[4];
+  _mm256_store_pd(lanes, v);
+  return lanes[0] + lanes[1] + lanes[2] + lanes[3];
+}
+// (Not _mm512_reduce_add_*: GCC 12 warns inside them of an uninitialized variable.)
+__attribute__((target("avx512f"))) float sum512(__m512 v) {
+  alignas(64) float lanes[16];
+  _mm512_store_ps(lanes, v);
+  float s = 0;
+  for (float x : lanes) s += x;
+  return s;
+}
+__attribute__((target("avx512f"))) double sum512d(__m512d v) {
+  alignas(64) double lanes[8];
+  _mm512_store_pd(lanes, v);
+  double s = 0;
+  for (double x : lanes) s += x;
+  return s;
+}
+__attribute__((target("avx2,fma"))) float peak_f32_256() {
+  COHERIQ_PEAK_LOOP(__m256, _mm256_set1_ps, _mm256_fmadd_ps, _mm256_add_ps, sum256, float);
+}
+__attribute__((target("avx2,fma"))) double peak_f64_256() {
+  COHERIQ_PEAK_LOOP(__m256d, _mm256_set1_pd, _mm256_fmadd_pd, _mm256_add_pd, sum256d, double);
+}
+__attribute__((target("avx512f"))) float peak_f32_512() {
+  COHERIQ_PEAK_LOOP(__m512, _mm512_set1_ps, _mm512_fmadd_ps, _mm512_add_ps, sum512, float);
+}
+__attribute__((target("avx512f"))) double peak_f64_512() {
+  COHERIQ_PEAK_LOOP(__m512d, _mm512_set1_pd, _mm512_fmadd_pd, _mm512_add_pd, sum512d, double);
+}
+#undef COHERIQ_PEAK_LOOP
+#endif
+
+template <class F>
+void add_peak(const char* type, std::size_t bits, std::size_t lanes, F f) {
+  // Always one thread and cpu time: the peak is one core's, whatever --threads says.
+  const std::string name = bench_name("fma_peak", type, bits, "peak");
+  benchmark::RegisterBenchmark(name.c_str(), [name, lanes, f](benchmark::State& state) {
+    announce(name);
+    for (auto _ : state) benchmark::DoNotOptimize(f());
+    const double flops = 2.0 * double(lanes) * double(kPeakChains) * double(kPeakSteps);
+    state.counters["flops"] =
+        benchmark::Counter(flops * double(state.iterations()), benchmark::Counter::kIsRate);
+  });
+}
+
+}  // namespace
+
+void add_peak_references() {
+#ifdef COHERIQ_PEAK_X86
+  __builtin_cpu_init();
+  // __builtin_cpu_supports also checks that the OS saves the registers (XCR0).
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
+    add_peak("f32", 256, 8, peak_f32_256);
+    add_peak("f64", 256, 4, peak_f64_256);
+  }
+  if (__builtin_cpu_supports("avx512f")) {
+    add_peak("f32", 512, 16, peak_f32_512);
+    add_peak("f64", 512, 8, peak_f64_512);
+  }
+#endif
 }
 
 }  // namespace coheriq_bench

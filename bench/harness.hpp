@@ -42,6 +42,16 @@ const Sizes& sizes();
 inline constexpr std::size_t kColdElements = std::size_t{1} << 22;
 inline bool is_cold(std::size_t n) { return n >= kColdElements; }
 
+// ------------------------------ Threads
+
+// The threads coheriq and the peers run with: 1 unless kernels_bench was given --threads N. Set
+// once, before registration. With more than one, the benchmark thread's cpu time leaves out the
+// workers': readers take real_time instead (context coheriq_time), and scale the rates, which
+// Google Benchmark divides by cpu time, by cpu_time / real_time. (UseRealTime() would do it but
+// appends "/real_time" to every name.)
+void set_threads(std::size_t n);
+std::size_t threads();
+
 // ------------------------------ Buffers
 
 // What a buffer holds; each kind is filled once, deterministically, in a range that keeps the
@@ -292,6 +302,12 @@ void add_pack_b(std::string_view impl, Pack pack) {
 // "read2" (two streams read, a plain dot loop: dot), "scale" (x = s·x in place: scal) and "triad"
 // (y += s·x: axpy). Plain loops, cloned for the widest vector ISA of the host.
 void add_stream_references();
+
+// The FMA peak of one core, "fma_peak.<f32|f64>/<256|512>/peak" (vector bits; 512 only where
+// the CPU and OS run AVX-512F, 256 where they run AVX2 and FMA; none elsewhere): independent
+// chains of vector FMAs from registers, as many as hide the FMA latency, so the rate is what
+// the FMA units deliver, the roof a GEMM is compared with. Counter "flops" (2 per lane).
+void add_peak_references();
 
 // One line for the harness's report: how cold sizes are measured, and the LLC it sees.
 std::string cache_policy();

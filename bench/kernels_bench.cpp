@@ -7,6 +7,9 @@
 //   --progress   "@progress <name>" on stdout each time a benchmark runs (for `coheriq bench`)
 //   --describe   "@kernel <kernel> <traits>" on stdout for each kernel before the benchmarks run
 //                or are listed (how its size reads, its memory traffic: see KernelTraits)
+//   --threads=N  coheriq (set_num_threads) and the peers that can (OpenBLAS) use N threads, and
+//                times are wall-clock; without it everything runs on one thread, so the tables
+//                compare like with like
 // Benchmark names: "<kernel>.<type>/<size>/<impl>", impl = coheriq, a peer, or stream.
 #include <coheriq/coheriq.hpp>
 #include <coheriq/kernels.hpp>
@@ -183,12 +186,39 @@ bool take_flag(int& argc, char** argv, std::string_view flag) {
   return found;
 }
 
+// Removes "--threads=N" or "--threads N" from argv: N, 1 when absent, 0 when malformed.
+std::size_t take_threads(int& argc, char** argv) {
+  std::size_t threads = 1;
+  int out = 1;
+  for (int i = 1; i < argc; ++i) {
+    std::string_view arg = argv[i];
+    std::string_view value;
+    if (arg == "--threads" && i + 1 < argc) {
+      value = argv[++i];
+    } else if (arg.substr(0, 10) == "--threads=") {
+      value = arg.substr(10);
+    } else {
+      argv[out++] = argv[i];
+      continue;
+    }
+    threads = 0;
+    if (!value.empty() && value.size() <= 4 &&
+        value.find_first_not_of("0123456789") == std::string_view::npos) {
+      threads = std::stoul(std::string(value));
+    }
+    if (threads > 1024) threads = 0;
+  }
+  argc = out;
+  return threads;
+}
+
 void print_help() {
   std::printf(
       "kernels_bench: coheriq kernels under the engine COHERIQ_ENGINE selects, and peers.\n"
       "  --quick      warm sizes and gemm n = 256 only\n"
       "  --progress   print \"@progress <name>\" on stdout each time a benchmark runs\n"
       "  --describe   print \"@kernel <kernel> <traits>\" on stdout for each kernel first\n"
+      "  --threads=N  coheriq and OpenBLAS on N threads, wall-clock times (default: 1 thread)\n"
       "Benchmark names: <kernel>.<type>/<size>/<impl>, e.g. dot.f32/1024/coheriq.\n\n");
   benchmark::PrintDefaultHelp();
 }
@@ -212,6 +242,13 @@ int run(int argc, char** argv) {
   const bool quick = take_flag(argc, argv, "--quick");
   set_progress(take_flag(argc, argv, "--progress"));
   const bool describe_kernels = take_flag(argc, argv, "--describe");
+  const std::size_t threads = take_threads(argc, argv);
+  if (threads == 0) {
+    std::fprintf(stderr,
+                 "kernels_bench: --threads needs a thread count from 1 to 1024 (e.g. "
+                 "--threads=2)\n");
+    return 2;
+  }
   benchmark::Initialize(&argc, argv, print_help);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
 
@@ -225,9 +262,13 @@ int run(int argc, char** argv) {
   const char* env = std::getenv("COHERIQ_ENGINE");
 
   set_quick(quick);
+  // Explicitly, also for 1: the library's default is every CPU of the affinity mask.
+  set_threads(threads);
+  ck::set_num_threads(threads);
   register_coheriq();
   const std::vector<PeerStatus> peers = register_peers();
   add_stream_references();
+  add_peak_references();
 
   std::vector<std::string> used, skipped;
   for (const PeerStatus& p : peers) {
@@ -240,6 +281,8 @@ int run(int argc, char** argv) {
   benchmark::AddCustomContext("coheriq_engine_variable", env != nullptr ? env : "");
   benchmark::AddCustomContext("coheriq_sizes", quick ? "quick" : "full");
   benchmark::AddCustomContext("coheriq_cache", cache_policy());
+  benchmark::AddCustomContext("coheriq_threads", std::to_string(threads));
+  benchmark::AddCustomContext("coheriq_time", threads > 1 ? "real_time" : "cpu_time");
   for (const PeerStatus& p : peers) {
     benchmark::AddCustomContext("peer_" + p.name, (p.available ? "" : "unavailable: ") + p.detail);
   }
@@ -257,6 +300,8 @@ int run(int argc, char** argv) {
     std::fprintf(stderr, "kernels_bench: skipped peers: %s\n", joined(skipped, "; ").c_str());
   }
   std::fprintf(stderr, "kernels_bench: cache: %s\n", cache_policy().c_str());
+  std::fprintf(stderr, "kernels_bench: threads: %zu%s\n", threads,
+               threads > 1 ? " (wall-clock times)" : " (--threads=N for more)");
 
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

@@ -203,11 +203,12 @@ std::size_t parse_size(const std::string& token) {
 // The names the options select, in run order, with the STREAM-style references when a row
 // they serve (a streaming size) is in.
 std::vector<BenchName> select_benchmarks(const std::vector<BenchName>& all,
+                                         const std::map<std::string, KernelTraits>& traits,
                                          const BenchOptions& options) {
   std::set<std::string> kernels, bases;
   std::set<std::size_t> sizes_available;
   for (const BenchName& n : all) {
-    if (n.impl == "stream") continue;
+    if (n.impl == "stream" || n.impl == "peak") continue;
     kernels.insert(n.kernel);
     bases.insert(n.base());
     sizes_available.insert(n.size);
@@ -238,7 +239,7 @@ std::vector<BenchName> select_benchmarks(const std::vector<BenchName>& all,
   std::vector<BenchName> chosen;
   std::size_t largest = 0;
   for (const BenchName& n : all) {
-    if (n.impl == "stream" || !kernel_selected(n)) continue;
+    if (n.impl == "stream" || n.impl == "peak" || !kernel_selected(n)) continue;
     if (!sizes.empty() && !sizes.count(n.size)) continue;
     chosen.push_back(n);
     largest = std::max(largest, n.size);
@@ -249,8 +250,14 @@ std::vector<BenchName> select_benchmarks(const std::vector<BenchName>& all,
                             shown(joined(options.sizes, ","), 200) +
                             ": drop one of them, or pick a size each kernel has");
   }
+  // The FMA peak, when a product (cubic work) is in: what its GFLOP/s are compared with.
+  const bool product = std::any_of(chosen.begin(), chosen.end(), [&](const BenchName& n) {
+    const auto t = traits.find(n.kernel);
+    return t != traits.end() && t->second.work == "cubic";
+  });
   for (const BenchName& n : all) {
     if (n.impl == "stream" && n.size <= largest) chosen.push_back(n);
+    if (n.impl == "peak" && product) chosen.push_back(n);
   }
   return chosen;
 }
@@ -294,9 +301,10 @@ std::vector<Run> plan_runs(const std::vector<std::string>& engines,
     Run main{engine, i + 1, {}, repetitions, {}, {}};
     Run slow{engine, i + 1, {}, 1, {}, {}};
     for (const BenchName& n : names) {
-      // Peers run once, with the reference; the STREAM-style references in every run, so
-      // each engine's bandwidth is compared with what the memory delivered in its own run.
-      const bool mine = n.impl == "coheriq" || n.impl == "stream" || engine == REFERENCE;
+      // Peers run once, with the reference; the STREAM-style references and the FMA peak in
+      // every run, so each engine is compared with what the machine delivered in its own run.
+      const bool mine =
+          n.impl == "coheriq" || n.impl == "stream" || n.impl == "peak" || engine == REFERENCE;
       if (!mine) continue;
       (engine == REFERENCE && expensive_for_reference(n, traits) ? slow : main).names.push_back(n);
     }
@@ -377,7 +385,7 @@ class Progress {
 };
 
 void execute(Run& run, const std::string& binary, const std::string& workdir, bool quick_sizes,
-             double min_time, Progress& progress) {
+             double min_time, int threads, Progress& progress) {
   const std::string out =
       workdir + "/" + run.engine + "-" + std::to_string(run.repetitions) + ".json";
   char min_time_text[32];
@@ -391,6 +399,7 @@ void execute(Run& run, const std::string& binary, const std::string& workdir, bo
               "--benchmark_out_format=json", "--benchmark_format=console",
               "--benchmark_color=false", "--progress"};
   if (quick_sizes) run.argv.emplace_back("--quick");
+  if (threads > 0) run.argv.push_back("--threads=" + std::to_string(threads));
   run.argv = launched(run.argv);
   progress.start(run);
   const ChildResult r = run_child(run.argv, {{"COHERIQ_ENGINE", run.engine}},
@@ -535,7 +544,7 @@ int bench(const BenchOptions& options) {
   // The quick subset is kernels_bench's own (--quick), unless sizes are named explicitly.
   const bool quick_sizes = options.quick && options.sizes.empty();
   const Listing listing = list_benchmarks(binary, quick_sizes);
-  const std::vector<BenchName> names = select_benchmarks(listing.names, options);
+  const std::vector<BenchName> names = select_benchmarks(listing.names, listing.traits, options);
 
   RunSettings settings;
   settings.quick = options.quick;
@@ -543,18 +552,20 @@ int bench(const BenchOptions& options) {
   settings.min_time =
       options.min_time > 0 ? options.min_time : (options.quick ? kQuickMinTime : kFullMinTime);
   settings.command = options.command_line;
+  settings.threads = options.threads;
 
   std::vector<Run> runs = plan_runs(engines, names, listing.traits, settings.repetitions);
   const bool stdout_json = options.json == "-";
   Progress progress(!options.quiet, engines.size());
   const TempDir workdir;
   for (Run& run : runs)
-    execute(run, binary, workdir.path(), quick_sizes, settings.min_time, progress);
+    execute(run, binary, workdir.path(), quick_sizes, settings.min_time, options.threads, progress);
 
   throw_if_interrupted();
 
   Table table;
   table.engines = engines;
+  table.threads = options.threads > 0 ? static_cast<std::size_t>(options.threads) : 1;
   table.traits = listing.traits;
   for (const Run& run : runs) table.add_run(run.output, run.engine);
   std::vector<std::string> row_order;  // kernels_bench's own order
@@ -612,8 +623,11 @@ int bench(const BenchOptions& options) {
   }
   if (!options.chart.empty()) {
     const std::string subtitle =
-        (host.brand.empty() ? host.arch : host.brand) + "; cpu time per call, median of " +
-        std::to_string(settings.repetitions) + " repetitions; engines: " + joined(engines) +
+        (host.brand.empty() ? host.arch : host.brand) +
+        (settings.threads > 0 ? "; " + std::to_string(settings.threads) + " threads, wall"
+                              : std::string("; cpu")) +
+        " time per call, median of " + std::to_string(settings.repetitions) +
+        " repetitions; engines: " + joined(engines) +
         (table.peers.empty() ? std::string() : "; peers: " + joined(table.peers));
     write_file(options.chart, render_svg_chart(table, subtitle));
   }

@@ -17,6 +17,7 @@ struct BenchOptions {
   bool quiet = false;                // no progress; with --json -, no table either
   int repetitions = 0;               // 0: the default (3)
   double min_time = 0;               // seconds per repetition; 0: the default
+  int threads = 0;                   // 0: one thread, cpu time; N: coheriq and peers on N threads
   std::string command_line;          // recorded in the JSON
 };
 

@@ -150,6 +150,11 @@ void Table::add_run(const json& run, const std::string& engine) {
       }
     }
   }
+  // With --threads, kernels_bench times in wall-clock time (cpu time is the benchmark thread's).
+  std::string time_field = "cpu_time";
+  if (const auto context = run.find("context"); context != run.end() && context->is_object()) {
+    if (context->value("coheriq_time", "") == "real_time") time_field = "real_time";
+  }
   for (const json& b : run.at("benchmarks")) {
     // Aggregates (mean, median, stddev) are recomputed from the repetitions themselves.
     if (b.value("run_type", "iteration") != "iteration") continue;
@@ -159,6 +164,9 @@ void Table::add_run(const json& run, const std::string& engine) {
     if (name.impl == "stream") {
       cell = &stream[engine][name.base()];
       stream_size = name.size;
+    } else if (name.impl == "peak") {
+      const std::string type = name.kernel.substr(name.kernel.find('.') + 1);
+      cell = &peak[engine][type + "/" + std::to_string(name.size)];
     } else {
       const std::string column = name.impl == "coheriq" ? engine : name.impl;
       if (name.impl != "coheriq" && std::find(peers.begin(), peers.end(), column) == peers.end()) {
@@ -177,11 +185,15 @@ void Table::add_run(const json& run, const std::string& engine) {
       cell->error = b.value("error_message", "failed");
       continue;
     }
-    cell->times_ns.push_back(b.at("cpu_time").get<double>() *
-                             time_unit_ns(b.value("time_unit", "ns")));
+    const double cpu_time = b.at("cpu_time").get<double>();
+    // The peak is one core's whatever the threads: its own cpu time.
+    const double time = name.impl == "peak" ? cpu_time : b.value(time_field, cpu_time);
+    cell->times_ns.push_back(time * time_unit_ns(b.value("time_unit", "ns")));
+    // Rates are per cpu second of the benchmark thread: per wall-clock second with threads.
+    const double rate_scale = time > 0 ? cpu_time / time : 1.0;
     for (const char* unit : {"bytes_per_second", "flops", "items_per_second"}) {
       if (b.contains(unit)) {
-        cell->rates.push_back(b.at(unit).get<double>());
+        cell->rates.push_back(b.at(unit).get<double>() * rate_scale);
         cell->rate_unit = unit;
         break;
       }
@@ -223,6 +235,30 @@ double Table::fraction_of_stream(const Row& row, const std::string& column) cons
   const auto it = row.cells.find(column);
   if (reference == nullptr || it == row.cells.end() || it->second.rates.empty()) return -1;
   return it->second.median_rate() / reference->median_rate();
+}
+
+const Cell* Table::peak_for(const Row& row, const std::string& column, std::size_t* bits) const {
+  if (traits_of(row.kernel).work != "cubic") return nullptr;
+  const bool engine = std::find(engines.begin(), engines.end(), column) != engines.end();
+  const auto run = peak.find(engine ? column : "reference");  // peers ran with reference
+  if (run == peak.end()) return nullptr;
+  const std::string type = row.kernel.substr(row.kernel.find('.') + 1) + "/";
+  const Cell* widest = nullptr;
+  std::size_t widest_bits = 0;
+  for (const auto& [key, cell] : run->second) {
+    if (key.compare(0, type.size(), type) != 0 || cell.rates.empty()) continue;
+    const std::size_t b = std::stoull(key.substr(type.size()));
+    if (b > widest_bits) widest = &cell, widest_bits = b;
+  }
+  if (bits != nullptr) *bits = widest_bits;
+  return widest;
+}
+
+double Table::fraction_of_peak(const Row& row, const std::string& column) const {
+  const Cell* roof = peak_for(row, column, nullptr);
+  const auto it = row.cells.find(column);
+  if (roof == nullptr || it == row.cells.end() || it->second.rates.empty()) return -1;
+  return it->second.median_rate() / (roof->median_rate() * double(threads));
 }
 
 // ------------------------------ Text
@@ -355,7 +391,14 @@ std::string render_table(const Table& t, const HostSummary& host, const RunSetti
     out << "peers: " << joined(described, "; ") << "\n";
   }
   if (!peers_skipped.empty()) out << "peers skipped: " << peers_skipped << "\n";
-  out << "cpu time per call, median of " << settings.repetitions << " repetitions"
+  if (settings.threads > 0) {
+    out << "threads: " << settings.threads
+        << " (coheriq and the peers that can; times are wall-clock)\n";
+  } else {
+    out << "threads: 1 (coheriq and every peer single-threaded; --threads N for more)\n";
+  }
+  out << (settings.threads > 0 ? "wall" : "cpu") << " time per call, median of "
+      << settings.repetitions << " repetitions"
       << " (\u00b1: spread above " << int(kWideSpread * 100) << "%); "
       << "speedup = time(reference) / time"
       << (t.peers.empty() ? "" : "; last column: fastest peer's time / best engine's time")
@@ -426,6 +469,37 @@ std::string render_table(const Table& t, const HostSummary& host, const RunSetti
   }
   if (rates.size() > 1)
     out << "\nthroughput (GFLOP/s for gemm, Gelem/s for math)\n" << aligned(rates);
+
+  // Products against the roof: the FMA peak of one core (x threads), measured in the same run.
+  std::vector<std::vector<std::string>> roof = {{"kernel", "size"}};
+  for (const std::string& c : columns) roof[0].push_back(c);
+  for (const Row& row : t.rows) {
+    if (t.peak_for(row, "reference", nullptr) == nullptr) continue;
+    std::vector<std::string> line = {row.kernel, t.size_label(row)};
+    for (const std::string& c : columns) {
+      const double fraction = t.fraction_of_peak(row, c);
+      line.push_back(fraction > 0 ? printf_string("%.0f%%", 100 * fraction) : "-");
+    }
+    roof.push_back(line);
+  }
+  if (roof.size() > 1) {
+    out << "\ngemm as % of the FMA peak (the widest vectors of its type; one core"
+        << (t.threads > 1 ? " x " + std::to_string(t.threads) + " threads" : std::string())
+        << "), measured in the same run; peers: in the reference run\n";
+    for (const auto& [engine, peaks] : t.peak) {
+      out << "  " << engine << " run, one core:";
+      for (const auto& [name, cell] : peaks) {
+        const std::string bits = name.substr(name.find('/') + 1);
+        out << " " << name.substr(0, name.find('/')) << " "
+            << (bits == "512"   ? "zmm"
+                : bits == "256" ? "ymm"
+                                : bits + "-bit")
+            << " " << rate_text(cell, 1e9, 1);
+      }
+      out << " GFLOP/s\n";
+    }
+    out << aligned(without_empty_columns(roof));
+  }
   return out.str();
 }
 
@@ -445,7 +519,9 @@ json summary_json(const Table& t, const HostSummary& host, const RunSettings& se
   j["settings"] = {{"quick", settings.quick},
                    {"repetitions", settings.repetitions},
                    {"min_time", settings.min_time},
-                   {"time", "cpu_time per call in ns, median of the repetitions"},
+                   {"threads", settings.threads > 0 ? settings.threads : 1},
+                   {"time", std::string(settings.threads > 0 ? "real_time" : "cpu_time") +
+                                " per call in ns, median of the repetitions"},
                    {"speedup", "time_ns(reference) / time_ns"}};
   j["engines"] = t.engines;
   j["peers"] = json::array();  // in the table's column order
@@ -473,6 +549,9 @@ json summary_json(const Table& t, const HostSummary& host, const RunSettings& se
       if (const double fraction = t.fraction_of_stream(row, column); fraction > 0) {
         jc["fraction_of_stream"] = fraction;
       }
+      if (const double fraction = t.fraction_of_peak(row, column); fraction > 0) {
+        jc["fraction_of_peak"] = fraction;
+      }
       jr["cells"][column] = jc;
     }
     j["rows"].push_back(jr);
@@ -480,6 +559,11 @@ json summary_json(const Table& t, const HostSummary& host, const RunSettings& se
   j["stream"] = json::object();
   for (const auto& [engine, references] : t.stream) {
     for (const auto& [name, cell] : references) j["stream"][engine][name] = cell_json(cell);
+  }
+  // "f32/512": the FMA peak of one core with 512-bit vectors (its "flops" per second).
+  j["peak"] = json::object();
+  for (const auto& [engine, peaks] : t.peak) {
+    for (const auto& [name, cell] : peaks) j["peak"][engine][name] = cell_json(cell);
   }
   return j;
 }

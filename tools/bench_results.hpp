@@ -63,6 +63,10 @@ struct Table {
   // that engine's kernels): engine -> "stream_read1", "stream_read2", "stream_scale", ...
   std::map<std::string, std::map<std::string, Cell>> stream;
   std::size_t stream_size = 0;  // their length: rows this long are compared with them
+  // The FMA peak of one core measured in each engine's run: engine -> "f32/512" (type, vector
+  // bits) -> cell. Rows of cubic work are compared with the widest one of their type.
+  std::map<std::string, std::map<std::string, Cell>> peak;
+  std::size_t threads = 1;  // what the kernels ran on (--threads): the peak counts this many cores
   std::map<std::string, KernelTraits> traits;  // by kernel ("dot.f32"), from kernels_bench
 
   // The traits of a kernel (the defaults when kernels_bench did not describe it).
@@ -82,6 +86,11 @@ struct Table {
   const Cell* stream_for(const Row& row, const std::string& column) const;
   // rate(column) / rate(its STREAM-style reference) at this row, or a negative value.
   double fraction_of_stream(const Row& row, const std::string& column) const;
+  // The widest FMA peak of this row's type measured in the run of `column` (peers: the
+  // reference run), for rows of cubic work; its vector bits in `bits`. nullptr when none.
+  const Cell* peak_for(const Row& row, const std::string& column, std::size_t* bits) const;
+  // rate(column) / (peak of one core x threads) at this row, or a negative value.
+  double fraction_of_peak(const Row& row, const std::string& column) const;
 };
 
 struct HostSummary {
@@ -98,6 +107,7 @@ struct RunSettings {
   bool quick = false;
   int repetitions = 0;
   double min_time = 0;
+  int threads = 0;      // --threads; 0: not given (one thread, cpu time)
   std::string command;  // the command line, for the record
 };
 

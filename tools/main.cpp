@@ -105,6 +105,13 @@ int main(int argc, char** argv) {
       ->add_option("--min-time", bench.min_time,
                    "Seconds per repetition (default 0.05, 0.01 with --quick)")
       ->check(CLI::Range(0.0, 1000.0));
+  bench_app
+      ->add_option("--threads", bench.threads,
+                   "Run coheriq and the peers that can (OpenBLAS, MKL) on N threads, timed in "
+                   "wall-clock time (default: one thread each, so the columns compare like "
+                   "with like)")
+      ->type_name("N")
+      ->check(CLI::Range(1, 1024));
 
   try {
     app.parse(argc, argv);

@@ -58,9 +58,12 @@ PeerStatus register_build(const char* isa) {
   add_gemm<double>("eigen", [](std::size_t n, const double* a, const double* b, double* c) {
     K::gemm(n, a, b, c);
   });
-  return {
-      "eigen", true,
-      std::string(K::version()) + ", " + isa + " build: " + K::simd() + ", EIGEN_DONT_PARALLELIZE"};
+  // Built without OpenMP (EIGEN_DONT_PARALLELIZE): Eigen's GEMM has no threads to set, so
+  // with --threads it stays on one and says so.
+  return {"eigen", true,
+          std::string(K::version()) + ", " + isa + " build: " + K::simd() +
+              ", EIGEN_DONT_PARALLELIZE" +
+              (threads() > 1 ? " (1 thread whatever --threads: built without OpenMP)" : "")};
 }
 
 #if defined(__x86_64__) || defined(__i386__)

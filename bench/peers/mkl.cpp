@@ -1,4 +1,5 @@
-// Intel MKL, loaded at run time with dlopen(RTLD_LOCAL) and pinned to one thread.
+// Intel MKL, loaded at run time with dlopen(RTLD_LOCAL), on the harness's threads (1 unless
+// --threads).
 //
 // Linking MKL would put its cblas_* symbols next to OpenBLAS's in one process, and one library
 // would silently answer for both. Loading it locally and calling through dlsym keeps each
@@ -132,7 +133,7 @@ PeerStatus register_mkl() {
   const std::string error = load(loaded);
   if (!error.empty()) return {"mkl", false, error};
   mkl = &loaded;
-  mkl->MKL_Set_Num_Threads(1);
+  mkl->MKL_Set_Num_Threads(static_cast<int>(threads()));
   register_type<float>();
   register_type<double>();
   add_math("exp", Fill::kExp, "mkl",
@@ -143,7 +144,9 @@ PeerStatus register_mkl() {
            [](std::size_t n, const float* x, float* y) { mkl->vsTanh(to_mkl(n), x, y); });
   char version[256] = {};
   mkl->MKL_Get_Version_String(version, static_cast<int>(sizeof version));
-  return {"mkl", true, std::string(version) + ", 1 thread, vs* in the default (HA) mode"};
+  return {"mkl", true,
+          std::string(version) + ", " + std::to_string(threads()) +
+              (threads() == 1 ? " thread" : " threads") + ", vs* in the default (HA) mode"};
 }
 
 }  // namespace coheriq_bench

@@ -1,5 +1,5 @@
-// OpenBLAS through its CBLAS interface, pinned to one thread. Baseline code: OpenBLAS picks its
-// own kernels for the host at run time.
+// OpenBLAS through its CBLAS interface, on the harness's threads (1 unless --threads). Baseline
+// code: OpenBLAS picks its own kernels for the host at run time.
 #include <cblas.h>
 
 #include <cstddef>
@@ -115,12 +115,13 @@ PeerStatus register_openblas() {
                 (forced != nullptr ? std::string(" (OPENBLAS_CORETYPE=") + forced + ")" : "") +
                 ", but this CPU lacks " + lacking};
   }
-  openblas_set_num_threads(1);
+  openblas_set_num_threads(static_cast<int>(threads()));
   register_type<float>();
   register_type<double>();
+  const int used = openblas_get_num_threads();
   return {"openblas", true,
-          version + ", " + core + " kernels, " + std::to_string(openblas_get_num_threads()) +
-              " thread"};
+          version + ", " + core + " kernels, " + std::to_string(used) +
+              (used == 1 ? " thread" : " threads")};
 }
 
 }  // namespace coheriq_bench

@@ -1,4 +1,5 @@
-// The peer libraries kernels_bench measures next to coheriq, each pinned to one thread.
+// The peer libraries kernels_bench measures next to coheriq, each on the harness's threads()
+// (1 unless --threads; a peer that cannot use more says so in its detail).
 //
 // Each register_* function registers the peer's benchmarks (through the harness helpers, so the
 // loops are the ones coheriq gets) and says what it registered. A peer found at build time may

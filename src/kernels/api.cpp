@@ -5,6 +5,7 @@
 // does not lock the domain. Baseline code: it owns every allocation the engines need.
 #include <coheriq/kernels.hpp>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -17,6 +18,7 @@
 
 #include "kernels/candidates.hpp"
 #include "kernels/packed_access.hpp"
+#include "kernels/pool.hpp"
 
 namespace coheriq::kernels {
 namespace {
@@ -162,7 +164,70 @@ class GemmWorkspace {
   void* owned_ = nullptr;  // this call's own buffer, after the thread's was released
 };
 
+// ------------------------------ Threads for GEMM
+
+// A product runs on several threads by cutting C into blocks, rows or columns, one per thread;
+// each block is one call of the engine's gemm (or gemm_packed) with the full k. An engine
+// computes every element of C from its row of op(A) and column of op(B) in an order that depends
+// only on k (docs/engine-guide.md), so C is bitwise the same for every thread count and every
+// way of cutting it.
+//
+// Below kParallelMinWork<T> multiply-adds (m·n·k) a product stays on the calling thread. Two
+// threads gain when the product takes longer on one than twice the time L until a sleeping
+// worker starts its part (the caller does its half meanwhile). Measured on the Zen 5 2-vCPU
+// host (docs/kernels.md): L = 28 us median (a region of two 20 us parts took 48 us); 2L = 56 us
+// is 192^3 multiply-adds at 240 GFLOP/s (f32, avx512) and 152^3 at 120 GFLOP/s (f64).
+template <class T>
+constexpr double kParallelMinWork = sizeof(T) == 4 ? 192.0 * 192.0 * 192.0 : 152.0 * 152.0 * 152.0;
+// A block is at least this many rows or columns, so that each thread has whole register tiles.
+constexpr std::size_t kMinBlock = 32;
+// Column blocks start at multiples of this: every engine's NR divides it (32, 16 or 8), so no
+// panel of packed B is split between two threads.
+constexpr std::size_t kColumnGrain = 32;
+
+// How C is cut: `parts` blocks of rows (by_rows) or columns over `extent`, the first ones
+// starting at multiples of `grain`.
+struct GemmSplit {
+  bool by_rows;
+  std::size_t extent;
+  std::size_t parts;
+  std::size_t grain;
+
+  std::size_t begin(std::size_t part) const {
+    if (part >= parts) return extent;
+    const std::size_t at = extent * part / parts;
+    return at / grain * grain;
+  }
+  std::size_t largest() const {
+    std::size_t most = 0;
+    for (std::size_t p = 0; p < parts; ++p) most = std::max(most, begin(p + 1) - begin(p));
+    return most;
+  }
+};
+
+// The threads this product may use (1: run it on the calling thread). Small products do not
+// even read the thread count.
+template <class T>
+std::size_t gemm_threads(std::size_t m, std::size_t n, std::size_t k) {
+  if (static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k) <
+      kParallelMinWork<T>) {
+    return 1;
+  }
+  return num_threads();
+}
+
+// can_split_columns: the caller can cut C by columns (the unpacked product can, packed B cannot).
+inline GemmSplit gemm_split(std::size_t threads, std::size_t m, std::size_t n,
+                            bool can_split_columns) {
+  const bool by_rows = !can_split_columns || m >= n;
+  const std::size_t extent = by_rows ? m : n;
+  const std::size_t parts = std::max<std::size_t>(1, std::min(threads, extent / kMinBlock));
+  return {by_rows, extent, parts, by_rows ? std::size_t{1} : kColumnGrain};
+}
+
 // ------------------------------ GEMM, pack_b and packed GEMM, for T = float or double
+
+constexpr std::size_t round_up_64(std::size_t bytes) { return (bytes + 63) / 64 * 64; }
 
 template <class T>
 void gemm_checked(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, T alpha,
@@ -171,10 +236,42 @@ void gemm_checked(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t 
   check_lda("gemm", ta, m, k, lda);
   check_ldb("gemm", tb, k, n, ldb);
   check_ldc("gemm", n, ldc);
-  const std::size_t bytes = coheriq::call<Domain, typename Candidates<T>::gemm_workspace>(m, n, k);
-  const GemmWorkspace workspace(bytes);
-  coheriq::call<Domain, typename Candidates<T>::gemm>(ta, tb, m, n, k, alpha, A, lda, B, ldb, beta,
-                                                      C, ldc, workspace.data());
+  using Gemm = typename Candidates<T>::gemm;
+  using Workspace = typename Candidates<T>::gemm_workspace;
+  // A team only as large as the blocks the product has: a product too thin to cut does not
+  // hold the pool while it runs.
+  pool::Team team(gemm_split(gemm_threads<T>(m, n, k), m, n, true).parts);
+  const GemmSplit split = gemm_split(team.size(), m, n, true);
+  if (split.parts <= 1) {
+    const std::size_t bytes = coheriq::call<Domain, Workspace>(m, n, k);
+    const GemmWorkspace workspace(bytes);
+    coheriq::call<Domain, Gemm>(ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc,
+                                workspace.data());
+    return;
+  }
+  // One workspace per block, allocated here before any block runs (a failure changes nothing).
+  const std::size_t largest = split.largest();
+  const std::size_t stride =
+      round_up_64(split.by_rows ? coheriq::call<Domain, Workspace>(largest, n, k)
+                                : coheriq::call<Domain, Workspace>(m, largest, k));
+  const GemmWorkspace workspace(stride * split.parts);
+  unsigned char* const work = static_cast<unsigned char*>(workspace.data());
+  // The workers call the engine through coheriq::call: the workspace query above has locked the
+  // domain, so each call is a pointer load and cannot throw.
+  auto block = [&](std::size_t part) noexcept {
+    const std::size_t lo = split.begin(part), hi = split.begin(part + 1);
+    void* const w = work + stride * part;
+    if (split.by_rows) {
+      const T* a = ta == Trans::N ? A + lo * lda : A + lo;
+      coheriq::call<Domain, Gemm>(ta, tb, hi - lo, n, k, alpha, a, lda, B, ldb, beta, C + lo * ldc,
+                                  ldc, w);
+    } else {
+      const T* b = tb == Trans::N ? B + lo : B + lo * ldb;
+      coheriq::call<Domain, Gemm>(ta, tb, m, hi - lo, k, alpha, A, lda, b, ldb, beta, C + lo, ldc,
+                                  w);
+    }
+  };
+  team.run(split.parts, block);
 }
 
 template <class T>
@@ -208,8 +305,23 @@ void gemm_packed_checked(Trans ta, std::size_t m, std::size_t n, std::size_t k, 
   }
   check_lda("gemm", ta, m, k, lda);
   check_ldc("gemm", n, ldc);
-  coheriq::call<Domain, typename Candidates<T>::gemm_packed>(
-      ta, m, n, k, alpha, A, lda, PackedAccess<T>::data(B), beta, C, ldc);
+  using GemmPacked = typename Candidates<T>::gemm_packed;
+  const void* packed = PackedAccess<T>::data(B);
+  // Packed B is cut only by rows of C: a block of columns is not a packed matrix of its own.
+  pool::Team team(gemm_split(gemm_threads<T>(m, n, k), m, n, false).parts);
+  const GemmSplit split = gemm_split(team.size(), m, n, false);
+  if (split.parts <= 1) {
+    coheriq::call<Domain, GemmPacked>(ta, m, n, k, alpha, A, lda, packed, beta, C, ldc);
+    return;
+  }
+  // Packing B locked the domain, so the workers' coheriq::call is a pointer load.
+  auto block = [&](std::size_t part) noexcept {
+    const std::size_t lo = split.begin(part), hi = split.begin(part + 1);
+    const T* a = ta == Trans::N ? A + lo * lda : A + lo;
+    coheriq::call<Domain, GemmPacked>(ta, hi - lo, n, k, alpha, a, lda, packed, beta, C + lo * ldc,
+                                      ldc);
+  };
+  team.run(split.parts, block);
 }
 
 // ------------------------------ Reduced-precision GEMMs (no transposes; B is k x n)

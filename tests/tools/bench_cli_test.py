@@ -371,9 +371,57 @@ def check_traits(args):
     print("traits: sizes, bandwidth rows and the host line come from the binary and the engines")
 
 
+def check_threads(args):
+    """--threads N reaches every kernels_bench run, the header and the JSON say the count, the
+    times are wall-clock (rates rescaled from Google Benchmark's per-cpu-second), and a cubic
+    row is shown as a fraction of the widest FMA peak of its type times the threads. Without
+    the flag the header says one thread, and no --threads is passed."""
+    fake = {"COHERIQ_KERNELS_BENCH": fake_bench(args)}
+    json_path = os.path.join(args.work, "threads.json")
+    proc = run(args, ["bench", "--engines", "reference", "--threads", "2", "--json", json_path],
+               fake)
+    print(proc.stdout)
+    check(proc.returncode == 0, f"exit {proc.returncode}: {proc.stderr}")
+    check("threads: 2 (coheriq and the peers that can; times are wall-clock)" in proc.stdout,
+          "the header does not say 2 threads")
+    data = json.load(open(json_path))
+    check(all("--threads=2" in r["arguments"] for r in data["runs"]),
+          "a kernels_bench run did not get --threads=2")
+    summary = data["coheriq_bench"]
+    check(summary["settings"]["threads"] == 2, "settings.threads is not 2")
+    check(summary["settings"]["time"].startswith("real_time"), "settings.time is not real_time")
+    grind = next(r for r in summary["rows"] if r["kernel"] == "grind.f64")["cells"]["reference"]
+    check(close(grind["time_ns"], 400.0 * 1.01, 1e-6), f"time_ns {grind['time_ns']}: not wall")
+    # 2 * 64^3 flops in 404 ns, against the 512-bit f64 peak (100 GFLOP/s) times 2 threads.
+    expected = 2 * 64 ** 3 / 404e-9 / 200e9
+    check(close(grind["fraction_of_peak"], expected, 1e-6),
+          f"fraction_of_peak {grind.get('fraction_of_peak')} != {expected}")
+    check(close(summary["peak"]["reference"]["f64/512"]["flops"], 100e9, 1e-9),
+          "the peak is not in the JSON")
+    roof = proc.stdout.split("gemm as % of the FMA peak", 1)
+    check(len(roof) == 2 and "one core x 2 threads" in roof[1].splitlines()[0],
+          "no peak table for 2 threads")
+    check(re.search(rf"^grind\.f64\s+64\s+{round(100 * expected)}%", roof[1], re.M),
+          f"grind.f64 is not shown as {round(100 * expected)}% of the peak")
+    check("f64 ymm 50.0 f64 zmm 100.0 GFLOP/s" in roof[1], "the peaks are not printed")
+
+    proc = run(args, ["bench", "--engines", "reference", "--json", json_path], fake)
+    check(proc.returncode == 0, f"exit {proc.returncode}: {proc.stderr}")
+    check("threads: 1 (coheriq and every peer single-threaded" in proc.stdout,
+          "without --threads the header does not say one thread")
+    data = json.load(open(json_path))
+    check(not any(a.startswith("--threads") for r in data["runs"] for a in r["arguments"]),
+          "--threads passed without the flag")
+    check(data["coheriq_bench"]["settings"]["threads"] == 1, "settings.threads is not 1")
+    proc = run(args, ["bench", "--threads", "0"], fake)
+    check(proc.returncode == 2 and "--threads" in proc.stderr, "--threads 0 is not a usage error")
+    print("threads: flag passed, header, JSON, wall-clock times and the peak fraction")
+
+
 def check_describe_all(args):
     """kernels_bench describes every kernel it lists (size kind, traffic, work), so the command
-    lays out each one as it is rather than as a default."""
+    lays out each one as it is rather than as a default. (The STREAM-style references and the
+    FMA peaks are the machine's limits, not kernels.)"""
     if not args.kernels_bench:
         return prerequisite_missing("kernels_bench is not built (libbenchmark-dev)")
     for quick in ([], ["--quick"]):
@@ -387,7 +435,7 @@ def check_describe_all(args):
             if line.startswith("@kernel "):
                 _, kernel, traits = line.split(" ", 2)
                 described[kernel] = dict(w.split("=", 1) for w in traits.split())
-            elif line.count("/") == 2 and not line.endswith("/stream"):
+            elif line.count("/") == 2 and not line.endswith(("/stream", "/peak")):
                 listed.add(line.split("/")[0])
         check(listed, "no benchmark listed")
         check(listed <= set(described), f"not described: {sorted(listed - set(described))}")
@@ -680,6 +728,7 @@ CHECKS = {
     "usage-before-lookup": check_usage_before_lookup,
     "usage-with-bench": check_usage_with_bench,
     "traits": check_traits,
+    "threads": check_threads,
     "describe-all": check_describe_all,
     "eigen-builds-separate": check_eigen_builds_separate,
     "no-partial-output": check_no_partial_output,

@@ -1,0 +1,249 @@
+// coheriq_thread_tests: GEMM on the thread pool, under the engine COHERIQ_ENGINE names (ctest
+// runs it once per engine; exit 77 with the reason when the host cannot run that engine).
+//
+// - C is bitwise the same for 1, 2, 3 and 7 threads (7 > the 2 cores of CI), packed and
+//   unpacked, every transpose, shapes cut by rows and by columns;
+// - many user threads calling GEMM at once get the single-thread result (run under TSan too);
+// - a fork after the pool started leaves a child whose parallel GEMM works;
+// - a malformed COHERIQ_NUM_THREADS is a coheriq: error, and a refused gemm leaves C as it was.
+#define DOCTEST_CONFIG_IMPLEMENT
+#include <doctest/doctest.h>
+
+#include <coheriq/coheriq.hpp>
+#include <coheriq/kernels.hpp>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "kernels/pool.hpp"
+
+namespace ck = coheriq::kernels;
+using ck::Trans;
+
+namespace {
+
+struct Shape {
+  std::size_t m, n, k;
+};
+// Every one is above the size that goes parallel (192^3 multiply-adds for f32, api.cpp); m >= n is
+// cut by rows, m < n by columns (packed B: always rows). Odd sizes leave uneven blocks and edge
+// tiles in every block; k = 540 and 600 cross the k-blocks of every engine.
+const Shape kShapes[] = {{131, 97, 600}, {67, 263, 420}, {301, 45, 540}, {71, 347, 300}};
+
+// Deterministic values in [-1, 1), different per seed.
+template <class T>
+std::vector<T> values(std::size_t count, std::uint32_t seed) {
+  std::vector<T> v(count);
+  std::uint32_t s = seed * 2654435761u + 1;
+  for (T& x : v) {
+    s = s * 1664525u + 1013904223u;
+    x = static_cast<T>(static_cast<double>(s >> 8) / double(1u << 23) - 1.0);
+  }
+  return v;
+}
+
+// op(A) m x k, op(B) k x n, C m x n with padded leading dimensions.
+template <class T>
+struct Problem {
+  Trans ta, tb;
+  Shape s;
+  std::size_t lda, ldb, ldc;
+  std::vector<T> a, b, c;
+
+  Problem(Trans ta_, Trans tb_, Shape s_, std::uint32_t seed) : ta(ta_), tb(tb_), s(s_) {
+    lda = (ta == Trans::N ? s.k : s.m) + 3;
+    ldb = (tb == Trans::N ? s.n : s.k) + 5;
+    ldc = s.n + 7;
+    a = values<T>((ta == Trans::N ? s.m : s.k) * lda, seed);
+    b = values<T>((tb == Trans::N ? s.k : s.n) * ldb, seed + 1);
+    c = values<T>(s.m * ldc, seed + 2);
+  }
+
+  // C after alpha·op(A)·op(B) + beta·C on `threads` threads.
+  std::vector<T> gemm(std::size_t threads) const {
+    std::vector<T> out = c;
+    ck::set_num_threads(threads);
+    ck::gemm(ta, tb, s.m, s.n, s.k, T(0.75), a.data(), lda, b.data(), ldb, T(0.5), out.data(), ldc);
+    return out;
+  }
+  std::vector<T> gemm_packed(const ck::PackedMatrix<T>& packed, std::size_t threads) const {
+    std::vector<T> out = c;
+    ck::set_num_threads(threads);
+    ck::gemm(ta, s.m, s.n, s.k, T(0.75), a.data(), lda, packed, T(0.5), out.data(), ldc);
+    return out;
+  }
+};
+
+const char* name_of(Trans t) { return t == Trans::N ? "N" : "T"; }
+
+template <class T>
+bool same_bits(const std::vector<T>& x, const std::vector<T>& y) {
+  return x.size() == y.size() && std::memcmp(x.data(), y.data(), x.size() * sizeof(T)) == 0;
+}
+
+template <class T>
+void check_identical_across_threads() {
+  const std::size_t regions_before = ck::pool::parallel_regions();
+  std::uint32_t seed = 1;
+  for (const Shape& s : kShapes) {
+    for (Trans ta : {Trans::N, Trans::T}) {
+      for (Trans tb : {Trans::N, Trans::T}) {
+        const Problem<T> p(ta, tb, s, seed++);
+        CAPTURE(s.m);
+        CAPTURE(s.n);
+        CAPTURE(s.k);
+        CAPTURE(name_of(ta));
+        CAPTURE(name_of(tb));
+        const std::vector<T> one = p.gemm(1);
+        const ck::PackedMatrix<T> packed = ck::pack_b(tb, s.k, s.n, p.b.data(), p.ldb);
+        const std::vector<T> one_packed = p.gemm_packed(packed, 1);
+        for (std::size_t threads : {2, 3, 7}) {
+          CAPTURE(threads);
+          CHECK_MESSAGE(same_bits(p.gemm(threads), one), "gemm differs from 1 thread");
+          CHECK_MESSAGE(same_bits(p.gemm_packed(packed, threads), one_packed),
+                        "packed gemm differs from 1 thread");
+        }
+      }
+    }
+  }
+  ck::set_num_threads(0);
+  // Every multi-thread product above is large enough to go parallel; none may have run serially
+  // (which would make the comparison above pass for nothing). The pool is idle here, so the
+  // only serial fallback is "busy", which cannot happen with one calling thread.
+  // (Packed B is cut by rows: every shape has at least two blocks of 32 rows.)
+  const std::size_t products = std::size(kShapes) * 4 * 3 * 2;
+  CHECK(ck::pool::parallel_regions() - regions_before == products);
+}
+
+TEST_CASE("gemm f32 is bitwise identical for 1, 2, 3 and 7 threads") {
+  check_identical_across_threads<float>();
+}
+TEST_CASE("gemm f64 is bitwise identical for 1, 2, 3 and 7 threads") {
+  check_identical_across_threads<double>();
+}
+
+TEST_CASE("many user threads call gemm at once") {
+  // Each user thread runs its own product, on as many threads as it asks for: whichever call
+  // holds the pool runs parallel, the others run on their callers; all give the 1-thread bits.
+  const Problem<float> pf(Trans::N, Trans::T, {131, 97, 600}, 11);
+  const Problem<double> pd(Trans::T, Trans::N, {71, 347, 150}, 12);
+  const std::vector<float> expect_f = pf.gemm(1);
+  const std::vector<double> expect_d = pd.gemm(1);
+  const ck::PackedMatrix<float> packed = ck::pack_b(Trans::T, 600, 97, pf.b.data(), pf.ldb);
+  const std::vector<float> expect_packed = pf.gemm_packed(packed, 1);
+  ck::set_num_threads(2);
+
+  std::atomic<int> failures{0};
+  std::vector<std::thread> users;
+  for (int u = 0; u < 4; ++u) {
+    users.emplace_back([&, u] {
+      for (int round = 0; round < 3; ++round) {
+        std::vector<float> cf = pf.c;
+        ck::gemm(pf.ta, pf.tb, pf.s.m, pf.s.n, pf.s.k, 0.75f, pf.a.data(), pf.lda, pf.b.data(),
+                 pf.ldb, 0.5f, cf.data(), pf.ldc);
+        if (!same_bits(cf, expect_f)) ++failures;
+        std::vector<double> cd = pd.c;
+        ck::gemm(pd.ta, pd.tb, pd.s.m, pd.s.n, pd.s.k, 0.75, pd.a.data(), pd.lda, pd.b.data(),
+                 pd.ldb, 0.5, cd.data(), pd.ldc);
+        if (!same_bits(cd, expect_d)) ++failures;
+        std::vector<float> cp = pf.c;
+        ck::gemm(pf.ta, pf.s.m, pf.s.n, pf.s.k, 0.75f, pf.a.data(), pf.lda, packed, 0.5f, cp.data(),
+                 pf.ldc);
+        if (!same_bits(cp, expect_packed)) ++failures;
+        // The count changes while other threads multiply: each call reads it once.
+        if (u == 0) ck::set_num_threads(static_cast<std::size_t>(round) + 2);
+      }
+    });
+  }
+  for (std::thread& t : users) t.join();
+  ck::set_num_threads(0);
+  CHECK(failures.load() == 0);
+}
+
+TEST_CASE("fork after the pool started leaves a working child") {
+  const Problem<float> p(Trans::N, Trans::N, {131, 97, 600}, 21);
+  const std::vector<float> expect = p.gemm(1);
+  REQUIRE(same_bits(p.gemm(2), expect));
+  REQUIRE(ck::pool::parallel_regions() > 0);  // the pool's workers exist now
+
+  std::fflush(nullptr);
+  const pid_t child = fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    // A child that waited for the parent's workers would hang: give it a deadline.
+    alarm(60);
+    const std::size_t regions = ck::pool::parallel_regions();
+    const bool right = same_bits(p.gemm(2), expect);
+    const bool parallel = ck::pool::parallel_regions() == regions + 1;
+    if (!right) std::fprintf(stderr, "FAIL: the child's 2-thread gemm differs\n");
+    if (!parallel) std::fprintf(stderr, "FAIL: the child's gemm did not run on its own pool\n");
+    std::_Exit(right && parallel ? 0 : 1);
+  }
+  int status = 0;
+  REQUIRE(waitpid(child, &status, 0) == child);
+  CHECK_MESSAGE(WIFEXITED(status), "the child died of signal ", WTERMSIG(status),
+                " (SIGALRM: it hung)");
+  CHECK(WEXITSTATUS(status) == 0);
+  // The parent's pool still works.
+  CHECK(same_bits(p.gemm(2), expect));
+  ck::set_num_threads(0);
+}
+
+TEST_CASE("COHERIQ_NUM_THREADS garbage is a coheriq: error") {
+  ck::set_num_threads(0);
+  const Problem<double> p(Trans::N, Trans::N, {131, 97, 515}, 31);
+  for (const char* bad :
+       {"", "0", "-2", "4x", " 4", "2.5", "lots", "99999999999999999999999", "5000", "\x01\x7f"}) {
+    CAPTURE(bad);
+    REQUIRE(setenv("COHERIQ_NUM_THREADS", bad, 1) == 0);
+    std::string message;
+    try {
+      (void)ck::num_threads();
+    } catch (const coheriq::Error& e) {
+      message = e.what();
+    }
+    CHECK(message.rfind("coheriq: COHERIQ_NUM_THREADS=", 0) == 0);
+    CHECK(message.find("is not a positive integer") != std::string::npos);
+    // A product large enough to use threads reads the count first and changes nothing.
+    std::vector<double> c = p.c;
+    CHECK_THROWS_AS(ck::gemm(p.ta, p.tb, p.s.m, p.s.n, p.s.k, 0.75, p.a.data(), p.lda, p.b.data(),
+                             p.ldb, 0.5, c.data(), p.ldc),
+                    coheriq::Error);
+    CHECK(same_bits(c, p.c));
+  }
+  // An explicit count wins over the variable, and a valid variable is used.
+  ck::set_num_threads(3);
+  CHECK(ck::num_threads() == 3);
+  ck::set_num_threads(0);
+  REQUIRE(setenv("COHERIQ_NUM_THREADS", "5", 1) == 0);
+  CHECK(ck::num_threads() == 5);
+  REQUIRE(unsetenv("COHERIQ_NUM_THREADS") == 0);
+  CHECK(ck::num_threads() >= 1);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const char* engine = std::getenv("COHERIQ_ENGINE");
+  if (engine != nullptr && *engine != '\0') {
+    for (const coheriq::EngineInfo& e : coheriq::engines(ck::domain_name)) {
+      if (e.name == engine && !e.supported) {
+        std::printf("SKIPPED: engine %s is not supported on this host\n", engine);
+        return 77;
+      }
+    }
+  }
+  doctest::Context context(argc, argv);
+  const int result = context.run();
+  if (!context.shouldExit()) std::printf("engine: %s\n", ck::active_engine().c_str());
+  return result;
+}
