@@ -326,6 +326,29 @@ void gemm_packed_checked(Trans ta, std::size_t m, std::size_t n, std::size_t k, 
 
 // ------------------------------ Reduced-precision GEMMs (no transposes; B is k x n)
 
+// Runs a product of m rows of C in blocks of rows on the pool (threshold as for f32 gemm), each
+// block with its own workspace of workspace_bytes(rows) bytes: block(lo, hi, work) computes rows
+// [lo, hi) with the full k, so the result does not depend on the thread count. The first
+// workspace query locks the domain before any worker calls the engine.
+template <class WorkspaceBytes, class Block>
+void gemm_by_rows(std::size_t m, std::size_t n, std::size_t k, WorkspaceBytes workspace_bytes,
+                  Block block) {
+  pool::Team team(gemm_split(gemm_threads<float>(m, n, k), m, n, false).parts);
+  const GemmSplit split = gemm_split(team.size(), m, n, false);
+  if (split.parts <= 1) {
+    const GemmWorkspace workspace(workspace_bytes(m));
+    block(std::size_t{0}, m, workspace.data());
+    return;
+  }
+  const std::size_t stride = round_up_64(workspace_bytes(split.largest()));
+  const GemmWorkspace workspace(stride * split.parts);
+  unsigned char* const work = static_cast<unsigned char*>(workspace.data());
+  auto part = [&](std::size_t p) noexcept {
+    block(split.begin(p), split.begin(p + 1), work + stride * p);
+  };
+  team.run(split.parts, part);
+}
+
 void check_reduced(std::string_view function, std::size_t n, std::size_t k, std::size_t lda,
                    std::size_t ldb, std::size_t ldc) {
   check_ld(function, "lda", lda, "A", "k", k, std::nullopt);
@@ -392,16 +415,29 @@ void gemm_u8s8s32(std::size_t m, std::size_t n, std::size_t k, const std::uint8_
                   std::size_t lda, const std::int8_t* B, std::size_t ldb, std::int32_t* C,
                   std::size_t ldc) {
   check_reduced("gemm_u8s8s32", n, k, lda, ldb, ldc);
-  const GemmWorkspace workspace(coheriq::call<Domain, cand::gemm_workspace_u8s8s32>(m, n, k));
-  coheriq::call<Domain, cand::gemm_u8s8s32>(m, n, k, A, lda, B, ldb, C, ldc, workspace.data());
+  gemm_by_rows(
+      m, n, k,
+      [&](std::size_t rows) {
+        return coheriq::call<Domain, cand::gemm_workspace_u8s8s32>(rows, n, k);
+      },
+      [&](std::size_t lo, std::size_t hi, void* work) noexcept {
+        coheriq::call<Domain, cand::gemm_u8s8s32>(hi - lo, n, k, A + lo * lda, lda, B, ldb,
+                                                  C + lo * ldc, ldc, work);
+      });
 }
 void gemm_bf16(std::size_t m, std::size_t n, std::size_t k, float alpha, const bfloat16* A,
                std::size_t lda, const bfloat16* B, std::size_t ldb, float beta, float* C,
                std::size_t ldc) {
   check_reduced("gemm_bf16", n, k, lda, ldb, ldc);
-  const GemmWorkspace workspace(coheriq::call<Domain, cand::gemm_workspace_bf16>(m, n, k));
-  coheriq::call<Domain, cand::gemm_bf16>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc,
-                                         workspace.data());
+  gemm_by_rows(
+      m, n, k,
+      [&](std::size_t rows) {
+        return coheriq::call<Domain, cand::gemm_workspace_bf16>(rows, n, k);
+      },
+      [&](std::size_t lo, std::size_t hi, void* work) noexcept {
+        coheriq::call<Domain, cand::gemm_bf16>(hi - lo, n, k, alpha, A + lo * lda, lda, B, ldb,
+                                               beta, C + lo * ldc, ldc, work);
+      });
 }
 
 }  // namespace coheriq::kernels

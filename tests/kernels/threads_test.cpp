@@ -131,6 +131,49 @@ TEST_CASE("gemm f64 is bitwise identical for 1, 2, 3 and 7 threads") {
   check_identical_across_threads<double>();
 }
 
+TEST_CASE("gemm_u8s8s32 and gemm_bf16 are bitwise identical for 1, 2, 3 and 7 threads") {
+  const std::size_t regions_before = ck::pool::parallel_regions();
+  for (const Shape& s : {Shape{301, 97, 600}, Shape{131, 263, 420}}) {
+    CAPTURE(s.m);
+    CAPTURE(s.n);
+    CAPTURE(s.k);
+    const std::size_t lda = s.k + 3, ldb = s.n + 5, ldc = s.n + 7;
+    std::vector<std::uint8_t> a8(s.m * lda);
+    std::vector<std::int8_t> b8(s.k * ldb);
+    std::vector<ck::bfloat16> a16(s.m * lda), b16(s.k * ldb);
+    const std::vector<float> fa = values<float>(s.m * lda, 3), fb = values<float>(s.k * ldb, 4);
+    for (std::size_t i = 0; i < a8.size(); ++i) {
+      a8[i] = static_cast<std::uint8_t>(i * 7919 % 256);
+      a16[i] = ck::bfloat16(fa[i]);
+    }
+    for (std::size_t i = 0; i < b8.size(); ++i) {
+      b8[i] = static_cast<std::int8_t>(static_cast<int>(i * 104729 % 256) - 128);
+      b16[i] = ck::bfloat16(fb[i]);
+    }
+    const auto int_product = [&](std::size_t threads) {
+      std::vector<std::int32_t> c(s.m * ldc, -1);
+      ck::set_num_threads(threads);
+      ck::gemm_u8s8s32(s.m, s.n, s.k, a8.data(), lda, b8.data(), ldb, c.data(), ldc);
+      return c;
+    };
+    const auto bf16_product = [&](std::size_t threads) {
+      std::vector<float> c = values<float>(s.m * ldc, 5);
+      ck::set_num_threads(threads);
+      ck::gemm_bf16(s.m, s.n, s.k, 0.75f, a16.data(), lda, b16.data(), ldb, 0.5f, c.data(), ldc);
+      return c;
+    };
+    const std::vector<std::int32_t> int_one = int_product(1);
+    const std::vector<float> bf16_one = bf16_product(1);
+    for (std::size_t threads : {2, 3, 7}) {
+      CAPTURE(threads);
+      CHECK_MESSAGE(same_bits(int_product(threads), int_one), "gemm_u8s8s32 differs");
+      CHECK_MESSAGE(same_bits(bf16_product(threads), bf16_one), "gemm_bf16 differs");
+    }
+  }
+  ck::set_num_threads(0);
+  CHECK(ck::pool::parallel_regions() - regions_before == 2 * 3 * 2);  // none ran serially
+}
+
 TEST_CASE("many user threads call gemm at once") {
   // Each user thread runs its own product, on as many threads as it asks for: whichever call
   // holds the pool runs parallel, the others run on their callers; all give the 1-thread bits.
