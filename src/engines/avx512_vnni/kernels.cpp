@@ -43,7 +43,14 @@ std::int32_t DotU8S8(std::size_t n, const std::uint8_t* x, const std::int8_t* y)
                              _mm512_maskz_loadu_epi8(mask, y + i));
   }
   const __m512i total = _mm512_add_epi32(_mm512_add_epi32(s0, s1), _mm512_add_epi32(s2, s3));
-  return _mm512_reduce_add_epi32(total);
+  // The lanes are added as vectors, wrapping like every add above: _mm512_reduce_add_epi32 adds
+  // them as C ints, whose overflow (past the exact range) is undefined behaviour.
+  const __m256i half =
+      _mm256_add_epi32(_mm512_castsi512_si256(total), _mm512_extracti64x4_epi64(total, 1));
+  __m128i quarter = _mm_add_epi32(_mm256_castsi256_si128(half), _mm256_extracti128_si256(half, 1));
+  quarter = _mm_add_epi32(quarter, _mm_shuffle_epi32(quarter, _MM_SHUFFLE(1, 0, 3, 2)));
+  quarter = _mm_add_epi32(quarter, _mm_shuffle_epi32(quarter, _MM_SHUFFLE(2, 3, 0, 1)));
+  return _mm_cvtsi128_si32(quarter);
 }
 
 // The integer GEMM's operations for dot4::Multiply: exact i32 accumulation, C = A·B.
