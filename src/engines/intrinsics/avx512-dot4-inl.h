@@ -194,6 +194,22 @@ inline void TileAndStore(const typename Ops::AElem* A, std::size_t lda, std::siz
   }
 }
 
+// The last `rows` (1 to Rows) rows of a panel: the tile of exactly that height, chosen at compile
+// time (the accumulators must be a fixed number of registers).
+template <class Ops, std::size_t Rows>
+inline void TileRemainder(std::size_t rows, const typename Ops::AElem* A, std::size_t lda,
+                          std::size_t k, const std::uint8_t* panel,
+                          const typename Ops::Scale& scale, typename Ops::CElem* C, std::size_t ldc,
+                          std::size_t n, std::size_t j) {
+  if constexpr (Rows > 0) {
+    if (rows == Rows) {
+      TileAndStore<Ops, Rows>(A, lda, k, panel, scale, C, ldc, n, j);
+    } else {
+      TileRemainder<Ops, Rows - 1>(rows, A, lda, k, panel, scale, C, ldc, n, j);
+    }
+  }
+}
+
 // C (m x n) from A (m x k, in place) and the packed B, in tiles of up to 8 rows x 48 columns.
 template <class Ops>
 inline void Multiply(std::size_t m, std::size_t n, std::size_t k, const typename Ops::AElem* A,
@@ -208,32 +224,9 @@ inline void Multiply(std::size_t m, std::size_t n, std::size_t k, const typename
     for (; i + kMaxRows <= m; i += kMaxRows) {
       TileAndStore<Ops, kMaxRows>(A + i * lda, lda, k, panel, scale, C + i * ldc, ldc, n, j);
     }
-    const auto* a = A + i * lda;
-    auto* c = C + i * ldc;
-    switch (m - i) {
-      case 7:
-        TileAndStore<Ops, 7>(a, lda, k, panel, scale, c, ldc, n, j);
-        break;
-      case 6:
-        TileAndStore<Ops, 6>(a, lda, k, panel, scale, c, ldc, n, j);
-        break;
-      case 5:
-        TileAndStore<Ops, 5>(a, lda, k, panel, scale, c, ldc, n, j);
-        break;
-      case 4:
-        TileAndStore<Ops, 4>(a, lda, k, panel, scale, c, ldc, n, j);
-        break;
-      case 3:
-        TileAndStore<Ops, 3>(a, lda, k, panel, scale, c, ldc, n, j);
-        break;
-      case 2:
-        TileAndStore<Ops, 2>(a, lda, k, panel, scale, c, ldc, n, j);
-        break;
-      case 1:
-        TileAndStore<Ops, 1>(a, lda, k, panel, scale, c, ldc, n, j);
-        break;
-      default:
-        break;
+    if (i < m) {
+      TileRemainder<Ops, kMaxRows - 1>(m - i, A + i * lda, lda, k, panel, scale, C + i * ldc, ldc,
+                                       n, j);
     }
   }
 }
