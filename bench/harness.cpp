@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <new>
@@ -295,7 +296,8 @@ constexpr std::size_t kPeakSteps = 1 << 14;  // FMAs per chain per call
 #define COHERIQ_PEAK_X86 1
 
 // acc = acc * a + b: a just below 1 and b tiny keep every value normal and finite for ever.
-#define COHERIQ_PEAK_LOOP(V, set1, fmadd, add, reduce, T)                       \
+// The lanes of the total are summed as scalars: only keeps the result observable.
+#define COHERIQ_PEAK_LOOP(V, set1, fmadd, add, T)                               \
   V acc[kPeakChains];                                                           \
   for (std::size_t c = 0; c < kPeakChains; ++c) acc[c] = set1(T(c));            \
   const V a = set1(T(0.999999)), b = set1(T(1e-7));                             \
@@ -304,46 +306,23 @@ constexpr std::size_t kPeakSteps = 1 << 14;  // FMAs per chain per call
   }                                                                             \
   V total = acc[0];                                                             \
   for (std::size_t c = 1; c < kPeakChains; ++c) total = add(total, acc[c]);     \
-  return reduce(total)
+  T lanes[sizeof(V) / sizeof(T)];                                               \
+  std::memcpy(lanes, &total, sizeof lanes);                                     \
+  T sum = 0;                                                                    \
+  for (T x : lanes) sum += x;                                                   \
+  return sum
 
-__attribute__((target("avx2,fma"))) float sum256(__m256 v) {
-  alignas(32) float lanes[8];
-  _mm256_store_ps(lanes, v);
-  float s = 0;
-  for (float x : lanes) s += x;
-  return s;
-}
-__attribute__((target("avx2,fma"))) double sum256d(__m256d v) {
-  alignas(32) double lanes[4];
-  _mm256_store_pd(lanes, v);
-  return lanes[0] + lanes[1] + lanes[2] + lanes[3];
-}
-// (Not _mm512_reduce_add_*: GCC 12 warns inside them of an uninitialized variable.)
-__attribute__((target("avx512f"))) float sum512(__m512 v) {
-  alignas(64) float lanes[16];
-  _mm512_store_ps(lanes, v);
-  float s = 0;
-  for (float x : lanes) s += x;
-  return s;
-}
-__attribute__((target("avx512f"))) double sum512d(__m512d v) {
-  alignas(64) double lanes[8];
-  _mm512_store_pd(lanes, v);
-  double s = 0;
-  for (double x : lanes) s += x;
-  return s;
-}
 __attribute__((target("avx2,fma"))) float peak_f32_256() {
-  COHERIQ_PEAK_LOOP(__m256, _mm256_set1_ps, _mm256_fmadd_ps, _mm256_add_ps, sum256, float);
+  COHERIQ_PEAK_LOOP(__m256, _mm256_set1_ps, _mm256_fmadd_ps, _mm256_add_ps, float);
 }
 __attribute__((target("avx2,fma"))) double peak_f64_256() {
-  COHERIQ_PEAK_LOOP(__m256d, _mm256_set1_pd, _mm256_fmadd_pd, _mm256_add_pd, sum256d, double);
+  COHERIQ_PEAK_LOOP(__m256d, _mm256_set1_pd, _mm256_fmadd_pd, _mm256_add_pd, double);
 }
 __attribute__((target("avx512f"))) float peak_f32_512() {
-  COHERIQ_PEAK_LOOP(__m512, _mm512_set1_ps, _mm512_fmadd_ps, _mm512_add_ps, sum512, float);
+  COHERIQ_PEAK_LOOP(__m512, _mm512_set1_ps, _mm512_fmadd_ps, _mm512_add_ps, float);
 }
 __attribute__((target("avx512f"))) double peak_f64_512() {
-  COHERIQ_PEAK_LOOP(__m512d, _mm512_set1_pd, _mm512_fmadd_pd, _mm512_add_pd, sum512d, double);
+  COHERIQ_PEAK_LOOP(__m512d, _mm512_set1_pd, _mm512_fmadd_pd, _mm512_add_pd, double);
 }
 #undef COHERIQ_PEAK_LOOP
 #endif
