@@ -86,25 +86,30 @@ struct packed_bf16 : coheriq::candidate_class {
   X(softmax, f32, softmax, touches<>, void, (std::size_t n, const float* x, float* y), (n, x, y))
 
 // GEMM: internal candidates behind the public gemm/pack_b, which check arguments and own the
-// memory (ISA code never allocates). gemm_workspace: bytes of 64-byte aligned scratch gemm needs
-// (0 allowed); packed_bytes: bytes of op(B) (k x n) packed in the engine's layout; pack_b packs
-// into such a buffer; gemm_packed multiplies by it.
+// memory (ISA code never allocates). gemm_workspace: bytes of 64-byte aligned scratch gemm and
+// gemm_packed need (0 allowed); packed_bytes: bytes of op(B) (k x n) packed in the engine's
+// layout; pack_b writes part `part` of `parts` of such a buffer (the engine chooses the cut; the
+// parts together are the whole, and may be packed at the same time by different threads);
+// gemm_packed multiplies by it. All five are one class: on several threads, gemm is pack_b
+// and gemm_packed (the threads share one packed op(B)), and the workspace fits the engine's own
+// blocking, so they must all come from the same engine.
 #define COHERIQ_KERNELS_GEMM_TYPED(X, T, S)                                                       \
-  X(gemm_workspace, S, gemm_workspace<T>, touches<>, std::size_t,                                 \
+  X(gemm_workspace, S, gemm_workspace<T>, touches<packed_##S>, std::size_t,                       \
     (std::size_t m, std::size_t n, std::size_t k), (m, n, k))                                     \
-  X(gemm, S, gemm<T>, touches<>, void,                                                            \
+  X(gemm, S, gemm<T>, touches<packed_##S>, void,                                                  \
     (Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, T alpha, const T* A,        \
      std::size_t lda, const T* B, std::size_t ldb, T beta, T* C, std::size_t ldc, void* work),    \
     (ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, work))                                 \
   X(packed_bytes, S, packed_bytes<T>, touches<packed_##S>, std::size_t,                           \
     (std::size_t k, std::size_t n), (k, n))                                                       \
   X(pack_b, S, pack_b<T>, touches<packed_##S>, void,                                              \
-    (Trans tb, std::size_t k, std::size_t n, const T* B, std::size_t ldb, void* packed),          \
-    (tb, k, n, B, ldb, packed))                                                                   \
+    (Trans tb, std::size_t k, std::size_t n, const T* B, std::size_t ldb, void* packed,           \
+     std::size_t part, std::size_t parts),                                                        \
+    (tb, k, n, B, ldb, packed, part, parts))                                                      \
   X(gemm_packed, S, gemm_packed<T>, touches<packed_##S>, void,                                    \
     (Trans ta, std::size_t m, std::size_t n, std::size_t k, T alpha, const T* A, std::size_t lda, \
-     const void* packed, T beta, T* C, std::size_t ldc),                                          \
-    (ta, m, n, k, alpha, A, lda, packed, beta, C, ldc))
+     const void* packed, T beta, T* C, std::size_t ldc, void* work),                              \
+    (ta, m, n, k, alpha, A, lda, packed, beta, C, ldc, work))
 #define COHERIQ_KERNELS_GEMM(X)             \
   COHERIQ_KERNELS_GEMM_TYPED(X, float, f32) \
   COHERIQ_KERNELS_GEMM_TYPED(X, double, f64)
@@ -147,7 +152,7 @@ COHERIQ_KERNELS_CANDIDATES(COHERIQ_KERNELS_TAG)
 struct Domain {
   static constexpr std::string_view name = domain_name;
   static constexpr std::string_view env_var = "COHERIQ_ENGINE";
-  static constexpr std::string_view abi = "coheriq.kernels/1";
+  static constexpr std::string_view abi = "coheriq.kernels/2";
   using classes =
       coheriq::list<cand::packed_f32, cand::packed_f64, cand::packed_u8s8, cand::packed_bf16>;
 #define COHERIQ_KERNELS_TAG_NAME(op, S, impl, touched, R, params, args) , cand::op##_##S

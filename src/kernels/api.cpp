@@ -166,11 +166,13 @@ class GemmWorkspace {
 
 // ------------------------------ Threads for GEMM
 
-// A product runs on several threads by cutting C into blocks, rows or columns, one per thread;
-// each block is one call of the engine's gemm (or gemm_packed) with the full k. An engine
-// computes every element of C from its row of op(A) and column of op(B) in an order that depends
-// only on k (docs/engine-guide.md), so C is bitwise the same for every thread count and every
-// way of cutting it.
+// A product runs on several threads by cutting C into blocks, rows or columns, one per thread,
+// each computed with the full k. Blocks of rows share one op(B) that the team packs first, in
+// parts (pack_b), and multiply by it (gemm_packed); blocks of columns call the engine's gemm on
+// their columns. An engine computes every element of C from its row of op(A) and column of
+// op(B) in an order that depends only on k, the same in gemm and gemm_packed
+// (docs/engine-guide.md), so C is bitwise the same for every thread count and every way of
+// cutting it.
 //
 // Below kParallelMinWork<T> multiply-adds (m·n·k) a product stays on the calling thread. Two
 // threads gain when the product takes longer on one than twice the time L until a sleeping
@@ -249,27 +251,45 @@ void gemm_checked(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t 
                                 workspace.data());
     return;
   }
-  // One workspace per block, allocated here before any block runs (a failure changes nothing).
   const std::size_t largest = split.largest();
-  const std::size_t stride =
-      round_up_64(split.by_rows ? coheriq::call<Domain, Workspace>(largest, n, k)
-                                : coheriq::call<Domain, Workspace>(m, largest, k));
+  if (split.by_rows) {
+    // Blocks of rows share one packed op(B), packed by the team in parts first (BLIS: the
+    // threads share the B panel, each packs its own A); every block would otherwise pack all
+    // of B for itself. Packed B, then one workspace per block, allocated before anything runs
+    // (a failure changes nothing).
+    const std::size_t packed_size =
+        round_up_64(coheriq::call<Domain, typename Candidates<T>::packed_bytes>(k, n));
+    const std::size_t stride = round_up_64(coheriq::call<Domain, Workspace>(largest, n, k));
+    const GemmWorkspace workspace(packed_size + stride * split.parts);
+    unsigned char* const work = static_cast<unsigned char*>(workspace.data());
+    void* const packed = work;
+    // The workers call the engine through coheriq::call: the queries above have locked the
+    // domain, so each call is a pointer load and cannot throw.
+    auto pack = [&](std::size_t part) noexcept {
+      coheriq::call<Domain, typename Candidates<T>::pack_b>(tb, k, n, B, ldb, packed, part,
+                                                            split.parts);
+    };
+    team.run(split.parts, pack);
+    auto block = [&](std::size_t part) noexcept {
+      const std::size_t lo = split.begin(part), hi = split.begin(part + 1);
+      const T* a = ta == Trans::N ? A + lo * lda : A + lo;
+      coheriq::call<Domain, typename Candidates<T>::gemm_packed>(
+          ta, hi - lo, n, k, alpha, a, lda, packed, beta, C + lo * ldc, ldc,
+          work + packed_size + stride * part);
+    };
+    team.run(split.parts, block);
+    return;
+  }
+  // Blocks of columns: each packs its own columns of op(B), and all of op(A) (a wide product
+  // has few rows), with a workspace of its own.
+  const std::size_t stride = round_up_64(coheriq::call<Domain, Workspace>(m, largest, k));
   const GemmWorkspace workspace(stride * split.parts);
   unsigned char* const work = static_cast<unsigned char*>(workspace.data());
-  // The workers call the engine through coheriq::call: the workspace query above has locked the
-  // domain, so each call is a pointer load and cannot throw.
   auto block = [&](std::size_t part) noexcept {
     const std::size_t lo = split.begin(part), hi = split.begin(part + 1);
-    void* const w = work + stride * part;
-    if (split.by_rows) {
-      const T* a = ta == Trans::N ? A + lo * lda : A + lo;
-      coheriq::call<Domain, Gemm>(ta, tb, hi - lo, n, k, alpha, a, lda, B, ldb, beta, C + lo * ldc,
-                                  ldc, w);
-    } else {
-      const T* b = tb == Trans::N ? B + lo : B + lo * ldb;
-      coheriq::call<Domain, Gemm>(ta, tb, m, hi - lo, k, alpha, A, lda, b, ldb, beta, C + lo, ldc,
-                                  w);
-    }
+    const T* b = tb == Trans::N ? B + lo : B + lo * ldb;
+    coheriq::call<Domain, Gemm>(ta, tb, m, hi - lo, k, alpha, A, lda, b, ldb, beta, C + lo, ldc,
+                                work + stride * part);
   };
   team.run(split.parts, block);
 }
@@ -284,7 +304,7 @@ PackedMatrix<T> pack_b_checked(Trans tb, std::size_t k, std::size_t n, const T* 
   const std::size_t bytes = coheriq::call<Domain, typename Candidates<T>::packed_bytes>(k, n);
   PackedMatrix<T> packed = PackedAccess<T>::allocate(k, n, bytes);
   coheriq::call<Domain, typename Candidates<T>::pack_b>(tb, k, n, B, ldb,
-                                                        PackedAccess<T>::data(packed));
+                                                        PackedAccess<T>::data(packed), 0, 1);
   return packed;
 }
 
@@ -306,20 +326,26 @@ void gemm_packed_checked(Trans ta, std::size_t m, std::size_t n, std::size_t k, 
   check_lda("gemm", ta, m, k, lda);
   check_ldc("gemm", n, ldc);
   using GemmPacked = typename Candidates<T>::gemm_packed;
+  using Workspace = typename Candidates<T>::gemm_workspace;
   const void* packed = PackedAccess<T>::data(B);
   // Packed B is cut only by rows of C: a block of columns is not a packed matrix of its own.
   pool::Team team(gemm_split(gemm_threads<T>(m, n, k), m, n, false).parts);
   const GemmSplit split = gemm_split(team.size(), m, n, false);
   if (split.parts <= 1) {
-    coheriq::call<Domain, GemmPacked>(ta, m, n, k, alpha, A, lda, packed, beta, C, ldc);
+    const GemmWorkspace workspace(coheriq::call<Domain, Workspace>(m, n, k));
+    coheriq::call<Domain, GemmPacked>(ta, m, n, k, alpha, A, lda, packed, beta, C, ldc,
+                                      workspace.data());
     return;
   }
+  const std::size_t stride = round_up_64(coheriq::call<Domain, Workspace>(split.largest(), n, k));
+  const GemmWorkspace workspace(stride * split.parts);
+  unsigned char* const work = static_cast<unsigned char*>(workspace.data());
   // Packing B locked the domain, so the workers' coheriq::call is a pointer load.
   auto block = [&](std::size_t part) noexcept {
     const std::size_t lo = split.begin(part), hi = split.begin(part + 1);
     const T* a = ta == Trans::N ? A + lo * lda : A + lo;
     coheriq::call<Domain, GemmPacked>(ta, hi - lo, n, k, alpha, a, lda, packed, beta, C + lo * ldc,
-                                      ldc);
+                                      ldc, work + stride * part);
   };
   team.run(split.parts, block);
 }

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <exception>
 #include <mutex>
@@ -32,6 +33,8 @@ class Pool {
   std::size_t parts = 0;     // of the region in progress; 0 between regions
   std::size_t next = 0;      // the next part nobody has taken
   std::size_t finished = 0;  // parts that have returned
+  // Bumped (under `mutex`) when a region starts; read without it by workers that spin.
+  std::atomic<std::size_t> regions_started{0};
 
   // Grows the pool to `count` workers, fewer if the system refuses threads. Called with
   // `region` held, so no region runs meanwhile.
@@ -44,7 +47,7 @@ class Pool {
 namespace {
 
 thread_local bool in_worker = false;
-std::atomic<std::size_t> regions_run{0};
+std::atomic<std::size_t> teams_run{0};
 
 // The pool, created on first use and never destroyed; the child of a fork forgets it (its
 // workers do not exist there) and creates its own.
@@ -65,7 +68,7 @@ Pool* instance() {
 // destroying it would join threads that are not there.
 void forget_pool_in_child() noexcept {
   the_pool.store(nullptr, std::memory_order_relaxed);
-  regions_run.store(0, std::memory_order_relaxed);
+  teams_run.store(0, std::memory_order_relaxed);
 }
 
 // Registered when the library is loaded, before any thread of ours exists.
@@ -92,11 +95,28 @@ void Pool::grow(std::size_t count) noexcept {
   pthread_sigmask(SIG_SETMASK, &previous, nullptr);
 }
 
+// How long a worker stays awake after its last part before it sleeps: a call that runs two
+// regions in a row (gemm: pack op(B), then multiply) finds it awake for the second one instead of
+// paying the wake-up (28 us measured, docs/kernels.md) twice. Short enough that an idle pool
+// costs nothing measurable.
+constexpr std::chrono::microseconds kSpinBeforeSleep{50};
+
 void Pool::work_loop(std::size_t index) noexcept {
   in_worker = true;
   std::unique_lock<std::mutex> lock(mutex);
+  const auto has_part = [&] { return index < helpers && next < parts; };
   for (;;) {
-    work.wait(lock, [&] { return index < helpers && next < parts; });
+    if (!has_part()) {
+      const std::size_t seen = regions_started.load(std::memory_order_relaxed);
+      lock.unlock();
+      const auto until = std::chrono::steady_clock::now() + kSpinBeforeSleep;
+      while (regions_started.load(std::memory_order_acquire) == seen &&
+             std::chrono::steady_clock::now() < until) {
+        std::this_thread::yield();
+      }
+      lock.lock();
+    }
+    work.wait(lock, has_part);
     const std::size_t part = next++;
     const PartFunction f = body;
     void* const c = context;
@@ -125,7 +145,10 @@ void Team::run(std::size_t parts, PartFunction body, void* context) noexcept {
     for (std::size_t part = 0; part < parts; ++part) body(context, part);
     return;
   }
-  regions_run.fetch_add(1, std::memory_order_relaxed);
+  if (!counted_) {
+    teams_run.fetch_add(1, std::memory_order_relaxed);
+    counted_ = true;
+  }
   Pool& p = *pool_;
   std::unique_lock<std::mutex> lock(p.mutex);
   p.body = body;
@@ -134,6 +157,7 @@ void Team::run(std::size_t parts, PartFunction body, void* context) noexcept {
   p.parts = parts;
   p.next = 0;
   p.finished = 0;
+  p.regions_started.fetch_add(1, std::memory_order_release);
   p.work.notify_all();
   // The caller takes parts like any worker, then waits for the ones still running.
   while (p.next < p.parts) {
@@ -150,6 +174,6 @@ void Team::run(std::size_t parts, PartFunction body, void* context) noexcept {
   p.context = nullptr;
 }
 
-std::size_t parallel_regions() noexcept { return regions_run.load(std::memory_order_relaxed); }
+std::size_t parallel_teams() noexcept { return teams_run.load(std::memory_order_relaxed); }
 
 }  // namespace coheriq::kernels::pool

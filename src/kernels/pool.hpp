@@ -49,10 +49,12 @@ class Team {
  private:
   Pool* pool_ = nullptr;  // set while this team holds the pool's region
   std::size_t size_ = 1;
+  bool counted_ = false;  // in parallel_teams()
 };
 
-// Regions that ran on more than one thread since the process (or the child of a fork) started:
-// lets the tests tell that a product took the parallel path.
-std::size_t parallel_regions() noexcept;
+// Teams that ran parts on more than one thread (one count per team, however many regions it
+// ran) since the process (or the child of a fork) started: lets the tests tell that a product
+// took the parallel path.
+std::size_t parallel_teams() noexcept;
 
 }  // namespace coheriq::kernels::pool

@@ -74,17 +74,20 @@ std::size_t packed_bytes(std::size_t k, std::size_t n) {
 }
 
 template <class T>
-void pack_b(Trans tb, std::size_t k, std::size_t n, const T* B, std::size_t ldb, void* packed) {
+void pack_b(Trans tb, std::size_t k, std::size_t n, const T* B, std::size_t ldb, void* packed,
+            std::size_t part, std::size_t parts) {
   T* out = static_cast<T*>(packed);
   const Operand<T> b{B, ldb, tb};
-  for (std::size_t p = 0; p < k; ++p) {
+  // A part is a band of rows of op(B).
+  for (std::size_t p = k * part / parts; p < k * (part + 1) / parts; ++p) {
     for (std::size_t j = 0; j < n; ++j) out[p * n + j] = b.at(p, j);
   }
 }
 
 template <class T>
 void gemm_packed(Trans ta, std::size_t m, std::size_t n, std::size_t k, T alpha, const T* A,
-                 std::size_t lda, const void* packed, T beta, T* C, std::size_t ldc) {
+                 std::size_t lda, const void* packed, T beta, T* C, std::size_t ldc,
+                 void* /*workspace*/) {
   multiply(m, n, k, alpha, Operand<T>{A, lda, ta},
            Operand<T>{static_cast<const T*>(packed), n, Trans::N}, beta, C, ldc);
 }

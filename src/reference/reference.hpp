@@ -83,14 +83,17 @@ template <class T>
 void gemm(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, T alpha, const T* A,
           std::size_t lda, const T* B, std::size_t ldb, T beta, T* C, std::size_t ldc,
           void* workspace);
-// The reference layout of a packed op(B): row-major k x n, contiguous (k·n·sizeof(T) bytes).
+// The reference layout of a packed op(B): row-major k x n, contiguous (k·n·sizeof(T) bytes);
+// pack_b's part p of P is the band of rows [k·p/P, k·(p+1)/P).
 template <class T>
 std::size_t packed_bytes(std::size_t k, std::size_t n);
 template <class T>
-void pack_b(Trans tb, std::size_t k, std::size_t n, const T* B, std::size_t ldb, void* packed);
+void pack_b(Trans tb, std::size_t k, std::size_t n, const T* B, std::size_t ldb, void* packed,
+            std::size_t part, std::size_t parts);
 template <class T>
 void gemm_packed(Trans ta, std::size_t m, std::size_t n, std::size_t k, T alpha, const T* A,
-                 std::size_t lda, const void* packed, T beta, T* C, std::size_t ldc);
+                 std::size_t lda, const void* packed, T beta, T* C, std::size_t ldc,
+                 void* workspace);
 
 // ------------------------------ Reduced precision (reduced.cpp)
 

@@ -149,13 +149,78 @@ TEST_CASE("the reference layout is op(B) row-major k x n, contiguous") {
   for (std::size_t i = 0; i < b.size(); ++i) b[i] = double(i);
   CHECK(reference::packed_bytes<double>(k, n) == k * n * sizeof(double));
   std::vector<double> packed(k * n);
-  reference::pack_b(Trans::T, k, n, b.data(), ld, packed.data());  // op(B)(p, j) = B(j, p)
+  reference::pack_b(Trans::T, k, n, b.data(), ld, packed.data(), 0, 1);  // op(B)(p, j) = B(j, p)
   for (std::size_t p = 0; p < k; ++p) {
     for (std::size_t j = 0; j < n; ++j) CHECK(packed[p * n + j] == b[j * ld + p]);
   }
-  reference::pack_b(Trans::N, k, n, b.data(), ld, packed.data());
+  reference::pack_b(Trans::N, k, n, b.data(), ld, packed.data(), 0, 1);
   for (std::size_t p = 0; p < k; ++p) {
     for (std::size_t j = 0; j < n; ++j) CHECK(packed[p * n + j] == b[p * ld + j]);
+  }
+}
+
+// A buffer of `bytes` bytes, 64-byte aligned as the engines' packed layouts require, filled with
+// `marker`.
+class Aligned {
+ public:
+  Aligned(std::size_t bytes, unsigned char marker) : raw_(bytes + 64, marker), bytes_(bytes) {}
+  unsigned char* data() {
+    const auto address = reinterpret_cast<std::uintptr_t>(raw_.data());
+    return raw_.data() + (64 - address % 64) % 64;
+  }
+  unsigned char& operator[](std::size_t i) { return data()[i]; }
+  bool operator==(Aligned& other) {
+    return std::equal(data(), data() + bytes_, other.data(), other.data() + other.bytes_);
+  }
+
+ private:
+  std::vector<unsigned char> raw_;
+  std::size_t bytes_;
+};
+
+// The threads of a gemm pack op(B) in parts, each its own bytes (src/kernels/api.cpp): for every
+// split, the parts together must write exactly what one part writes, and no two parts may write
+// the same byte (each part is packed twice, over two different markers: the bytes it wrote are
+// those where both copies agree).
+TEST_CASE_TEMPLATE("pack_b in parts writes the same bytes as in one part", T, float, double) {
+  using Pack = std::conditional_t<std::is_same_v<T, float>, cand::pack_b_f32, cand::pack_b_f64>;
+  using Bytes =
+      std::conditional_t<std::is_same_v<T, float>, cand::packed_bytes_f32, cand::packed_bytes_f64>;
+  Random random(44);
+  for (const Shape& shape :
+       {Shape{0, 1, 1}, Shape{0, 7, 5}, Shape{0, 33, 130}, Shape{0, 97, 600}, Shape{0, 520, 37}}) {
+    for (Trans tb : {Trans::N, Trans::T}) {
+      CAPTURE(shape.n);
+      CAPTURE(shape.k);
+      CAPTURE(name_of(tb));
+      const Product<T> p(Trans::N, tb, shape, T(1), T(0), 0, 2, random);
+      const std::size_t bytes = coheriq::call<Domain, Bytes>(shape.k, shape.n);
+      const auto pack = [&](Aligned& into, std::size_t part, std::size_t parts) {
+        coheriq::call<Domain, Pack>(tb, shape.k, shape.n, p.b.data(), p.b.ld(), into.data(), part,
+                                    parts);
+      };
+      Aligned whole(bytes, 0xA5);
+      pack(whole, 0, 1);
+      for (std::size_t parts : {2, 3, 7}) {
+        CAPTURE(parts);
+        Aligned merged(bytes, 0xA5);
+        std::size_t written_twice = 0;
+        std::vector<bool> written(bytes, false);
+        for (std::size_t part = 0; part < parts; ++part) {
+          Aligned mine(bytes, 0xA5), again(bytes, 0x5A);
+          pack(mine, part, parts);
+          pack(again, part, parts);
+          for (std::size_t i = 0; i < bytes; ++i) {
+            if (mine[i] != again[i]) continue;  // not written by this part
+            merged[i] = mine[i];
+            written_twice += written[i] ? 1 : 0;
+            written[i] = true;
+          }
+        }
+        CHECK_MESSAGE(merged == whole, "the parts together differ from the whole");
+        CHECK_MESSAGE(written_twice == 0, written_twice << " bytes were written by two parts");
+      }
+    }
   }
 }
 

@@ -92,7 +92,7 @@ bool same_bits(const std::vector<T>& x, const std::vector<T>& y) {
 
 template <class T>
 void check_identical_across_threads() {
-  const std::size_t regions_before = ck::pool::parallel_regions();
+  const std::size_t teams_before = ck::pool::parallel_teams();
   std::uint32_t seed = 1;
   for (const Shape& s : kShapes) {
     for (Trans ta : {Trans::N, Trans::T}) {
@@ -121,7 +121,7 @@ void check_identical_across_threads() {
   // only serial fallback is "busy", which cannot happen with one calling thread.
   // (Packed B is cut by rows: every shape has at least two blocks of 32 rows.)
   const std::size_t products = std::size(kShapes) * 4 * 3 * 2;
-  CHECK(ck::pool::parallel_regions() - regions_before == products);
+  CHECK(ck::pool::parallel_teams() - teams_before == products);
 }
 
 TEST_CASE("gemm f32 is bitwise identical for 1, 2, 3 and 7 threads") {
@@ -132,7 +132,7 @@ TEST_CASE("gemm f64 is bitwise identical for 1, 2, 3 and 7 threads") {
 }
 
 TEST_CASE("gemm_u8s8s32 and gemm_bf16 are bitwise identical for 1, 2, 3 and 7 threads") {
-  const std::size_t regions_before = ck::pool::parallel_regions();
+  const std::size_t teams_before = ck::pool::parallel_teams();
   for (const Shape& s : {Shape{301, 97, 600}, Shape{131, 263, 420}}) {
     CAPTURE(s.m);
     CAPTURE(s.n);
@@ -171,7 +171,7 @@ TEST_CASE("gemm_u8s8s32 and gemm_bf16 are bitwise identical for 1, 2, 3 and 7 th
     }
   }
   ck::set_num_threads(0);
-  CHECK(ck::pool::parallel_regions() - regions_before == 2 * 3 * 2);  // none ran serially
+  CHECK(ck::pool::parallel_teams() - teams_before == 2 * 3 * 2);  // none ran serially
 }
 
 TEST_CASE("many user threads call gemm at once") {
@@ -216,7 +216,7 @@ TEST_CASE("fork after the pool started leaves a working child") {
   const Problem<float> p(Trans::N, Trans::N, {131, 97, 600}, 21);
   const std::vector<float> expect = p.gemm(1);
   REQUIRE(same_bits(p.gemm(2), expect));
-  REQUIRE(ck::pool::parallel_regions() > 0);  // the pool's workers exist now
+  REQUIRE(ck::pool::parallel_teams() > 0);  // the pool's workers exist now
 
   std::fflush(nullptr);
   const pid_t child = fork();
@@ -224,9 +224,9 @@ TEST_CASE("fork after the pool started leaves a working child") {
   if (child == 0) {
     // A child that waited for the parent's workers would hang: give it a deadline.
     alarm(60);
-    const std::size_t regions = ck::pool::parallel_regions();
+    const std::size_t teams = ck::pool::parallel_teams();
     const bool right = same_bits(p.gemm(2), expect);
-    const bool parallel = ck::pool::parallel_regions() == regions + 1;
+    const bool parallel = ck::pool::parallel_teams() == teams + 1;
     if (!right) std::fprintf(stderr, "FAIL: the child's 2-thread gemm differs\n");
     if (!parallel) std::fprintf(stderr, "FAIL: the child's gemm did not run on its own pool\n");
     std::_Exit(right && parallel ? 0 : 1);

@@ -166,7 +166,7 @@ bases = reference
 priority = 1000
 description = a plugin whose library is not there
 library = $plugins/libnothere.so
-abi = coheriq.kernels/1
+abi = coheriq.kernels/2
 overrides = dot.f32
 MANIFEST
     fresh

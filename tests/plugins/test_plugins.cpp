@@ -71,7 +71,7 @@ void write(const std::string& path, const std::string& text) {
 // A manifest of the kernels domain for `name`, followed by `extra` lines.
 std::string manifest_text(const std::string& name, const std::string& extra = "") {
   return "domain = coheriq.kernels\nname = " + name +
-         "\nlibrary = libtest_plugin.so\nabi = coheriq.kernels/1\n" + extra;
+         "\nlibrary = libtest_plugin.so\nabi = coheriq.kernels/2\n" + extra;
 }
 
 // The kernels domain's broken manifests, after its engines are listed.
@@ -99,7 +99,7 @@ TEST_CASE("manifest: a complete manifest parses") {
       "requires = " +
           feature +
           "\npriority = -3\ndescription = a = b\nlibrary = libfast.so\n"
-          "abi = coheriq.kernels/1\noverrides = dot.f32, sum.f32\n"
+          "abi = coheriq.kernels/2\noverrides = dot.f32, sum.f32\n"
           "layouts = PackedMatrix<float>: wide; PackedMatrix<double>: wide\n"
           "host = vendor=AuthenticAMD, family=25|26, min_vector_bits=256, min_l1d=49152, "
           "min_l2=1048576\n",
@@ -324,7 +324,7 @@ TEST_CASE("plugin path: only regular files of bounded size are read, and refusal
   REQUIRE(::mkfifo((libs + "/libfifo.so").c_str(), 0644) == 0);
   write(libs + "/f.coheriq-engine",
         "domain = coheriq.kernels\nname = fifo_library\nlibrary = libfifo.so\n"
-        "abi = coheriq.kernels/1\n");
+        "abi = coheriq.kernels/2\n");
   ::setenv("COHERIQ_ENGINE_PATH", (dir + ":" + libs + ":" + PLUGIN_DIR).c_str(), 1);
 
   const auto broken = broken_manifests();
@@ -384,7 +384,7 @@ TEST_CASE("plugin trust: a world-writable directory, manifest or library is refu
   REQUIRE(::chmod(lib.c_str(), 0777) == 0);
   write(dir + "/c.coheriq-engine",
         "domain = coheriq.kernels\nname = open_library\nlibrary = libopen.so\n"
-        "abi = coheriq.kernels/1\n");
+        "abi = coheriq.kernels/2\n");
   ::setenv("COHERIQ_ENGINE_PATH", (open_dir + ":" + dir + ":" + PLUGIN_DIR).c_str(), 1);
 
   const auto all = coheriq::engines(coheriq::kernels::domain_name);

@@ -48,7 +48,7 @@ def plugin_dir(args, name_bytes, manifests):
         with open(os.path.join(path, name.encode() + b".coheriq-engine"), "wb") as f:
             f.write(b"domain = coheriq.kernels\nname = " + name.encode() +
                     b"\nlibrary = libdoes_not_exist_" + name.encode() +
-                    b".so\nabi = coheriq.kernels/1\ndescription = " + description + b"\n")
+                    b".so\nabi = coheriq.kernels/2\ndescription = " + description + b"\n")
     return path
 
 

@@ -24,9 +24,7 @@
 //   ir: one A micro-panel (MR x kc, L1) is reused against every B panel of the column block.
 //   jr: microkernel.
 // pack_b's layout is the sequence of the B k-blocks for the whole matrix, so gemm_packed runs the
-// same loops without packing B. It has no workspace: it packs A one micro-panel at a time into a
-// buffer on the stack (MC = MR), which streams the B k-block once per MR rows; the 9 bytes per
-// cycle that takes (128 bytes per 14 cycles with zmm) are within what L3 delivers.
+// same loops without packing B (and gives the same bits: the k-blocks depend on k alone).
 
 #ifndef COHERIQ_ENGINES_GENERIC_GEMM_INL_H_
 #define COHERIQ_ENGINES_GENERIC_GEMM_INL_H_
@@ -436,35 +434,48 @@ std::size_t packed_bytes(std::size_t k, std::size_t n) {
   return GemmRoundUp(k * GemmRoundUp(n, GemmShape<T>::kNR) * sizeof(T), 64);
 }
 
+// Part `part` of `parts` is a band of whole panels, in every k-block: each part writes its own
+// bytes of the layout, so the parts may be packed at the same time.
 template <class T>
-void pack_b(Trans tb, std::size_t k, std::size_t n, const T* B, std::size_t ldb, void* packed) {
+void pack_b(Trans tb, std::size_t k, std::size_t n, const T* B, std::size_t ldb, void* packed,
+            std::size_t part, std::size_t parts) {
   using Shape = GemmShape<T>;
   const std::size_t n_padded = GemmRoundUp(n, Shape::kNR);
+  const std::size_t panels = n_padded / Shape::kNR;
+  const std::size_t j0 = panels * part / parts * Shape::kNR;
+  const std::size_t j1 = GemmMin(n, panels * (part + 1) / parts * Shape::kNR);
+  if (j0 >= j1) return;
   const std::size_t k_block = GemmKBlock<T>(k);
-  T* dst = static_cast<T*>(packed);
+  // The columns [j0, j1) of op(B): columns of B, or rows of B when it is transposed.
+  const T* const b = tb == Trans::N ? B + j0 : B + j0 * ldb;
+  T* const dst = static_cast<T*>(packed);
+  // Column j0 of k-block pc is j0 * kc values into it (panels are kc x NR, k-major).
+  const auto block_of = [&](std::size_t pc) {
+    return dst + pc * n_padded + j0 * GemmMin(k_block, k - pc);
+  };
   // Past about an L2's worth, the packed matrix will not stay in cache for the product anyway.
   if (n_padded * k * sizeof(T) > (std::size_t{2} << 20)) {
     for (std::size_t pc = 0; pc < k; pc += k_block) {
-      GemmPackB<T, true>(tb, B, ldb, n, pc, GemmMin(k_block, k - pc), dst + pc * n_padded);
+      GemmPackB<T, true>(tb, b, ldb, j1 - j0, pc, GemmMin(k_block, k - pc), block_of(pc));
     }
     hwy::FlushStream();
     return;
   }
   for (std::size_t pc = 0; pc < k; pc += k_block) {
-    GemmPackB(tb, B, ldb, n, pc, GemmMin(k_block, k - pc), dst + pc * n_padded);
+    GemmPackB(tb, b, ldb, j1 - j0, pc, GemmMin(k_block, k - pc), block_of(pc));
   }
 }
 
+// The same loops as gemm over the packed k-blocks; the workspace (gemm_workspace bytes) holds the
+// A block, so each column block of a packed k-block is reused from L2 by MC rows.
 template <class T>
 void gemm_packed(Trans ta, std::size_t m, std::size_t n, std::size_t k, T alpha, const T* A,
-                 std::size_t lda, const void* packed, T beta, T* C, std::size_t ldc) {
-  using Shape = GemmShape<T>;
+                 std::size_t lda, const void* packed, T beta, T* C, std::size_t ldc,
+                 void* workspace) {
   if (m == 0 || n == 0) return;
   if (k == 0) return GemmScaleC(m, n, beta, C, ldc);
-  // No workspace here: A is packed one micro-panel at a time into this buffer (2/3 of L1).
-  HWY_ALIGN T a_panel[Shape::kMR * Shape::kKC];
   GemmLoops<T>(ta, Trans::N, m, n, k, alpha, A, lda, nullptr, 0, static_cast<const T*>(packed),
-               beta, C, ldc, a_panel, Shape::kMR, nullptr);
+               beta, C, ldc, static_cast<T*>(workspace), GemmShape<T>::kMC, nullptr);
 }
 
 COHERIQ_GENERIC_END
