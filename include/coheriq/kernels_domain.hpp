@@ -86,8 +86,8 @@ struct packed_bf16 : coheriq::candidate_class {
   X(softmax, f32, softmax, touches<>, void, (std::size_t n, const float* x, float* y), (n, x, y))
 
 // GEMM: internal candidates behind the public gemm/pack_b, which check arguments and own the
-// memory (ISA code never allocates). gemm_workspace: bytes of 64-byte aligned scratch gemm and
-// gemm_packed need (0 allowed); packed_bytes: bytes of op(B) (k x n) packed in the engine's
+// memory (ISA code never allocates). gemm_workspace: bytes of 64-byte aligned scratch gemm needs
+// (0 allowed); packed_bytes: bytes of op(B) (k x n) packed in the engine's
 // layout; pack_b writes part `part` of `parts` of such a buffer (the engine chooses the cut; the
 // parts together are the whole, and may be packed at the same time by different threads);
 // gemm_packed multiplies by it. All five are one class: on several threads, gemm is pack_b
@@ -108,8 +108,8 @@ struct packed_bf16 : coheriq::candidate_class {
     (tb, k, n, B, ldb, packed, part, parts))                                                      \
   X(gemm_packed, S, gemm_packed<T>, touches<packed_##S>, void,                                    \
     (Trans ta, std::size_t m, std::size_t n, std::size_t k, T alpha, const T* A, std::size_t lda, \
-     const void* packed, T beta, T* C, std::size_t ldc, void* work),                              \
-    (ta, m, n, k, alpha, A, lda, packed, beta, C, ldc, work))
+     const void* packed, T beta, T* C, std::size_t ldc),                                          \
+    (ta, m, n, k, alpha, A, lda, packed, beta, C, ldc))
 #define COHERIQ_KERNELS_GEMM(X)             \
   COHERIQ_KERNELS_GEMM_TYPED(X, float, f32) \
   COHERIQ_KERNELS_GEMM_TYPED(X, double, f64)

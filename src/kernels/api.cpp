@@ -255,14 +255,10 @@ void gemm_checked(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t 
   if (split.by_rows) {
     // Blocks of rows share one packed op(B), packed by the team in parts first (BLIS: the
     // threads share the B panel, each packs its own A); every block would otherwise pack all
-    // of B for itself. Packed B, then one workspace per block, allocated before anything runs
-    // (a failure changes nothing).
-    const std::size_t packed_size =
-        round_up_64(coheriq::call<Domain, typename Candidates<T>::packed_bytes>(k, n));
-    const std::size_t stride = round_up_64(coheriq::call<Domain, Workspace>(largest, n, k));
-    const GemmWorkspace workspace(packed_size + stride * split.parts);
-    unsigned char* const work = static_cast<unsigned char*>(workspace.data());
-    void* const packed = work;
+    // of B for itself. Allocated before anything runs (a failure changes nothing).
+    const GemmWorkspace workspace(
+        coheriq::call<Domain, typename Candidates<T>::packed_bytes>(k, n));
+    void* const packed = workspace.data();
     // The workers call the engine through coheriq::call: the queries above have locked the
     // domain, so each call is a pointer load and cannot throw.
     auto pack = [&](std::size_t part) noexcept {
@@ -273,9 +269,8 @@ void gemm_checked(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t 
     auto block = [&](std::size_t part) noexcept {
       const std::size_t lo = split.begin(part), hi = split.begin(part + 1);
       const T* a = ta == Trans::N ? A + lo * lda : A + lo;
-      coheriq::call<Domain, typename Candidates<T>::gemm_packed>(
-          ta, hi - lo, n, k, alpha, a, lda, packed, beta, C + lo * ldc, ldc,
-          work + packed_size + stride * part);
+      coheriq::call<Domain, typename Candidates<T>::gemm_packed>(ta, hi - lo, n, k, alpha, a, lda,
+                                                                 packed, beta, C + lo * ldc, ldc);
     };
     team.run(split.parts, block);
     return;
@@ -326,26 +321,20 @@ void gemm_packed_checked(Trans ta, std::size_t m, std::size_t n, std::size_t k, 
   check_lda("gemm", ta, m, k, lda);
   check_ldc("gemm", n, ldc);
   using GemmPacked = typename Candidates<T>::gemm_packed;
-  using Workspace = typename Candidates<T>::gemm_workspace;
   const void* packed = PackedAccess<T>::data(B);
   // Packed B is cut only by rows of C: a block of columns is not a packed matrix of its own.
   pool::Team team(gemm_split(gemm_threads<T>(m, n, k), m, n, false).parts);
   const GemmSplit split = gemm_split(team.size(), m, n, false);
   if (split.parts <= 1) {
-    const GemmWorkspace workspace(coheriq::call<Domain, Workspace>(m, n, k));
-    coheriq::call<Domain, GemmPacked>(ta, m, n, k, alpha, A, lda, packed, beta, C, ldc,
-                                      workspace.data());
+    coheriq::call<Domain, GemmPacked>(ta, m, n, k, alpha, A, lda, packed, beta, C, ldc);
     return;
   }
-  const std::size_t stride = round_up_64(coheriq::call<Domain, Workspace>(split.largest(), n, k));
-  const GemmWorkspace workspace(stride * split.parts);
-  unsigned char* const work = static_cast<unsigned char*>(workspace.data());
   // Packing B locked the domain, so the workers' coheriq::call is a pointer load.
   auto block = [&](std::size_t part) noexcept {
     const std::size_t lo = split.begin(part), hi = split.begin(part + 1);
     const T* a = ta == Trans::N ? A + lo * lda : A + lo;
     coheriq::call<Domain, GemmPacked>(ta, hi - lo, n, k, alpha, a, lda, packed, beta, C + lo * ldc,
-                                      ldc, work + stride * part);
+                                      ldc);
   };
   team.run(split.parts, block);
 }

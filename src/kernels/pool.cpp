@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <condition_variable>
 #include <exception>
 #include <mutex>
@@ -33,8 +32,6 @@ class Pool {
   std::size_t parts = 0;     // of the region in progress; 0 between regions
   std::size_t next = 0;      // the next part nobody has taken
   std::size_t finished = 0;  // parts that have returned
-  // Bumped (under `mutex`) when a region starts; read without it by workers that spin.
-  std::atomic<std::size_t> regions_started{0};
 
   // Grows the pool to `count` workers, fewer if the system refuses threads. Called with
   // `region` held, so no region runs meanwhile.
@@ -95,28 +92,11 @@ void Pool::grow(std::size_t count) noexcept {
   pthread_sigmask(SIG_SETMASK, &previous, nullptr);
 }
 
-// How long a worker stays awake after its last part before it sleeps: a call that runs two
-// regions in a row (gemm: pack op(B), then multiply) finds it awake for the second one instead of
-// paying the wake-up (28 us measured, docs/kernels.md) twice. Short enough that an idle pool
-// costs nothing measurable.
-constexpr std::chrono::microseconds kSpinBeforeSleep{50};
-
 void Pool::work_loop(std::size_t index) noexcept {
   in_worker = true;
   std::unique_lock<std::mutex> lock(mutex);
-  const auto has_part = [&] { return index < helpers && next < parts; };
   for (;;) {
-    if (!has_part()) {
-      const std::size_t seen = regions_started.load(std::memory_order_relaxed);
-      lock.unlock();
-      const auto until = std::chrono::steady_clock::now() + kSpinBeforeSleep;
-      while (regions_started.load(std::memory_order_acquire) == seen &&
-             std::chrono::steady_clock::now() < until) {
-        std::this_thread::yield();
-      }
-      lock.lock();
-    }
-    work.wait(lock, has_part);
+    work.wait(lock, [&] { return index < helpers && next < parts; });
     const std::size_t part = next++;
     const PartFunction f = body;
     void* const c = context;
@@ -157,7 +137,6 @@ void Team::run(std::size_t parts, PartFunction body, void* context) noexcept {
   p.parts = parts;
   p.next = 0;
   p.finished = 0;
-  p.regions_started.fetch_add(1, std::memory_order_release);
   p.work.notify_all();
   // The caller takes parts like any worker, then waits for the ones still running.
   while (p.next < p.parts) {

@@ -92,8 +92,7 @@ void pack_b(Trans tb, std::size_t k, std::size_t n, const T* B, std::size_t ldb,
             std::size_t part, std::size_t parts);
 template <class T>
 void gemm_packed(Trans ta, std::size_t m, std::size_t n, std::size_t k, T alpha, const T* A,
-                 std::size_t lda, const void* packed, T beta, T* C, std::size_t ldc,
-                 void* workspace);
+                 std::size_t lda, const void* packed, T beta, T* C, std::size_t ldc);
 
 // ------------------------------ Reduced precision (reduced.cpp)
 
