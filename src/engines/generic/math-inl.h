@@ -236,6 +236,7 @@ HWY_ATTR void log(std::size_t n, const float* x, float* y) {
 // float) is formed beside the polynomial, and w = (scale·s)·S(s) - (scale - 1) is one FMA
 // after it, instead of s·S(s) after the polynomial and then the FMA: one rounding fewer, a
 // multiply off the chain, 5% faster. Four vectors per step instead of two: 1.5% more.
+// (Percentages: Zen 5, 4K elements, against the previous form in the same process.)
 // Measured and dropped: 2 - w as a second FMA beside w (an FMA-pipe operation for an add-pipe
 // one: 5% slower), the polynomial in Estrin's form (one multiply more: slower), and a rational
 // x·P(x²)/Q(x²) as Eigen's tanh is (ours of degree 4 over 4 in x², fitted on |x| <= 9, 10%
@@ -245,10 +246,18 @@ template <class D, class V = hn::Vec<D>>
 HWY_INLINE V Tanh1(D d, V v) {
   const V one = hn::Set(d, 1.0f);
   const V two = hn::Set(d, 2.0f);
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+  // AVX-512 DQ's VRANGEPS clamps in one operation, not two: the smaller magnitude of x and
+  // 9.5, with x's sign (imm 0b0010; 4% faster, measured). It maps NaN to ±9.5, so the
+  // division below is merge-masked to the lanes that are not NaN and keeps x in the others.
+  const auto not_nan = hn::Eq(v, v);  // one compare (IsNaN and Not would be two operations)
+  const V xc{_mm512_range_ps(v.raw, _mm512_set1_ps(9.5f), 0x02)};
+#else
   // Min/Max(constant, NaN) are NaN on x86 (it returns the second operand when either is
   // NaN), so NaN propagates to the result there. Highway's NEON and SVE Min/Max are IEEE
   // minNum/maxNum (FMINNM), which return the number: ARM puts the NaN back below.
   const V xc = hn::Min(hn::Set(d, 9.5f), hn::Max(hn::Set(d, -9.5f), v));
+#endif
   const V k_shifted = hn::MulAdd(xc, hn::Set(d, -2.88539008177792681f), hn::Set(d, kRoundShift));
   const V minus_k = hn::Sub(hn::Set(d, kRoundShift), k_shifted);
   const V s = hn::NegMulAdd(minus_k, hn::Set(d, 0.346573590279972655f), xc);
@@ -263,9 +272,13 @@ HWY_INLINE V Tanh1(D d, V v) {
   poly = hn::MulAdd(poly, s, hn::Set(d, -2.0f));
   poly = hn::MulAdd(poly, s, two);
   const V w = hn::MulSub(scale_s, poly, hn::Sub(scale, one));
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+  return V{_mm512_mask_div_ps(v.raw, not_nan.raw, w.raw, hn::Sub(two, w).raw)};
+#else
   const V result = hn::Div(w, hn::Sub(two, w));
   if constexpr (HWY_ARCH_ARM) return hn::IfThenElse(hn::IsNaN(v), v, result);
   return result;
+#endif
 }
 
 HWY_ATTR void tanh(std::size_t n, const float* x, float* y) {
