@@ -144,6 +144,38 @@ TEST_CASE_TEMPLATE("dot, sum, asum and nrm2 of small integers are exact at every
   }
 }
 
+// asum of 128 KiB up to 1 MiB takes its own loop on the AVX-512 engines (half-width loads,
+// blas1-inl.h), which sizes() never reaches: the first and last sizes of that range and an odd
+// one, exact on small integers, and Inf and NaN from the half-width head and from the tail.
+TEST_CASE_TEMPLATE("asum between 128 KiB and 1 MiB is exact and propagates Inf and NaN", T, float,
+                   double) {
+  Random random(11);
+  const std::size_t first = (std::size_t{128} << 10) / sizeof(T);
+  const std::size_t last = (std::size_t{1} << 20) / sizeof(T) - 1;
+  for (std::size_t n : {first, first + 37, last}) {
+    for (std::size_t offset : kOffsets) {
+      Buffer<T> x(n, offset);
+      long long exact = 0;
+      for (std::size_t i = 0; i < n; ++i) {
+        const long long xi = i + 1 == n ? -7 : static_cast<long long>(random.index(9)) - 4;
+        x[i] = T(xi);
+        exact += xi < 0 ? -xi : xi;
+      }
+      const std::string context = where("asum", n, offset, "small integer");
+      CHECK_MESSAGE(asum(n, x.data()) == T(exact), context, ": ", show(asum(n, x.data())),
+                    ", exact ", exact);
+      for (std::size_t p : {std::size_t{0}, n / 2, n - 1}) {
+        const T saved = x[p];
+        x[p] = -kInf<T>;
+        CHECK_MESSAGE(asum(n, x.data()) == kInf<T>, context, ": -Inf at ", p);
+        x[p] = kNaN<T>;
+        CHECK_MESSAGE(std::isnan(asum(n, x.data())), context, ": NaN at ", p);
+        x[p] = saved;
+      }
+    }
+  }
+}
+
 TEST_CASE_TEMPLATE("dot, sum and asum propagate Inf and NaN from any position", T, float, double) {
   Random random(2);
   for (std::size_t n : sizes()) {

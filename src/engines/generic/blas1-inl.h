@@ -143,11 +143,41 @@ HWY_ATTR T sum(std::size_t n, const T* x) {
                         [](auto acc, auto a, auto) HWY_ATTR { return hn::Add(acc, a); });
 }
 
+// AVX-512, arrays of 128 KiB up to 1 MiB (resident in Zen 5's 1 MiB L2, not in its 48 KiB
+// L1d): half-width (ymm) loads, the sign cleared by an integer AND, four accumulators, OpenBLAS's
+// Haswell sasum loop. Measured on Zen 5 at 64K floats: 47 bytes per cycle with zmm loads (any
+// unroll from 4 to 16 accumulators, Abs or integer AND, software prefetch 1-8 KiB ahead) and
+// 47-61 with this loop, against OpenBLAS's 59 (in the bench: 0.78-0.82x OpenBLAS before, 1.05x
+// to 1.15x after, in runs where OpenBLAS itself read 59). Outside this range zmm loads stay:
+// from L1, twice as fast as ymm; from DRAM (16M floats), 13-18% faster. sum and dot read the
+// same L2 at the same 47 bytes per cycle whatever the load width, so they keep zmm loads.
+// The split depends on n only, so results stay bitwise reproducible.
 template <class T>
 HWY_ATTR T asum(std::size_t n, const T* x) {
   const hn::ScalableTag<T> d;
-  return SumAccumulated(d, n, x, x,
-                        [](auto acc, auto a, auto) HWY_ATTR { return hn::Add(acc, hn::Abs(a)); });
+  const auto step = [](auto acc, auto a, auto) HWY_ATTR { return hn::Add(acc, hn::Abs(a)); };
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+  const std::size_t bytes = n * sizeof(T);
+  if (bytes >= (std::size_t{128} << 10) && bytes < (std::size_t{1} << 20)) {
+    const hn::Half<decltype(d)> dh;
+    const hn::RebindToUnsigned<decltype(dh)> du;
+    using U = hn::TFromD<decltype(du)>;
+    const auto mask = hn::Set(du, static_cast<U>(~U{0} >> 1));
+    const U* xu = reinterpret_cast<const U*>(x);
+    const std::size_t H = hn::Lanes(dh);
+    auto a0 = hn::Zero(dh), a1 = hn::Zero(dh), a2 = hn::Zero(dh), a3 = hn::Zero(dh);
+    std::size_t i = 0;
+    for (; i + 4 * H <= n; i += 4 * H) {
+      a0 = hn::Add(a0, hn::BitCast(dh, hn::And(hn::LoadU(du, xu + i), mask)));
+      a1 = hn::Add(a1, hn::BitCast(dh, hn::And(hn::LoadU(du, xu + i + H), mask)));
+      a2 = hn::Add(a2, hn::BitCast(dh, hn::And(hn::LoadU(du, xu + i + 2 * H), mask)));
+      a3 = hn::Add(a3, hn::BitCast(dh, hn::And(hn::LoadU(du, xu + i + 3 * H), mask)));
+    }
+    const T head = hn::GetLane(hn::SumOfLanes(dh, hn::Add(hn::Add(a0, a1), hn::Add(a2, a3))));
+    return head + SumAccumulated(d, n - i, x + i, x + i, step);
+  }
+#endif
+  return SumAccumulated(d, n, x, x, step);
 }
 
 // ------------------------------ Nrm2

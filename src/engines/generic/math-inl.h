@@ -228,41 +228,78 @@ HWY_ATTR void log(std::size_t n, const float* x, float* y) {
 // in s, which saves the doubling; one reduction step suffices, as its error is scaled by 2^k
 // and so matters only while k is small. x is clamped to ±9.5, where tanh already rounds to ±1,
 // so k stays in [-27, 27] and 2^k is a normal float. Working on x rather than |x| saves the
-// sign handling (measured: 15% of the time); the operand order keeps -0 as -0 (x - (+0) and
-// -0 - (+0) are -0).
+// sign handling (measured: 15% of the time); the operand order keeps -0 as -0 (x - (+0),
+// -0·2 - (+0) and -0 / 2 are -0).
+//
+// The time goes to the FMA pipes and to the length of the dependency chain (about 50 cycles
+// per vector on Zen 5), not to the divider. So scale·s (exact: a power of two times a normal
+// float) is formed beside the polynomial, and w = (scale·s)·S(s) - (scale - 1) is one FMA
+// after it, instead of s·S(s) after the polynomial and then the FMA: one rounding fewer, a
+// multiply off the chain, 5% faster. Four vectors per step instead of two: 1.5% more.
+// (Percentages: Zen 5, 4K elements, against the previous form in the same process.)
+// Measured and dropped: 2 - w as a second FMA beside w (an FMA-pipe operation for an add-pipe
+// one: 5% slower), the polynomial in Estrin's form (one multiply more: slower), and a rational
+// x·P(x²)/Q(x²) as Eigen's tanh is (ours of degree 4 over 4 in x², fitted on |x| <= 9, 10%
+// faster): its float evaluation errs by up to 5.5 ulp near |x| = 8.5 (Eigen's 4.9), beyond
+// the 4 ulp bound, though the approximation itself is within 0.4 ulp.
+template <class D, class V = hn::Vec<D>>
+HWY_INLINE V Tanh1(D d, V v) {
+  const V one = hn::Set(d, 1.0f);
+  const V two = hn::Set(d, 2.0f);
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+  // AVX-512 DQ's VRANGEPS clamps in one operation, not two: the smaller magnitude of x and
+  // 9.5, with x's sign (imm 0b0010; 4% faster, measured). It maps NaN to ±9.5, so the
+  // division below is merge-masked to the lanes that are not NaN and keeps x in the others.
+  const auto not_nan = hn::Eq(v, v);  // one compare (IsNaN and Not would be two operations)
+  const V xc{_mm512_range_ps(v.raw, _mm512_set1_ps(9.5f), 0x02)};
+#else
+  // Min/Max(constant, NaN) are NaN on x86 (it returns the second operand when either is
+  // NaN), so NaN propagates to the result there. Highway's NEON and SVE Min/Max are IEEE
+  // minNum/maxNum (FMINNM), which return the number: ARM puts the NaN back below.
+  const V xc = hn::Min(hn::Set(d, 9.5f), hn::Max(hn::Set(d, -9.5f), v));
+#endif
+  const V k_shifted = hn::MulAdd(xc, hn::Set(d, -2.88539008177792681f), hn::Set(d, kRoundShift));
+  const V minus_k = hn::Sub(hn::Set(d, kRoundShift), k_shifted);
+  const V s = hn::NegMulAdd(minus_k, hn::Set(d, 0.346573590279972655f), xc);
+  const V scale = Pow2FromShifted(d, k_shifted);
+  const V scale_s = hn::Mul(scale, s);
+  // 1 - e^(-2s) = s·S(s), S of degree 5 with the Taylor terms 2 - 2s kept exact: relative
+  // error 1.5e-8 on [-ln2/4, ln2/4].
+  V poly = hn::Set(d, -8.8948644698e-2f);
+  poly = hn::MulAdd(poly, s, hn::Set(d, 2.6771309972e-1f));
+  poly = hn::MulAdd(poly, s, hn::Set(d, -6.6666966677e-1f));
+  poly = hn::MulAdd(poly, s, hn::Set(d, 1.3333239555e+0f));
+  poly = hn::MulAdd(poly, s, hn::Set(d, -2.0f));
+  poly = hn::MulAdd(poly, s, two);
+  const V w = hn::MulSub(scale_s, poly, hn::Sub(scale, one));
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+  return V{_mm512_mask_div_ps(v.raw, not_nan.raw, w.raw, hn::Sub(two, w).raw)};
+#else
+  const V result = hn::Div(w, hn::Sub(two, w));
+  if constexpr (HWY_ARCH_ARM) return hn::IfThenElse(hn::IsNaN(v), v, result);
+  return result;
+#endif
+}
+
 HWY_ATTR void tanh(std::size_t n, const float* x, float* y) {
   const hn::ScalableTag<float> d;
   using V = hn::Vec<decltype(d)>;
-  const V one = hn::Set(d, 1.0f);
-  const V two = hn::Set(d, 2.0f);
-  const V saturation = hn::Set(d, 9.5f);
-  const V minus_saturation = hn::Set(d, -9.5f);
-  const auto tanh1 = [&](V v) HWY_ATTR {
-    // Min/Max(constant, NaN) are NaN on x86 (it returns the second operand when either is
-    // NaN), so NaN propagates to the result there. Highway's NEON and SVE Min/Max are IEEE
-    // minNum/maxNum (FMINNM), which return the number: ARM puts the NaN back below.
-    const V xc = hn::Min(saturation, hn::Max(minus_saturation, v));
-    const V k_shifted = hn::MulAdd(xc, hn::Set(d, -2.88539008177792681f), hn::Set(d, kRoundShift));
-    const V minus_k = hn::Sub(hn::Set(d, kRoundShift), k_shifted);
-    const V s = hn::NegMulAdd(minus_k, hn::Set(d, 0.346573590279972655f), xc);
-    // 1 - e^(-2s) = s·S(s), S of degree 5 with the Taylor terms 2 - 2s kept exact: relative
-    // error 1.5e-8 on [-ln2/4, ln2/4].
-    V poly = hn::Set(d, -8.8948644698e-2f);
-    poly = hn::MulAdd(poly, s, hn::Set(d, 2.6771309972e-1f));
-    poly = hn::MulAdd(poly, s, hn::Set(d, -6.6666966677e-1f));
-    poly = hn::MulAdd(poly, s, hn::Set(d, 1.3333239555e+0f));
-    poly = hn::MulAdd(poly, s, hn::Set(d, -2.0f));
-    poly = hn::MulAdd(poly, s, two);
-    const V one_minus_exp_r = hn::Mul(poly, s);
-    const V scale = Pow2FromShifted(d, k_shifted);
-    const V w = hn::MulSub(scale, one_minus_exp_r, hn::Sub(scale, one));
-    const V result = hn::Div(w, hn::Sub(two, w));
-    if constexpr (HWY_ARCH_ARM) return hn::IfThenElse(hn::IsNaN(v), v, result);
-    return result;
-  };
-  MapUnary(d, n, x, y, [&](V a, V b, V& ra, V& rb) HWY_ATTR {
-    ra = tanh1(a);
-    rb = tanh1(b);
+  const std::size_t N = hn::Lanes(d);
+  std::size_t i = 0;
+  // Each vector is loaded before its result is stored, so y == x is fine.
+  for (; i + 4 * N <= n; i += 4 * N) {
+    const V a = Tanh1(d, hn::LoadU(d, x + i));
+    const V b = Tanh1(d, hn::LoadU(d, x + i + N));
+    const V c = Tanh1(d, hn::LoadU(d, x + i + 2 * N));
+    const V e = Tanh1(d, hn::LoadU(d, x + i + 3 * N));
+    hn::StoreU(a, d, y + i);
+    hn::StoreU(b, d, y + i + N);
+    hn::StoreU(c, d, y + i + 2 * N);
+    hn::StoreU(e, d, y + i + 3 * N);
+  }
+  MapUnary(d, n - i, x + i, y + i, [&](V a, V b, V& ra, V& rb) HWY_ATTR {
+    ra = Tanh1(d, a);
+    rb = Tanh1(d, b);
   });
 }
 
