@@ -1,11 +1,36 @@
 #include "kernels/layout_name.hpp"
 
+#if defined(__aarch64__) && defined(__linux__)
+#include <sys/auxv.h>
+#include <sys/prctl.h>
+#endif
+
 namespace coheriq::kernels {
 
+std::size_t scalable_vector_bits() {
+#if defined(__aarch64__) && defined(__linux__) && defined(HWCAP_SVE) && defined(PR_SVE_GET_VL)
+  if ((getauxval(AT_HWCAP) & HWCAP_SVE) == 0) return 0;
+  const int vl = prctl(PR_SVE_GET_VL);
+  return vl > 0 ? static_cast<std::size_t>(vl & PR_SVE_VL_LEN_MASK) * 8 : 0;
+#else
+  return 0;
+#endif
+}
+
 std::string gemm_layout_name(std::string_view engine, const GemmTuning& tuning) {
-  return std::string(engine) + ": " + std::to_string(tuning.nr) +
-         "-column panels, even k-blocks of at most " + std::to_string(tuning.kc) +
-         ", 64-byte aligned";
+  std::string name(engine);
+  std::size_t nr = tuning.nr;
+  if (tuning.scalable) {
+    // The panels are as many vectors wide at every length: a layout per vector length. The
+    // length is read when the descriptor is built, once per process (the kernels read it at
+    // each call, so a process must not change it after the domain's first use).
+    const std::size_t bits = scalable_vector_bits();
+    nr = tuning.nr * bits / 128;
+    name += bits == 0 ? std::string(" (no scalable vectors on this host)")
+                      : " (" + std::to_string(bits) + "-bit vectors)";
+  }
+  return name + ": " + std::to_string(nr) + "-column panels, even k-blocks of at most " +
+         std::to_string(tuning.kc) + ", 64-byte aligned";
 }
 
 }  // namespace coheriq::kernels
