@@ -11,7 +11,13 @@ std::size_t scalable_vector_bits() {
 #if defined(__aarch64__) && defined(__linux__) && defined(HWCAP_SVE) && defined(PR_SVE_GET_VL)
   if ((getauxval(AT_HWCAP) & HWCAP_SVE) == 0) return 0;
   const int vl = prctl(PR_SVE_GET_VL);
-  return vl > 0 ? static_cast<std::size_t>(vl & PR_SVE_VL_LEN_MASK) * 8 : 0;
+  if (vl <= 0) return 0;
+  // Highway's SVE code uses the largest power of two of the length (a 384-bit SVE runs 256-bit
+  // vectors): that is the length the kernels and their layouts have.
+  const std::size_t bits = static_cast<std::size_t>(vl & PR_SVE_VL_LEN_MASK) * 8;
+  std::size_t pow2 = 128;
+  while (pow2 * 2 <= bits) pow2 *= 2;
+  return bits < 128 ? 0 : pow2;
 #else
   return 0;
 #endif

@@ -15,7 +15,8 @@ namespace coheriq::kernels {
 // "sve (512-bit vectors): 32-column panels, even k-blocks of at most 256, 64-byte aligned".
 std::string gemm_layout_name(std::string_view engine, const GemmTuning& tuning);
 
-// The SVE vector length this process runs at, in bits (0 without SVE). Baseline code: it asks
+// The SVE vector length the kernels of this process run at, in bits (0 without SVE): the
+// largest power of two of the length the process has, as Highway uses. Baseline code: it asks
 // the kernel, and executes no SVE instruction.
 std::size_t scalable_vector_bits();
 

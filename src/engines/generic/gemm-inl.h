@@ -336,9 +336,11 @@ HWY_NOINLINE void GemmMicroKernel(std::size_t kc, const T* HWY_RESTRICT a, const
     return;
   }
   // Edge tile: the rows inside C, each vector masked to the columns inside C (a masked load or
-  // store touches no memory past its mask).
-  const auto mask0 = hn::FirstN(d, nr);
-  const auto mask1 = hn::FirstN(d, nr > lanes ? nr - lanes : 0);
+  // store touches no memory past its mask). Each count at most `lanes`: on a length that is not
+  // a power of two (384 bits) Highway uses the power-of-two part of the vector, and FirstN of a
+  // larger count would also enable the lanes past it, writing past the tile.
+  const auto mask0 = hn::FirstN(d, GemmMin(nr, lanes));
+  const auto mask1 = hn::FirstN(d, nr > lanes ? GemmMin(nr - lanes, lanes) : 0);
   const auto put = [&](V r, decltype(mask0) mask, T* HWY_RESTRICT out) HWY_ATTR {
     if (beta != T(0)) r = hn::MulAdd(vbeta, hn::MaskedLoad(mask, d, out), r);
     hn::BlendedStore(r, mask, d, out);
