@@ -25,18 +25,22 @@ std::size_t scalable_vector_bits() {
 
 std::string gemm_layout_name(std::string_view engine, const GemmTuning& tuning) {
   std::string name(engine);
-  std::size_t nr = tuning.nr;
+  std::string panels = std::to_string(tuning.nr) + "-column panels";
   if (tuning.scalable) {
     // The panels are as many vectors wide at every length: a layout per vector length. The
     // length is read when the descriptor is built, once per process (the kernels read it at
     // each call, so a process must not change it after the domain's first use).
     const std::size_t bits = scalable_vector_bits();
-    nr = tuning.nr * bits / 128;
-    name += bits == 0 ? std::string(" (no scalable vectors on this host)")
-                      : " (" + std::to_string(bits) + "-bit vectors)";
+    if (bits == 0) {
+      name += " (no scalable vectors on this host)";
+      panels = std::to_string(tuning.nr) + " x VL/128-column panels";
+    } else {
+      name += " (" + std::to_string(bits) + "-bit vectors)";
+      panels = std::to_string(tuning.nr * bits / 128) + "-column panels";
+    }
   }
-  return name + ": " + std::to_string(nr) + "-column panels, even k-blocks of at most " +
-         std::to_string(tuning.kc) + ", 64-byte aligned";
+  return name + ": " + panels + ", even k-blocks of at most " + std::to_string(tuning.kc) +
+         ", 64-byte aligned";
 }
 
 }  // namespace coheriq::kernels
