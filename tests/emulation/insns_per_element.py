@@ -12,7 +12,7 @@ inputs), is the kernel's instructions per element (gemm: per multiply-add, n^3).
                                                                aarch64; default: every kernel)
 
 Prints a Markdown table (docs/performance.md records one). Needs qemu-aarch64 and
-aarch64-linux-gnu-readelf; takes about a minute.
+aarch64-linux-gnu-readelf; takes about two minutes.
 """
 import os
 import re
