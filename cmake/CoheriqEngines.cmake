@@ -123,12 +123,9 @@ coheriq_engine(avx512 ISA avx512 BASES avx2 PRIORITY 300 KERNELS all
   DESCRIPTION "AVX-512 (F, BW, DQ, VL) kernels on top of avx2 (Highway, 512-bit)")
 coheriq_engine(avx2 ISA avx2 BASES reference PRIORITY 200 KERNELS all
   DESCRIPTION "AVX2+FMA kernels (Highway, 256-bit)")
-# sve takes every vector-length agnostic kernel (BLAS-1 and math) and inherits neon's GEMM and
-# PackedMatrix layout: the generic GEMM's register tile is fixed at compile time.
-coheriq_engine(sve ISA sve BASES neon PRIORITY 150
-  KERNELS dot.f32 axpy.f32 scal.f32 sum.f32 asum.f32 nrm2.f32 iamax.f32
-          dot.f64 axpy.f64 scal.f64 sum.f64 asum.f64 nrm2.f64 iamax.f64
-          exp.f32 log.f32 tanh.f32 sigmoid.f32 softmax.f32
+# sve takes every generic kernel, vector-length agnostic: its GEMM tile is 2 vectors of the
+# run-time length wide, and its PackedMatrix layouts name that length (src/engines/sve/tuning.hpp).
+coheriq_engine(sve ISA sve BASES neon PRIORITY 150 KERNELS all
   DESCRIPTION "SVE kernels on top of neon, vector-length agnostic (Highway, 128 to 2048-bit)")
 coheriq_engine(neon ISA neon BASES reference PRIORITY 100 KERNELS all
   DESCRIPTION "AdvSIMD (NEON) kernels (Highway, 128-bit)")

@@ -7,15 +7,10 @@ function(coheriq_warnings target)
   endif()
 endfunction()
 
-# Highway's and xsimd's headers, without linking anything: engines use static dispatch only, so
-# the runtime library never depends on libhwy.
+# Highway's headers, without linking anything: engines use static dispatch only, so the runtime
+# library never depends on libhwy. (xsimd was dropped: docs/decisions.md.)
 function(coheriq_simd_headers target)
   find_package(hwy CONFIG REQUIRED)
-  find_package(xsimd CONFIG QUIET)
   get_target_property(hwy_inc hwy::hwy INTERFACE_INCLUDE_DIRECTORIES)
   target_include_directories(${target} SYSTEM PRIVATE ${hwy_inc})
-  if(xsimd_FOUND)
-    get_target_property(xsimd_inc xsimd INTERFACE_INCLUDE_DIRECTORIES)
-    target_include_directories(${target} SYSTEM PRIVATE ${xsimd_inc})
-  endif()
 endfunction()

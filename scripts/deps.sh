@@ -8,7 +8,7 @@ set -euo pipefail
 
 packages=(
   cmake ninja-build g++ pkg-config
-  libhwy-dev libcpu-features-dev libxsimd-dev      # engines (build time only)
+  libhwy-dev libcpu-features-dev                   # engines (build time only)
   doctest-dev libbenchmark-dev                     # tests and benchmarks
   nlohmann-json3-dev libcli11-dev                  # the coheriq command
   libopenblas-dev libeigen3-dev libsleef-dev       # benchmark peers
@@ -21,7 +21,7 @@ packages=(
 # header-only ones (doctest, nlohmann-json, CLI11, Eigen) are Multi-Arch: foreign and serve both.
 aarch64=(
   g++-aarch64-linux-gnu qemu-user
-  libhwy-dev:arm64 libcpu-features-dev:arm64 libxsimd-dev:arm64 libbenchmark-dev:arm64
+  libhwy-dev:arm64 libcpu-features-dev:arm64 libbenchmark-dev:arm64
   libopenblas-dev:arm64 libsleef-dev:arm64
 )
 for arg in "$@"; do

@@ -183,8 +183,11 @@ template <class T>
 constexpr double kParallelMinWork = sizeof(T) == 4 ? 192.0 * 192.0 * 192.0 : 152.0 * 152.0 * 152.0;
 // A block is at least this many rows or columns, so that each thread has whole register tiles.
 constexpr std::size_t kMinBlock = 32;
-// Column blocks start at multiples of this: every engine's NR divides it (32, 16 or 8), so no
-// panel of packed B is split between two threads.
+// Column blocks start at multiples of this, so that the x86 engines' panels (NR 32, 16 or 8)
+// are never split between two threads. A matter of speed only: each column block packs its own
+// B and every element is summed in an order that depends only on k, so an NR that does not
+// divide it (neon's 12, sve's 2 vectors of the run-time length, up to 128) costs an edge tile
+// per block, never a different result. (Packed B is cut by rows only.)
 constexpr std::size_t kColumnGrain = 32;
 
 // How C is cut: `parts` blocks of rows (by_rows) or columns over `extent`, the first ones

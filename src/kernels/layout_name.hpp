@@ -2,6 +2,7 @@
 // an engine's descriptor states it (baseline code).
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 
@@ -9,7 +10,14 @@
 
 namespace coheriq::kernels {
 
-// "avx2: 16-column panels, even k-blocks of at most 384, 64-byte aligned"
+// "avx2: 16-column panels, even k-blocks of at most 384, 64-byte aligned"; for a scalable tuning
+// the panel width and the vector length the process runs at (scalable_vector_bits):
+// "sve (512-bit vectors): 32-column panels, even k-blocks of at most 256, 64-byte aligned".
 std::string gemm_layout_name(std::string_view engine, const GemmTuning& tuning);
+
+// The SVE vector length the kernels of this process run at, in bits (0 without SVE): the
+// largest power of two of the length the process has, as Highway uses. Baseline code: it asks
+// the kernel, and executes no SVE instruction.
+std::size_t scalable_vector_bits();
 
 }  // namespace coheriq::kernels

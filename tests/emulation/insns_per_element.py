@@ -8,10 +8,11 @@ over the .text of the non-PIE driver). The count at two sizes, differenced and d
 difference in elements, less the same difference for the driver's set-up alone (filling the
 inputs), is the kernel's instructions per element (gemm: per multiply-add, n^3).
 
-  tests/emulation/insns_per_element.py BUILD_DIR    (a cross build: cmake --preset aarch64)
+  tests/emulation/insns_per_element.py BUILD_DIR [KERNEL...]   (a cross build: cmake --preset
+                                                               aarch64; default: every kernel)
 
 Prints a Markdown table (docs/performance.md records one). Needs qemu-aarch64 and
-aarch64-linux-gnu-readelf; takes about a minute.
+aarch64-linux-gnu-readelf; takes about two minutes.
 """
 import os
 import re
@@ -20,13 +21,17 @@ import sys
 import tempfile
 
 KERNELS = ["dot.f32", "dot.f64", "axpy.f32", "scal.f32", "sum.f32", "asum.f32", "nrm2.f32",
-           "iamax.f32", "exp.f32", "log.f32", "tanh.f32", "sigmoid.f32", "softmax.f32", "gemm.f32"]
+           "iamax.f32", "exp.f32", "log.f32", "tanh.f32", "sigmoid.f32", "softmax.f32", "gemm.f32",
+           "gemm.f64"]
 # engine, QEMU_CPU, column title
 RUNS = [("reference", "cortex-a72", "reference"), ("neon", "cortex-a72", "neon"),
         ("sve", "max,sve-default-vector-length=16", "sve 128-bit"),
         ("sve", "max,sve-default-vector-length=32", "sve 256-bit"),
-        ("sve", "max,sve-default-vector-length=64", "sve 512-bit")]
-SIZES = {"gemm.f32": (32, 64)}  # others: (4096, 8192)
+        ("sve", "max,sve-default-vector-length=64", "sve 512-bit"),
+        ("sve", "max,sve-default-vector-length=256", "sve 2048-bit")]
+# gemm: n = 64 and 128, so that sve's panels (2 vectors: 128 f32 columns at 2048 bits) are whole
+# at every length; others: (4096, 8192).
+GEMM_SIZES = (64, 128)
 
 
 def text_range(driver):
@@ -65,20 +70,24 @@ def count(driver, filt, engine, cpu, kernel, n):
 
 
 def main():
-    if len(sys.argv) != 2:
+    if len(sys.argv) < 2:
         sys.exit(__doc__)
+    kernels = sys.argv[2:] or KERNELS
+    unknown = [k for k in kernels if k not in KERNELS]
+    if unknown:
+        sys.exit(f"coheriq: unknown kernel(s) {' '.join(unknown)}; kernels: {' '.join(KERNELS)}")
     driver = os.path.join(sys.argv[1], "tests", "emulation", "coheriq_insn_driver")
     if not os.access(driver, os.X_OK):
         sys.exit(f"coheriq: {driver} not found; build it: cmake --build {sys.argv[1]} "
                  "--target coheriq_insn_driver")
     filt = text_range(driver)
     setup = {}
-    for sizes, none in (((4096, 8192), "none.f32"), (SIZES["gemm.f32"], "none.gemm")):
+    for sizes, none in (((4096, 8192), "none.f32"), (GEMM_SIZES, "none.gemm")):
         setup[none] = [count(driver, filt, "reference", "cortex-a72", none, n) for n in sizes]
     print("| kernel | " + " | ".join(title for _, _, title in RUNS) + " | reference / neon |")
     print("|---" * (len(RUNS) + 2) + "|")
-    for kernel in KERNELS:
-        n1, n2 = SIZES.get(kernel, (4096, 8192))
+    for kernel in kernels:
+        n1, n2 = GEMM_SIZES if kernel.startswith("gemm") else (4096, 8192)
         per = []
         for engine, cpu, _ in RUNS:
             s1, s2 = setup["none.gemm" if kernel.startswith("gemm") else "none.f32"]

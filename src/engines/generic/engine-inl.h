@@ -4,8 +4,8 @@
 // others from its bases.
 //
 // Included once, by src/engines/<engine>/kernels.cpp, after its generated engine-config.h.
-// The BLAS-1, math and reduced-precision kernels are vector-length agnostic; GEMM and packing
-// need fixed-width vectors and are compiled only for such targets.
+// Every kernel is vector-length agnostic: on a scalable target (SVE) GEMM and packing read the
+// lane count at run time (engines/generic/gemm-inl.h).
 //
 // An engine with hand-written kernels defines COHERIQ_ENGINE_OWN_KERNELS before this include,
 // then, after it, defines them and `constexpr coheriq::Override kOwnKernels[]` between
@@ -21,9 +21,8 @@
 #include "engines/generic/math-inl.h"
 #include "engines/generic/namespace.h"
 #include "engines/generic/reduced-inl.h"
-// The generic GEMM needs fixed-width vectors and the engine's tuning (engines that take no GEMM
-// kernel have none).
-#if !HWY_HAVE_SCALABLE && defined(COHERIQ_ENGINE_TUNING)
+// The generic GEMM needs the engine's tuning (engines that take no GEMM kernel have none).
+#if defined(COHERIQ_ENGINE_TUNING)
 #define COHERIQ_ENGINE_GENERIC_GEMM 1
 #include "engines/generic/gemm-inl.h"
 #endif

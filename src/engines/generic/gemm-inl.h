@@ -2,9 +2,14 @@
 //
 // Compiled once per engine, inside its kernels TU (src/engines/<engine>/kernels.cpp, through
 // engine-inl.h), in the engine's own namespace with internal linkage. It calls nothing in std::,
-// never allocates and never throws (ISA hygiene, docs/engine-guide.md). Fixed-width vectors
-// only: the packed layout is a function of the vector length, and a scalable target (SVE, RVV)
-// would need one layout per hardware length.
+// never allocates and never throws (ISA hygiene, docs/engine-guide.md).
+//
+// Fixed-width and scalable (SVE) targets share everything but the microkernel: the loops,
+// k-blocking and packing read the lane count and NR through GemmShape (constants on a fixed-width
+// target, so its code is what it was; read at run time on a scalable one, where NR is a whole
+// number of vectors of the hardware's length and pack_b's panels follow it). The scalable
+// microkernel names its accumulators one by one: SVE vectors are sizeless types, which cannot
+// be array elements.
 //
 // Row-major C (m x n) = alpha * op(A) (m x k) * op(B) (k x n) + beta * C.
 //
@@ -43,8 +48,6 @@
 
 COHERIQ_GENERIC_BEGIN
 
-static_assert(!HWY_HAVE_SCALABLE, "generic/gemm-inl.h needs a fixed-width Highway target");
-
 // ------------------------------ Shape and blocking
 
 constexpr std::size_t GemmMin(std::size_t a, std::size_t b) { return a < b ? a : b; }
@@ -53,18 +56,43 @@ constexpr std::size_t GemmRoundUp(std::size_t x, std::size_t to) { return (x + t
 template <class T>
 struct GemmShape {
   using D = hn::ScalableTag<T>;
+  // The lanes of a vector: on a scalable target, the most the target allows (for buffers sized
+  // at compile time; Lanes() is the run-time count).
   static constexpr std::size_t kLanes = HWY_LANES(T);
+  static constexpr bool kScalable = HWY_HAVE_SCALABLE != 0;
   static constexpr GemmTuning kTuning = kGemm<T>;  // the engine's tuning.hpp
+  static_assert(kTuning.scalable == kScalable,
+                "tuning: set scalable = true exactly for an engine of a scalable target (SVE)");
+  // A scalable tuning states nr and nc for 128-bit vectors.
+  static constexpr std::size_t kTuningLanes = kScalable ? 16 / sizeof(T) : kLanes;
   static constexpr std::size_t kMR = kTuning.mr;
-  static constexpr std::size_t kNR = kTuning.nr;
+  static constexpr std::size_t kNR = kTuning.nr;  // fixed-width targets (else NR())
   static constexpr std::size_t kKC = kTuning.kc;
   static constexpr std::size_t kMC = kTuning.mc;
-  static constexpr std::size_t kNC = kTuning.nc;
-  static constexpr std::size_t kNRVectors = kNR / kLanes;
+  static constexpr std::size_t kNC = kTuning.nc;  // fixed-width targets (else NC())
+  static constexpr std::size_t kNRVectors = kNR / kTuningLanes;
   // Packed A runs k in groups of 4 (see GemmPackA); the microkernel unrolls k by as much.
   static constexpr std::size_t kKGroup = 4;
 
-  static_assert(kNR % kLanes == 0 && kNRVectors >= 1, "tuning: NR must be whole vectors");
+  // The run-time lanes, tile width and column block: constants on a fixed-width target.
+  static HWY_INLINE std::size_t Lanes() { return hn::Lanes(D()); }
+  static HWY_INLINE std::size_t NR() {
+    if constexpr (kScalable) {
+      return kNRVectors * Lanes();
+    } else {
+      return kNR;
+    }
+  }
+  static HWY_INLINE std::size_t NC() {
+    if constexpr (kScalable) {
+      const std::size_t nr = NR();
+      return nr >= kNC ? nr : kNC / nr * nr;
+    } else {
+      return kNC;
+    }
+  }
+
+  static_assert(kNR % kTuningLanes == 0 && kNRVectors >= 1, "tuning: NR must be whole vectors");
   // Packing a transposed B writes kKGroup columns at a time (GemmPackB): a panel narrower than a
   // whole number of groups would be overrun (found with neon's 2-lane f64 and NR = 6).
   static_assert(kNR % kKGroup == 0, "tuning: NR must be a multiple of 4 (the k group)");
@@ -75,8 +103,9 @@ struct GemmShape {
   static_assert(kMC >= kMR && kMC % kMR == 0, "tuning: MC must be a positive multiple of MR");
   static_assert(kNC >= kNR && kNC % kNR == 0, "tuning: NC must be a positive multiple of NR");
   // Every packed B row starts a multiple of NR values into a 64-byte aligned buffer, so the
-  // microkernel may use aligned loads as long as a vector is at most 64 bytes.
-  static_assert(kLanes * sizeof(T) <= 64, "packed B rows must be vector-aligned");
+  // microkernel may use aligned loads as long as a vector is at most 64 bytes (SVE loads need no
+  // alignment).
+  static_assert(kScalable || kLanes * sizeof(T) <= 64, "packed B rows must be vector-aligned");
 };
 
 // Depth of the k-blocks for a product of depth k: the fewest blocks of at most KC, made equal (up
@@ -101,8 +130,8 @@ HWY_INLINE void GemmPackA(Trans ta, const T* HWY_RESTRICT A, std::size_t lda, st
   using Shape = GemmShape<T>;
   constexpr std::size_t kMR = Shape::kMR;
   constexpr std::size_t kG = Shape::kKGroup;
-  constexpr std::size_t kLanes = Shape::kLanes;
   const typename Shape::D d;
+  const std::size_t lanes = Shape::Lanes();
   const std::size_t kc_full = kc / kG * kG;
   const std::size_t panel_size = kMR * GemmRoundUp(kc, kG);
   for (std::size_t r = 0; r < mc; r += kMR, dst += panel_size) {
@@ -128,21 +157,21 @@ HWY_INLINE void GemmPackA(Trans ta, const T* HWY_RESTRICT A, std::size_t lda, st
       }
     } else {
       // op(A) column p is a row of A: four rows of A, MR values each, interleaved into one group.
-      HWY_ALIGN T group[kG * kLanes];
+      HWY_ALIGN T group[kG * Shape::kLanes];
       for (std::size_t p = 0; p < kc; p += kG) {
         T* HWY_RESTRICT out = dst + p * kMR;
-        for (std::size_t c = 0; c < kMR; c += kLanes) {
-          const std::size_t valid = rows > c ? GemmMin(kLanes, rows - c) : 0;
+        for (std::size_t c = 0; c < kMR; c += lanes) {
+          const std::size_t valid = rows > c ? GemmMin(lanes, rows - c) : 0;
           const auto mask = hn::FirstN(d, valid);
           auto row = [&](std::size_t e) HWY_ATTR {
             if (p + e >= kc || valid == 0) return hn::Zero(d);
             return hn::MaskedLoad(mask, d, A + (p0 + p + e) * lda + i0 + r + c);
           };
           hn::StoreInterleaved4(row(0), row(1), row(2), row(3), d, group);
-          const std::size_t count = kG * GemmMin(kLanes, kMR - c);
-          for (std::size_t e = 0; e < count; e += kLanes) {
+          const std::size_t count = kG * GemmMin(lanes, kMR - c);
+          for (std::size_t e = 0; e < count; e += lanes) {
             const auto v = hn::Load(d, group + e);
-            if (e + kLanes <= count) {
+            if (e + lanes <= count) {
               hn::StoreU(v, d, out + kG * c + e);
             } else {
               hn::BlendedStore(v, hn::FirstN(d, count - e), d, out + kG * c + e);
@@ -163,9 +192,9 @@ template <class T, bool kStream = false>
 HWY_INLINE void GemmPackB(Trans tb, const T* HWY_RESTRICT B, std::size_t ldb, std::size_t n,
                           std::size_t p0, std::size_t kc, T* HWY_RESTRICT dst) {
   using Shape = GemmShape<T>;
-  constexpr std::size_t kNR = Shape::kNR;
   constexpr std::size_t kG = Shape::kKGroup;
-  constexpr std::size_t kLanes = Shape::kLanes;
+  const std::size_t nr = Shape::NR();
+  const std::size_t lanes = Shape::Lanes();
   const typename Shape::D d;
   if (tb == Trans::N) {
     // A few rows of B at a time: the reads are a few sequential streams, and each panel receives
@@ -180,14 +209,14 @@ HWY_INLINE void GemmPackB(Trans tb, const T* HWY_RESTRICT B, std::size_t ldb, st
     };
     for (std::size_t p = 0; p < kc; p += kRows) {
       const std::size_t rows = GemmMin(kRows, kc - p);
-      T* HWY_RESTRICT panel = dst + p * kNR;
-      for (std::size_t j = 0; j < n; j += kNR, panel += kc * kNR) {
-        const std::size_t cols = GemmMin(kNR, n - j);
+      T* HWY_RESTRICT panel = dst + p * nr;
+      for (std::size_t j = 0; j < n; j += nr, panel += kc * nr) {
+        const std::size_t cols = GemmMin(nr, n - j);
         for (std::size_t r = 0; r < rows; ++r) {
           const T* HWY_RESTRICT src = B + (p0 + p + r) * ldb + j;
-          T* HWY_RESTRICT out = panel + r * kNR;
-          for (std::size_t v = 0; v < kNR; v += kLanes) {
-            if (v + kLanes <= cols) {
+          T* HWY_RESTRICT out = panel + r * nr;
+          for (std::size_t v = 0; v < nr; v += lanes) {
+            if (v + lanes <= cols) {
               put(hn::LoadU(d, src + v), out + v);
             } else if (v < cols) {
               put(hn::MaskedLoad(hn::FirstN(d, cols - v), d, src + v), out + v);
@@ -201,20 +230,20 @@ HWY_INLINE void GemmPackB(Trans tb, const T* HWY_RESTRICT B, std::size_t ldb, st
     return;
   }
   // op(B) column j is row j of B: four rows of B, interleaved, give 4-column pieces of panel rows.
-  HWY_ALIGN T group[kG * kLanes];
-  for (std::size_t j = 0; j < n; j += kNR, dst += kc * kNR) {
-    for (std::size_t jq = 0; jq < kNR; jq += kG) {
-      for (std::size_t p = 0; p < kc; p += kLanes) {
-        const std::size_t steps = GemmMin(kLanes, kc - p);
+  HWY_ALIGN T group[kG * Shape::kLanes];
+  for (std::size_t j = 0; j < n; j += nr, dst += kc * nr) {
+    for (std::size_t jq = 0; jq < nr; jq += kG) {
+      for (std::size_t p = 0; p < kc; p += lanes) {
+        const std::size_t steps = GemmMin(lanes, kc - p);
         const auto mask = hn::FirstN(d, steps);
         auto row = [&](std::size_t e) HWY_ATTR {
           if (j + jq + e >= n) return hn::Zero(d);
           return hn::MaskedLoad(mask, d, B + (j + jq + e) * ldb + p0 + p);
         };
         hn::StoreInterleaved4(row(0), row(1), row(2), row(3), d, group);
-        T* HWY_RESTRICT out = dst + p * kNR + jq;
+        T* HWY_RESTRICT out = dst + p * nr + jq;
         for (std::size_t e = 0; e < steps; ++e) {
-          __builtin_memcpy(out + e * kNR, group + e * kG, sizeof(T) * kG);
+          __builtin_memcpy(out + e * nr, group + e * kG, sizeof(T) * kG);
         }
       }
     }
@@ -222,6 +251,116 @@ HWY_INLINE void GemmPackB(Trans tb, const T* HWY_RESTRICT B, std::size_t ldb, st
 }
 
 // ------------------------------ Microkernel
+
+#if HWY_HAVE_SCALABLE
+
+// The scalable tile: MR <= 12 rows of 2 vectors, each accumulator a named variable (rows at and
+// past MR are dead code, removed by the compiler). X(i) for every row.
+#define COHERIQ_GEMM_ROWS(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11)
+
+// C tile (mr <= MR rows, nr <= NR columns at c) = alpha * a_panel * b_panel + beta * C tile,
+// over kc steps of k. beta == 0 does not read C. The arithmetic per element is the fixed-width
+// kernel's: one FMA chain over k, then alpha * acc, then beta * C + that, in full and edge tiles
+// alike (a column's sum is the same wherever a block of columns starts).
+template <class T>
+HWY_NOINLINE void GemmMicroKernel(std::size_t kc, const T* HWY_RESTRICT a, const T* HWY_RESTRICT b,
+                                  T alpha, T beta, T* HWY_RESTRICT c, std::size_t ldc,
+                                  std::size_t mr, std::size_t nr) {
+  using Shape = GemmShape<T>;
+  constexpr std::size_t kMR = Shape::kMR;
+  constexpr std::size_t kG = Shape::kKGroup;
+  static_assert(Shape::kNRVectors == 2 && kMR >= 1 && kMR <= 12,
+                "tuning: the scalable microkernel holds 1 to 12 rows of 2 vectors (nr = 2 "
+                "128-bit vectors)");
+  using D = typename Shape::D;
+  using V = hn::Vec<D>;
+  const D d;
+  const std::size_t lanes = hn::Lanes(d);
+  const std::size_t nr_full = 2 * lanes;
+
+  for (std::size_t i = 0; i < mr; ++i) {
+    __builtin_prefetch(c + i * ldc, 1);
+    __builtin_prefetch(c + i * ldc + nr - 1, 1);
+  }
+
+#define COHERIQ_GEMM_ZERO(i) V acc##i##_0 = hn::Zero(d), acc##i##_1 = hn::Zero(d);
+  COHERIQ_GEMM_ROWS(COHERIQ_GEMM_ZERO)
+#undef COHERIQ_GEMM_ZERO
+  // One k step: a_col[i * kG] is row i of op(A), b_row one row of the B panel.
+#define COHERIQ_GEMM_FMA(i)                      \
+  if constexpr (i < kMR) {                       \
+    const V ai = hn::Set(d, a_col[i * kG]);      \
+    acc##i##_0 = hn::MulAdd(ai, b0, acc##i##_0); \
+    acc##i##_1 = hn::MulAdd(ai, b1, acc##i##_1); \
+  }
+#define COHERIQ_GEMM_STEP(a_step, b_step)     \
+  do {                                        \
+    const T* HWY_RESTRICT a_col = (a_step);   \
+    const T* HWY_RESTRICT b_row = (b_step);   \
+    const V b0 = hn::LoadU(d, b_row);         \
+    const V b1 = hn::LoadU(d, b_row + lanes); \
+    COHERIQ_GEMM_ROWS(COHERIQ_GEMM_FMA)       \
+  } while (0)
+  const std::size_t kc_full = kc / kG * kG;
+  for (std::size_t p = 0; p < kc_full; p += kG, a += kMR * kG, b += kG * nr_full) {
+    // Unrolled over the group, unlike the fixed-width kernel: 19 of the 32 z registers are live,
+    // so GCC interleaves the steps without spilling, and the loop's scalar instructions are paid
+    // once per 64 FMAs (0.57 to 0.52 instructions per multiply-add at 128 bits).
+    HWY_UNROLL(4)
+    for (std::size_t e = 0; e < kG; ++e) COHERIQ_GEMM_STEP(a + e, b + e * nr_full);
+  }
+  for (std::size_t e = 0; e < kc - kc_full; ++e) COHERIQ_GEMM_STEP(a + e, b + e * nr_full);
+#undef COHERIQ_GEMM_STEP
+#undef COHERIQ_GEMM_FMA
+
+  const V valpha = hn::Set(d, alpha);
+  const V vbeta = hn::Set(d, beta);
+  if (mr == kMR && nr == nr_full) {
+    if (beta == T(0)) {
+#define COHERIQ_GEMM_PUT(i)                                          \
+  if constexpr (i < kMR) {                                           \
+    hn::StoreU(hn::Mul(valpha, acc##i##_0), d, c + i * ldc);         \
+    hn::StoreU(hn::Mul(valpha, acc##i##_1), d, c + i * ldc + lanes); \
+  }
+      COHERIQ_GEMM_ROWS(COHERIQ_GEMM_PUT)
+#undef COHERIQ_GEMM_PUT
+    } else {
+#define COHERIQ_GEMM_PUT(i)                                                                \
+  if constexpr (i < kMR) {                                                                 \
+    T* HWY_RESTRICT out = c + i * ldc;                                                     \
+    hn::StoreU(hn::MulAdd(vbeta, hn::LoadU(d, out), hn::Mul(valpha, acc##i##_0)), d, out); \
+    out += lanes;                                                                          \
+    hn::StoreU(hn::MulAdd(vbeta, hn::LoadU(d, out), hn::Mul(valpha, acc##i##_1)), d, out); \
+  }
+      COHERIQ_GEMM_ROWS(COHERIQ_GEMM_PUT)
+#undef COHERIQ_GEMM_PUT
+    }
+    return;
+  }
+  // Edge tile: the rows inside C, each vector masked to the columns inside C (a masked load or
+  // store touches no memory past its mask). Each count at most `lanes`: on a length that is not
+  // a power of two (384 bits) Highway uses the power-of-two part of the vector, and FirstN of a
+  // larger count would also enable the lanes past it, writing past the tile.
+  const auto mask0 = hn::FirstN(d, GemmMin(nr, lanes));
+  const auto mask1 = hn::FirstN(d, nr > lanes ? GemmMin(nr - lanes, lanes) : 0);
+  const auto put = [&](V r, decltype(mask0) mask, T* HWY_RESTRICT out) HWY_ATTR {
+    if (beta != T(0)) r = hn::MulAdd(vbeta, hn::MaskedLoad(mask, d, out), r);
+    hn::BlendedStore(r, mask, d, out);
+  };
+#define COHERIQ_GEMM_PUT(i)                                                         \
+  if constexpr (i < kMR) {                                                          \
+    if (i < mr) {                                                                   \
+      put(hn::Mul(valpha, acc##i##_0), mask0, c + i * ldc);                         \
+      if (nr > lanes) put(hn::Mul(valpha, acc##i##_1), mask1, c + i * ldc + lanes); \
+    }                                                                               \
+  }
+  COHERIQ_GEMM_ROWS(COHERIQ_GEMM_PUT)
+#undef COHERIQ_GEMM_PUT
+}
+
+#undef COHERIQ_GEMM_ROWS
+
+#else  // fixed-width vectors
 
 // C tile (mr <= MR rows, nr <= NR columns at c) = alpha * a_panel * b_panel + beta * C tile,
 // over kc steps of k. beta == 0 does not read C.
@@ -322,6 +461,8 @@ HWY_NOINLINE void GemmMicroKernel(std::size_t kc, const T* HWY_RESTRICT a, const
   }
 }
 
+#endif  // HWY_HAVE_SCALABLE
+
 // ------------------------------ Macro loops
 
 // C = beta * C for k == 0, beta == 0 writing zeros whatever C held.
@@ -329,13 +470,13 @@ template <class T>
 HWY_INLINE void GemmScaleC(std::size_t m, std::size_t n, T beta, T* HWY_RESTRICT C,
                            std::size_t ldc) {
   using Shape = GemmShape<T>;
-  constexpr std::size_t kLanes = Shape::kLanes;
+  const std::size_t lanes = Shape::Lanes();
   const typename Shape::D d;
   const auto vbeta = hn::Set(d, beta);
   for (std::size_t i = 0; i < m; ++i) {
     T* HWY_RESTRICT row = C + i * ldc;
     std::size_t j = 0;
-    for (; j + kLanes <= n; j += kLanes) {
+    for (; j + lanes <= n; j += lanes) {
       const auto r = beta == T(0) ? hn::Zero(d) : hn::Mul(vbeta, hn::LoadU(d, row + j));
       hn::StoreU(r, d, row + j);
     }
@@ -355,11 +496,12 @@ HWY_INLINE void GemmMacroKernel(std::size_t mc, std::size_t nc, std::size_t kc,
                                 T alpha, T beta, T* HWY_RESTRICT c, std::size_t ldc) {
   using Shape = GemmShape<T>;
   const std::size_t a_panel_size = Shape::kMR * GemmRoundUp(kc, Shape::kKGroup);
+  const std::size_t nr = Shape::NR();
   for (std::size_t ir = 0; ir < mc; ir += Shape::kMR, a_block += a_panel_size) {
     const std::size_t mr = GemmMin(Shape::kMR, mc - ir);
-    for (std::size_t jr = 0; jr < nc; jr += Shape::kNR) {
+    for (std::size_t jr = 0; jr < nc; jr += nr) {
       GemmMicroKernel<T>(kc, a_block, b_block + jr * kc, alpha, beta, c + ir * ldc + jr, ldc, mr,
-                         GemmMin(Shape::kNR, nc - jr));
+                         GemmMin(nr, nc - jr));
     }
   }
 }
@@ -373,7 +515,8 @@ HWY_INLINE void GemmLoops(Trans ta, Trans tb, std::size_t m, std::size_t n, std:
                           T* HWY_RESTRICT C, std::size_t ldc, T* HWY_RESTRICT a_work,
                           std::size_t mc_max, T* HWY_RESTRICT b_work) {
   using Shape = GemmShape<T>;
-  const std::size_t n_padded = GemmRoundUp(n, Shape::kNR);
+  const std::size_t n_padded = GemmRoundUp(n, Shape::NR());
+  const std::size_t nc_max = Shape::NC();
   const std::size_t k_block = GemmKBlock<T>(k);
   for (std::size_t pc = 0; pc < k; pc += k_block) {
     const std::size_t kc = GemmMin(k_block, k - pc);
@@ -388,8 +531,8 @@ HWY_INLINE void GemmLoops(Trans ta, Trans tb, std::size_t m, std::size_t n, std:
     for (std::size_t ic = 0; ic < m; ic += mc_max) {
       const std::size_t mc = GemmMin(mc_max, m - ic);
       GemmPackA(ta, A, lda, ic, mc, pc, kc, a_work);
-      for (std::size_t jc = 0; jc < n; jc += Shape::kNC) {
-        GemmMacroKernel(mc, GemmMin(Shape::kNC, n - jc), kc, a_work, b_kblock + jc * kc, alpha,
+      for (std::size_t jc = 0; jc < n; jc += nc_max) {
+        GemmMacroKernel(mc, GemmMin(nc_max, n - jc), kc, a_work, b_kblock + jc * kc, alpha,
                         block_beta, C + ic * ldc + jc, ldc);
       }
     }
@@ -414,7 +557,7 @@ std::size_t gemm_workspace(std::size_t m, std::size_t n, std::size_t k) {
   using Shape = GemmShape<T>;
   if (m == 0 || n == 0 || k == 0) return 0;
   return GemmABlockBytes<T>(m, k) +
-         GemmMin(k, GemmKBlock<T>(k)) * GemmRoundUp(n, Shape::kNR) * sizeof(T);
+         GemmMin(k, GemmKBlock<T>(k)) * GemmRoundUp(n, Shape::NR()) * sizeof(T);
 }
 
 template <class T>
@@ -435,7 +578,7 @@ void gemm(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, T alp
 // zero past n). The engine's layouts string describes it.
 template <class T>
 std::size_t packed_bytes(std::size_t k, std::size_t n) {
-  return GemmRoundUp(k * GemmRoundUp(n, GemmShape<T>::kNR) * sizeof(T), 64);
+  return GemmRoundUp(k * GemmRoundUp(n, GemmShape<T>::NR()) * sizeof(T), 64);
 }
 
 // Part `part` of `parts` is a band of whole panels, in every k-block: each part writes its own
@@ -444,10 +587,11 @@ template <class T>
 void pack_b(Trans tb, std::size_t k, std::size_t n, const T* B, std::size_t ldb, void* packed,
             std::size_t part, std::size_t parts) {
   using Shape = GemmShape<T>;
-  const std::size_t n_padded = GemmRoundUp(n, Shape::kNR);
-  const std::size_t panels = n_padded / Shape::kNR;
-  const std::size_t j0 = panels * part / parts * Shape::kNR;
-  const std::size_t j1 = GemmMin(n, panels * (part + 1) / parts * Shape::kNR);
+  const std::size_t nr = Shape::NR();
+  const std::size_t n_padded = GemmRoundUp(n, nr);
+  const std::size_t panels = n_padded / nr;
+  const std::size_t j0 = panels * part / parts * nr;
+  const std::size_t j1 = GemmMin(n, panels * (part + 1) / parts * nr);
   if (j0 >= j1) return;
   const std::size_t k_block = GemmKBlock<T>(k);
   // The columns [j0, j1) of op(B): columns of B, or rows of B when it is transposed.

@@ -19,6 +19,10 @@ struct GemmTuning {
   std::size_t kc;  // k block, at most (a multiple of 16): the packed B k-block depth
   std::size_t mc;  // row block (a multiple of mr): the packed A block, sized for L2
   std::size_t nc;  // column block (a multiple of nr): the part of a B k-block used per A block
+  // Scalable vectors (SVE): nr and nc are stated for 128-bit vectors, and the GEMM runs with
+  // nr * VL / 128 columns (the same number of vectors) at the run-time length VL, its column
+  // block the largest multiple of that within max(nc, NR). The layout name carries VL.
+  bool scalable = false;
 };
 
 }  // namespace coheriq::kernels

@@ -127,7 +127,9 @@ HWY_INLINE void MapUnary(D d, std::size_t n, const float* x, float* y, Op op) {
     hn::StoreU(second, d, y + i + N);
   }
   for (; i < n; i += N) {
-    const auto mask = hn::FirstN(d, n - i);
+    // At most N lanes: on an SVE length that is not a power of two (384 bits), the hardware has
+    // more lanes than d, and FirstN(d, n - i) would enable them past the vector.
+    const auto mask = hn::FirstN(d, HWY_MIN(n - i, N));
     const auto v = hn::MaskedLoad(mask, d, x + i);
     auto first = hn::Zero(d);
     auto second = hn::Zero(d);
@@ -352,7 +354,7 @@ HWY_ATTR void softmax(std::size_t n, const float* x, float* y) {
     m1 = hn::Max(m1, hn::LoadU(d, x + i + N));
   }
   for (; i < n; i += N) {
-    const auto mask = hn::FirstN(d, n - i);
+    const auto mask = hn::FirstN(d, HWY_MIN(n - i, N));  // at most N lanes, as in MapUnary
     m0 = hn::Max(m0, hn::IfThenElse(mask, hn::MaskedLoad(mask, d, x + i), neg_inf));
   }
   const auto vmax = hn::MaxOfLanes(d, hn::Max(m0, m1));
