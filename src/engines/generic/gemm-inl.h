@@ -414,24 +414,33 @@ HWY_NOINLINE void GemmMicroKernel(std::size_t kc, const T* HWY_RESTRICT a, const
   const V valpha = hn::Set(d, alpha);
   const V vbeta = hn::Set(d, beta);
   if (mr == kMR && nr == kNR) {
-    // Full tile: straight from the registers (constant indices keep acc out of memory).
-    if (beta == T(0)) {
-      HWY_UNROLL(32)
-      for (std::size_t i = 0; i < kMR; ++i) {
+    // Full tile: straight from the registers (constant indices keep acc out of memory). alpha
+    // == 1 (every k-block after the first has beta == 1) skips the multiplies: acc * 1 is acc
+    // and fma(1, C, acc) is C + acc, bit for bit, so the result is the same either way.
+    const auto store_tile = [&](auto scaled) HWY_ATTR {
+      if (beta == T(0)) {
         HWY_UNROLL(32)
-        for (std::size_t v = 0; v < kNV; ++v) {
-          hn::StoreU(hn::Mul(valpha, acc[i][v]), d, c + i * ldc + v * kLanes);
+        for (std::size_t i = 0; i < kMR; ++i) {
+          HWY_UNROLL(32)
+          for (std::size_t v = 0; v < kNV; ++v) {
+            hn::StoreU(scaled(acc[i][v]), d, c + i * ldc + v * kLanes);
+          }
+        }
+      } else {
+        HWY_UNROLL(32)
+        for (std::size_t i = 0; i < kMR; ++i) {
+          HWY_UNROLL(32)
+          for (std::size_t v = 0; v < kNV; ++v) {
+            T* HWY_RESTRICT out = c + i * ldc + v * kLanes;
+            hn::StoreU(hn::MulAdd(vbeta, hn::LoadU(d, out), scaled(acc[i][v])), d, out);
+          }
         }
       }
+    };
+    if (alpha == T(1)) {
+      store_tile([](V x) HWY_ATTR { return x; });
     } else {
-      HWY_UNROLL(32)
-      for (std::size_t i = 0; i < kMR; ++i) {
-        HWY_UNROLL(32)
-        for (std::size_t v = 0; v < kNV; ++v) {
-          T* HWY_RESTRICT out = c + i * ldc + v * kLanes;
-          hn::StoreU(hn::MulAdd(vbeta, hn::LoadU(d, out), hn::Mul(valpha, acc[i][v])), d, out);
-        }
-      }
+      store_tile([&](V x) HWY_ATTR { return hn::Mul(valpha, x); });
     }
     return;
   }

@@ -14,6 +14,6 @@ constexpr GemmTuning kGemm = {};
 template <>
 inline constexpr GemmTuning kGemm<float> = {.mr = 14, .nr = 32, .kc = 576, .mc = 224, .nc = 128};
 template <>
-inline constexpr GemmTuning kGemm<double> = {.mr = 14, .nr = 16, .kc = 288, .mc = 224, .nc = 112};
+inline constexpr GemmTuning kGemm<double> = {.mr = 10, .nr = 16, .kc = 432, .mc = 200, .nc = 112};
 
 }  // namespace coheriq::kernels::zen5
