@@ -14,6 +14,6 @@ constexpr GemmTuning kGemm = {};
 template <>
 inline constexpr GemmTuning kGemm<float> = {.mr = 14, .nr = 32, .kc = 512, .mc = 336, .nc = 160};
 template <>
-inline constexpr GemmTuning kGemm<double> = {.mr = 10, .nr = 16, .kc = 352, .mc = 240, .nc = 128};
+inline constexpr GemmTuning kGemm<double> = {.mr = 10, .nr = 16, .kc = 384, .mc = 240, .nc = 160};
 
 }  // namespace coheriq::kernels::avx512
