@@ -234,6 +234,22 @@ inline GemmSplit gemm_split(std::size_t threads, std::size_t m, std::size_t n,
 
 constexpr std::size_t round_up_64(std::size_t bytes) { return (bytes + 63) / 64 * 64; }
 
+// Blocks of rows of C against op(B) packed in the engine's layout, one gemm_packed call each, on
+// the team. The domain is locked (op(B) was packed), so the workers' coheriq::call is a pointer
+// load and cannot throw.
+template <class T>
+void gemm_packed_rows(pool::Team& team, const GemmSplit& split, Trans ta, std::size_t n,
+                      std::size_t k, T alpha, const T* A, std::size_t lda, const void* packed,
+                      T beta, T* C, std::size_t ldc) {
+  auto block = [&](std::size_t part) noexcept {
+    const std::size_t lo = split.begin(part), hi = split.begin(part + 1);
+    const T* a = ta == Trans::N ? A + lo * lda : A + lo;
+    coheriq::call<Domain, typename Candidates<T>::gemm_packed>(ta, hi - lo, n, k, alpha, a, lda,
+                                                               packed, beta, C + lo * ldc, ldc);
+  };
+  team.run(split.parts, block);
+}
+
 template <class T>
 void gemm_checked(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, T alpha,
                   const T* A, std::size_t lda, const T* B, std::size_t ldb, T beta, T* C,
@@ -254,7 +270,6 @@ void gemm_checked(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t 
                                 workspace.data());
     return;
   }
-  const std::size_t largest = split.largest();
   if (split.by_rows) {
     // Blocks of rows share one packed op(B), packed by the team in parts first (BLIS: the
     // threads share the B panel, each packs its own A); every block would otherwise pack all
@@ -269,18 +284,12 @@ void gemm_checked(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t 
                                                             split.parts);
     };
     team.run(split.parts, pack);
-    auto block = [&](std::size_t part) noexcept {
-      const std::size_t lo = split.begin(part), hi = split.begin(part + 1);
-      const T* a = ta == Trans::N ? A + lo * lda : A + lo;
-      coheriq::call<Domain, typename Candidates<T>::gemm_packed>(ta, hi - lo, n, k, alpha, a, lda,
-                                                                 packed, beta, C + lo * ldc, ldc);
-    };
-    team.run(split.parts, block);
+    gemm_packed_rows(team, split, ta, n, k, alpha, A, lda, packed, beta, C, ldc);
     return;
   }
   // Blocks of columns: each packs its own columns of op(B), and all of op(A) (a wide product
   // has few rows), with a workspace of its own.
-  const std::size_t stride = round_up_64(coheriq::call<Domain, Workspace>(m, largest, k));
+  const std::size_t stride = round_up_64(coheriq::call<Domain, Workspace>(m, split.largest(), k));
   const GemmWorkspace workspace(stride * split.parts);
   unsigned char* const work = static_cast<unsigned char*>(workspace.data());
   auto block = [&](std::size_t part) noexcept {
@@ -332,14 +341,7 @@ void gemm_packed_checked(Trans ta, std::size_t m, std::size_t n, std::size_t k, 
     coheriq::call<Domain, GemmPacked>(ta, m, n, k, alpha, A, lda, packed, beta, C, ldc);
     return;
   }
-  // Packing B locked the domain, so the workers' coheriq::call is a pointer load.
-  auto block = [&](std::size_t part) noexcept {
-    const std::size_t lo = split.begin(part), hi = split.begin(part + 1);
-    const T* a = ta == Trans::N ? A + lo * lda : A + lo;
-    coheriq::call<Domain, GemmPacked>(ta, hi - lo, n, k, alpha, a, lda, packed, beta, C + lo * ldc,
-                                      ldc);
-  };
-  team.run(split.parts, block);
+  gemm_packed_rows(team, split, ta, n, k, alpha, A, lda, packed, beta, C, ldc);
 }
 
 // ------------------------------ Reduced-precision GEMMs (no transposes; B is k x n)

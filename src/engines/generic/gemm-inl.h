@@ -252,6 +252,16 @@ HWY_INLINE void GemmPackB(Trans tb, const T* HWY_RESTRICT B, std::size_t ldb, st
 
 // ------------------------------ Microkernel
 
+// The C tile (mr rows of nr values at c) is needed right after the k loop: start fetching it.
+template <class T>
+HWY_INLINE void GemmPrefetchTile(T* HWY_RESTRICT c, std::size_t ldc, std::size_t mr,
+                                 std::size_t nr) {
+  for (std::size_t i = 0; i < mr; ++i) {
+    __builtin_prefetch(c + i * ldc, 1);
+    __builtin_prefetch(c + i * ldc + nr - 1, 1);
+  }
+}
+
 #if HWY_HAVE_SCALABLE
 
 // The scalable tile: MR <= 12 rows of 2 vectors, each accumulator a named variable (rows at and
@@ -278,10 +288,7 @@ HWY_NOINLINE void GemmMicroKernel(std::size_t kc, const T* HWY_RESTRICT a, const
   const std::size_t lanes = hn::Lanes(d);
   const std::size_t nr_full = 2 * lanes;
 
-  for (std::size_t i = 0; i < mr; ++i) {
-    __builtin_prefetch(c + i * ldc, 1);
-    __builtin_prefetch(c + i * ldc + nr - 1, 1);
-  }
+  GemmPrefetchTile(c, ldc, mr, nr);
 
 #define COHERIQ_GEMM_ZERO(i) V acc##i##_0 = hn::Zero(d), acc##i##_1 = hn::Zero(d);
   COHERIQ_GEMM_ROWS(COHERIQ_GEMM_ZERO)
@@ -378,11 +385,7 @@ HWY_NOINLINE void GemmMicroKernel(std::size_t kc, const T* HWY_RESTRICT a, const
   using V = hn::Vec<D>;
   const D d;
 
-  // The C tile is needed right after the k loop: start fetching it now.
-  for (std::size_t i = 0; i < mr; ++i) {
-    __builtin_prefetch(c + i * ldc, 1);
-    __builtin_prefetch(c + i * ldc + nr - 1, 1);
-  }
+  GemmPrefetchTile(c, ldc, mr, nr);
 
   V acc[kMR][kNV];
   HWY_UNROLL(32)
