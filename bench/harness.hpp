@@ -70,8 +70,9 @@ enum class Fill {
   kMatrixC,
 };
 
-// A 64-byte aligned buffer of `n` elements, allocated and filled on the first request and
-// shared by every benchmark asking for the same (type, n, fill) afterwards.
+// A buffer of `n` elements, allocated and filled on the first request and shared by every
+// benchmark asking for the same (type, n, fill) afterwards: 64-byte aligned on the heap below
+// 64 KiB, else on pages of its own, 2 MiB aligned and advised to be transparent huge pages.
 template <class T>
 T* buffer(std::size_t n, Fill fill);
 

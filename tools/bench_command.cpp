@@ -292,7 +292,19 @@ bool expensive_for_reference(const BenchName& n,
   return n.impl == "coheriq" && t != traits.end() && t->second.work == "cubic" && n.size >= 1024;
 }
 
-std::vector<Run> plan_runs(const std::vector<std::string>& engines,
+// The engine in whose process the peers run: the one `auto` selects here when it is among those
+// benchmarked, else the last one named (the reference when it runs alone). The last column of
+// the table sets the best engine against the fastest peer, usually auto's engine: sharing its
+// process, they run on the same buffers (the same physical pages, which decide how an L2-sized
+// operand falls on the cache's sets) in the same minutes, repetitions interleaved.
+std::string peer_engine(const std::vector<std::string>& engines, const HostSummary& host) {
+  if (std::find(engines.begin(), engines.end(), host.auto_engine) != engines.end()) {
+    return host.auto_engine;
+  }
+  return engines.back();
+}
+
+std::vector<Run> plan_runs(const std::vector<std::string>& engines, const std::string& peer_run,
                            const std::vector<BenchName>& names,
                            const std::map<std::string, KernelTraits>& traits, int repetitions) {
   std::vector<Run> runs;
@@ -301,10 +313,10 @@ std::vector<Run> plan_runs(const std::vector<std::string>& engines,
     Run main{engine, i + 1, {}, repetitions, {}, {}};
     Run slow{engine, i + 1, {}, 1, {}, {}};
     for (const BenchName& n : names) {
-      // Peers run once, with the reference; the STREAM-style references and the FMA peak in
-      // every run, so each engine is compared with what the machine delivered in its own run.
+      // Peers run once, in the run of `peer_run`; the STREAM-style references and the FMA peak
+      // in every run, so each engine is compared with what the machine delivered in its own run.
       const bool mine =
-          n.impl == "coheriq" || n.impl == "stream" || n.impl == "peak" || engine == REFERENCE;
+          n.impl == "coheriq" || n.impl == "stream" || n.impl == "peak" || engine == peer_run;
       if (!mine) continue;
       (engine == REFERENCE && expensive_for_reference(n, traits) ? slow : main).names.push_back(n);
     }
@@ -554,7 +566,9 @@ int bench(const BenchOptions& options) {
   settings.command = options.command_line;
   settings.threads = options.threads;
 
-  std::vector<Run> runs = plan_runs(engines, names, listing.traits, settings.repetitions);
+  const std::string peers_run = peer_engine(engines, host);
+  std::vector<Run> runs =
+      plan_runs(engines, peers_run, names, listing.traits, settings.repetitions);
   const bool stdout_json = options.json == "-";
   Progress progress(!options.quiet, engines.size());
   const TempDir workdir;
@@ -565,6 +579,7 @@ int bench(const BenchOptions& options) {
 
   Table table;
   table.engines = engines;
+  table.peer_engine = peers_run;
   table.threads = options.threads > 0 ? static_cast<std::size_t>(options.threads) : 1;
   table.traits = listing.traits;
   for (const Run& run : runs) table.add_run(run.output, run.engine);
@@ -583,7 +598,7 @@ int bench(const BenchOptions& options) {
   std::map<std::string, std::string> peer_details;
   std::string peers_skipped;
   for (const Run& run : runs) {
-    if (run.engine != REFERENCE) continue;
+    if (run.engine != peers_run) continue;
     for (const auto& [key, value] : run.output.at("context").items()) {
       if (key.rfind("peer_", 0) == 0 && value.is_string()) peer_details[key.substr(5)] = value;
       if (key == "peers_skipped" && value.is_string()) peers_skipped = value;

@@ -224,7 +224,7 @@ const Cell* Table::stream_for(const Row& row, const std::string& column) const {
   if (traffic.empty()) return nullptr;
   const std::string reference = "stream_" + traffic;
   const bool engine = std::find(engines.begin(), engines.end(), column) != engines.end();
-  const auto run = stream.find(engine ? column : "reference");  // peers ran with reference
+  const auto run = stream.find(engine ? column : peer_engine);
   if (run == stream.end()) return nullptr;
   const auto it = run->second.find(reference);
   return it == run->second.end() || it->second.rates.empty() ? nullptr : &it->second;
@@ -240,7 +240,7 @@ double Table::fraction_of_stream(const Row& row, const std::string& column) cons
 const Cell* Table::peak_for(const Row& row, const std::string& column, std::size_t* bits) const {
   if (traits_of(row.kernel).work != "cubic") return nullptr;
   const bool engine = std::find(engines.begin(), engines.end(), column) != engines.end();
-  const auto run = peak.find(engine ? column : "reference");  // peers ran with reference
+  const auto run = peak.find(engine ? column : peer_engine);
   if (run == peak.end()) return nullptr;
   const std::string type = row.kernel.substr(row.kernel.find('.') + 1) + "/";
   const Cell* widest = nullptr;
@@ -439,7 +439,8 @@ std::string render_table(const Table& t, const HostSummary& host, const RunSetti
   }
   if (bw.size() > 1) {
     out << "\nbandwidth of the cold rows, GB/s (% of the STREAM-style reference with the same "
-           "traffic, measured in the same run; peers: in the reference run)\n";
+           "traffic, measured in the same run; peers: in the "
+        << t.peer_engine << " run)\n";
     for (const auto& [engine, references] : t.stream) {
       out << "  " << engine << " run:";
       for (const auto& [name, cell] : references) {
@@ -485,7 +486,7 @@ std::string render_table(const Table& t, const HostSummary& host, const RunSetti
   if (roof.size() > 1) {
     out << "\ngemm as % of the FMA peak (the widest vectors of its type; one core"
         << (t.threads > 1 ? " x " + std::to_string(t.threads) + " threads" : std::string())
-        << "), measured in the same run; peers: in the reference run\n";
+        << "), measured in the same run; peers: in the " << t.peer_engine << " run\n";
     for (const auto& [engine, peaks] : t.peak) {
       out << "  " << engine << " run, one core:";
       for (const auto& [name, cell] : peaks) {
@@ -530,6 +531,7 @@ json summary_json(const Table& t, const HostSummary& host, const RunSettings& se
     j["peers"].push_back({{"name", p}, {"detail", d == peer_details.end() ? "" : d->second}});
   }
   j["peers_skipped"] = peers_skipped;
+  j["peers_run"] = t.peer_engine;  // the engine whose process ran the peers
   const auto cell_json = [](const Cell& c) {
     json jc = {{"time_ns", c.times_ns.empty() ? json(nullptr) : json(c.median_ns())},
                {"times_ns", c.times_ns},

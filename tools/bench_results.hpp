@@ -58,7 +58,9 @@ struct Row {
 struct Table {
   std::vector<std::string> engines;  // coheriq engines, "reference" first
   std::vector<std::string> peers;    // peer columns with at least one result, in run order
-  std::vector<Row> rows;             // in the order kernels_bench runs them
+  // The engine in whose run (one process) the peers ran: see peer_engine() in bench_command.cpp.
+  std::string peer_engine = "reference";
+  std::vector<Row> rows;  // in the order kernels_bench runs them
   // The STREAM-style references measured in each engine's run (same process, same minutes as
   // that engine's kernels): engine -> "stream_read1", "stream_read2", "stream_scale", ...
   std::map<std::string, std::map<std::string, Cell>> stream;
@@ -82,12 +84,12 @@ struct Table {
   // time(reference) / time(column) at this row, or a negative value when either is missing.
   double speedup(const Row& row, const std::string& column) const;
   // The STREAM-style reference with the traffic of this row's kernel (its traits name it),
-  // measured in the run of `column` (peers: the reference run), or nullptr.
+  // measured in the run of `column` (peers: the run of peer_engine), or nullptr.
   const Cell* stream_for(const Row& row, const std::string& column) const;
   // rate(column) / rate(its STREAM-style reference) at this row, or a negative value.
   double fraction_of_stream(const Row& row, const std::string& column) const;
-  // The widest FMA peak of this row's type measured in the run of `column` (peers: the
-  // reference run), for rows of cubic work; its vector bits in `bits`. nullptr when none.
+  // The widest FMA peak of this row's type measured in the run of `column` (peers: the run of
+  // peer_engine), for rows of cubic work; its vector bits in `bits`. nullptr when none.
   const Cell* peak_for(const Row& row, const std::string& column, std::size_t* bits) const;
   // rate(column) / (peak of one core x threads) at this row, or a negative value.
   double fraction_of_peak(const Row& row, const std::string& column) const;

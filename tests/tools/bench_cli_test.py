@@ -171,6 +171,15 @@ def check_quick(args):
             samples.setdefault((kernel, int(size), column), []).append(
                 b["cpu_time"] * UNIT_NS[b["time_unit"]])
 
+    # The peers ran once, in the process of auto's engine (the one the last column compares
+    # them with), and in no other run.
+    check(summary["peers_run"] == best, f"peers ran with {summary['peers_run']}, not {best}")
+    for r in runs:
+        impls = {b["run_name"].split("/")[2] for b in r["output"]["benchmarks"]}
+        foreign = impls - {"coheriq", "stream", "peak"}
+        check(bool(foreign) == (r["engine"] == best) or not summary["peers"],
+              f"run {r['engine']} ran peers {sorted(foreign)}; they belong to {best}'s run")
+
     # compare.py-style readers: one "benchmarks" list, coheriq's rows named after the engine.
     merged = {b["run_name"] for b in data["benchmarks"]}
     for engine in expected_engines:
