@@ -22,40 +22,51 @@ COHERIQ_GENERIC_BEGIN
 
 // ------------------------------ Shared helpers
 
-// Folds `step(acc, x_i, y_i)` over n elements into eight independent accumulators, which it
-// combines with `combine` (y may equal x for one-array reductions; unused loads are dropped by
-// the compiler). Eight, because an FMA has 4 cycles of latency and two pipes on the hosts we
-// tune for: four accumulators left Σx² at 60% of its throughput.
-template <class D, class T, class Step, class Combine>
+// Folds `step(acc, x_i, y_i)` over n elements into kChains independent accumulators (2, 4 or
+// 8), which it combines with `combine` (y may equal x for one-array reductions; unused loads are
+// dropped by the compiler). Eight by default: an FMA has 4 cycles of latency and two pipes on the
+// hosts we tune for, and four chains left Σx² from L1 at 60% of its throughput.
+template <int kChains = 8, class D, class T, class Step, class Combine>
 HWY_INLINE hn::Vec<D> Accumulate(D d, std::size_t n, const T* x, const T* y, Step step,
                                  Combine combine) {
+  static_assert(kChains == 2 || kChains == 4 || kChains == 8, "2, 4 or 8 chains");
   const std::size_t N = hn::Lanes(d);
   auto a0 = hn::Zero(d), a1 = hn::Zero(d), a2 = hn::Zero(d), a3 = hn::Zero(d);
   auto a4 = hn::Zero(d), a5 = hn::Zero(d), a6 = hn::Zero(d), a7 = hn::Zero(d);
   std::size_t i = 0;
-  for (; i + 8 * N <= n; i += 8 * N) {
+  for (; i + kChains * N <= n; i += kChains * N) {
     a0 = step(a0, hn::LoadU(d, x + i), hn::LoadU(d, y + i));
     a1 = step(a1, hn::LoadU(d, x + i + N), hn::LoadU(d, y + i + N));
-    a2 = step(a2, hn::LoadU(d, x + i + 2 * N), hn::LoadU(d, y + i + 2 * N));
-    a3 = step(a3, hn::LoadU(d, x + i + 3 * N), hn::LoadU(d, y + i + 3 * N));
-    a4 = step(a4, hn::LoadU(d, x + i + 4 * N), hn::LoadU(d, y + i + 4 * N));
-    a5 = step(a5, hn::LoadU(d, x + i + 5 * N), hn::LoadU(d, y + i + 5 * N));
-    a6 = step(a6, hn::LoadU(d, x + i + 6 * N), hn::LoadU(d, y + i + 6 * N));
-    a7 = step(a7, hn::LoadU(d, x + i + 7 * N), hn::LoadU(d, y + i + 7 * N));
+    if constexpr (kChains >= 4) {
+      a2 = step(a2, hn::LoadU(d, x + i + 2 * N), hn::LoadU(d, y + i + 2 * N));
+      a3 = step(a3, hn::LoadU(d, x + i + 3 * N), hn::LoadU(d, y + i + 3 * N));
+    }
+    if constexpr (kChains == 8) {
+      a4 = step(a4, hn::LoadU(d, x + i + 4 * N), hn::LoadU(d, y + i + 4 * N));
+      a5 = step(a5, hn::LoadU(d, x + i + 5 * N), hn::LoadU(d, y + i + 5 * N));
+      a6 = step(a6, hn::LoadU(d, x + i + 6 * N), hn::LoadU(d, y + i + 6 * N));
+      a7 = step(a7, hn::LoadU(d, x + i + 7 * N), hn::LoadU(d, y + i + 7 * N));
+    }
   }
   for (; i + N <= n; i += N) a0 = step(a0, hn::LoadU(d, x + i), hn::LoadU(d, y + i));
   if (i < n) {
     const auto mask = hn::FirstN(d, n - i);
     a1 = step(a1, hn::MaskedLoad(mask, d, x + i), hn::MaskedLoad(mask, d, y + i));
   }
-  return combine(combine(combine(a0, a1), combine(a2, a3)),
-                 combine(combine(a4, a5), combine(a6, a7)));
+  if constexpr (kChains == 2) {
+    return combine(a0, a1);
+  } else if constexpr (kChains == 4) {
+    return combine(combine(a0, a1), combine(a2, a3));
+  } else {
+    return combine(combine(combine(a0, a1), combine(a2, a3)),
+                   combine(combine(a4, a5), combine(a6, a7)));
+  }
 }
 
-template <class D, class T, class Step>
+template <int kChains = 8, class D, class T, class Step>
 HWY_INLINE T SumAccumulated(D d, std::size_t n, const T* x, const T* y, Step step) {
   const auto add = [](auto a, auto b) HWY_ATTR { return hn::Add(a, b); };
-  return hn::GetLane(hn::SumOfLanes(d, Accumulate(d, n, x, y, step, add)));
+  return hn::GetLane(hn::SumOfLanes(d, Accumulate<kChains>(d, n, x, y, step, add)));
 }
 
 // Runs `body4(v0, v1, v2, v3, offset)` over x in blocks of four vectors, then `body1(v, offset)`
@@ -82,8 +93,22 @@ HWY_INLINE void ForEachVector(D d, std::size_t n, const T* x, Body4 body4, Body1
 template <class T>
 HWY_ATTR T dot(std::size_t n, const T* x, const T* y) {
   const hn::ScalableTag<T> d;
-  return SumAccumulated(d, n, x, y,
-                        [](auto acc, auto a, auto b) HWY_ATTR { return hn::MulAdd(a, b, acc); });
+  const auto fma = [](auto acc, auto a, auto b) HWY_ATTR { return hn::MulAdd(a, b, acc); };
+  // Operands past L1 (two of 32 KiB or more) come from L2 at about 64 bytes per cycle, and a
+  // dot loads two vectors per FMA of 4 cycles' latency: 2 chains of 64-byte vectors, 4 of 32 or
+  // 8 of 16 bytes keep up with that, and more chains read slower from L2, not faster (dot.f32 at
+  // 64K on Zen 5, same process and buffers: eight chains 0.90-0.93x Eigen's two-chain loop under
+  // AVX-512 and 0.91x under AVX2, the counts here 1.00x and 0.985x). In L1, eight.
+  if (n * sizeof(T) >= 32768) {
+    const std::size_t vector_bytes = hn::Lanes(d) * sizeof(T);
+    if constexpr (HWY_MAX_BYTES >= 64) {
+      if (vector_bytes >= 64) return SumAccumulated<2>(d, n, x, y, fma);
+    }
+    if constexpr (HWY_MAX_BYTES >= 32) {
+      if (vector_bytes >= 32) return SumAccumulated<4>(d, n, x, y, fma);
+    }
+  }
+  return SumAccumulated(d, n, x, y, fma);
 }
 
 // ------------------------------ Axpy
@@ -187,7 +212,7 @@ template <class D, class T>
 HWY_INLINE T MaxAbs(D d, std::size_t n, const T* x) {
   const auto max = [](auto a, auto b) HWY_ATTR { return hn::Max(a, b); };
   const auto step = [](auto acc, auto a, auto) HWY_ATTR { return hn::Max(acc, hn::Abs(a)); };
-  return hn::GetLane(hn::MaxOfLanes(d, Accumulate(d, n, x, x, step, max)));
+  return hn::GetLane(hn::MaxOfLanes(d, Accumulate<8>(d, n, x, x, step, max)));
 }
 
 // Σ (x·scale_a·scale_b)²; the scaling multiplies are there only when kScaled.
