@@ -252,26 +252,31 @@ HWY_INLINE void GemmPackB(Trans tb, const T* HWY_RESTRICT B, std::size_t ldb, st
 
 // ------------------------------ Microkernel
 
-// The k loop of a microkernel: group(), which runs kG steps of k and advances the panels, for
-// kc_full steps in all, with the C tile (mr rows of nr values at c, ldc apart) fetched for writing
-// 32 steps before the end (at the start of a shorter loop). The tile is needed only after the
-// loop, and a tile fetched at its start can be evicted by the A and B panels streaming through
-// L1 before it is used (its rows, a multiple of 4 KiB apart at n = 1024 doubles, share L1 sets).
-// dgemm at n = 1024 on Zen 5, % of the FMA peak in the same process, interleaved runs: fetched at
-// the start 85.4-89.8%, 32 steps before the end 90.0-92.0%, 64 steps 87.5-89.3%; sgemm the
-// same or better. 32 steps are at least 320 FMAs, enough to hide a fetch from L3.
+// The k loop of a microkernel: group(a, b), which runs one k-group (kKGroup steps of k) from the
+// A and B panels at a and b, for kc_full steps in all (a and b are left past them), with the C tile
+// (mr rows of nr values at c, ldc apart) fetched for writing 32 steps before the end (at the start
+// of a shorter loop). The tile is needed only after the loop, and a tile fetched at its start can
+// be evicted by the A and B panels streaming through L1 before it is used (its rows, a multiple of
+// 4 KiB apart at n = 1024 doubles, share L1 sets). dgemm at n = 1024 on Zen 5, % of the FMA peak in
+// the same process, interleaved runs: fetched at the start 85.4-89.8%, 32 steps before the
+// end 90.0-92.0%, 64 steps 87.5-89.3%; sgemm the same or better. 32 steps are at least 320 FMAs,
+// enough to hide a fetch from L3.
 template <class T, class Group>
-HWY_INLINE void GemmKLoop(std::size_t kc_full, std::size_t kG, Group group, T* HWY_RESTRICT c,
-                          std::size_t ldc, std::size_t mr, std::size_t nr) {
+HWY_INLINE void GemmKLoop(std::size_t kc_full, const T* HWY_RESTRICT& a, const T* HWY_RESTRICT& b,
+                          Group group, T* HWY_RESTRICT c, std::size_t ldc, std::size_t mr,
+                          std::size_t nr) {
+  using Shape = GemmShape<T>;
+  constexpr std::size_t kG = Shape::kKGroup;
   constexpr std::size_t kLead = 32;
+  const std::size_t a_step = Shape::kMR * kG, b_step = kG * Shape::NR();
   const std::size_t fetch_at = kc_full > kLead ? (kc_full - kLead) / kG * kG : 0;
   std::size_t p = 0;
-  for (; p < fetch_at; p += kG) group();
+  for (; p < fetch_at; p += kG, a += a_step, b += b_step) group(a, b);
   for (std::size_t i = 0; i < mr; ++i) {
     __builtin_prefetch(c + i * ldc, 1);
     __builtin_prefetch(c + i * ldc + nr - 1, 1);
   }
-  for (; p < kc_full; p += kG) group();
+  for (; p < kc_full; p += kG, a += a_step, b += b_step) group(a, b);
 }
 
 #if HWY_HAVE_SCALABLE
@@ -319,19 +324,14 @@ HWY_NOINLINE void GemmMicroKernel(std::size_t kc, const T* HWY_RESTRICT a, const
     COHERIQ_GEMM_ROWS(COHERIQ_GEMM_FMA)       \
   } while (0)
   const std::size_t kc_full = kc / kG * kG;
-  GemmKLoop(
-      kc_full, kG,
-      [&]() HWY_ATTR {
-        // Unrolled over the group, unlike the fixed-width kernel: 19 of the 32 z registers are
-        // live, so GCC interleaves the steps without spilling, and the loop's scalar
-        // instructions are paid once per 64 FMAs (0.57 to 0.52 instructions per multiply-add at
-        // 128 bits).
-        HWY_UNROLL(4)
-        for (std::size_t e = 0; e < kG; ++e) COHERIQ_GEMM_STEP(a + e, b + e * nr_full);
-        a += kMR * kG;
-        b += kG * nr_full;
-      },
-      c, ldc, mr, nr);
+  // Unrolled over the group, unlike the fixed-width kernel: 19 of the 32 z registers are live, so
+  // GCC interleaves the steps without spilling, and the loop's scalar instructions are paid once
+  // per 64 FMAs (0.57 to 0.52 instructions per multiply-add at 128 bits).
+  const auto group = [&](const T* HWY_RESTRICT ag, const T* HWY_RESTRICT bg) HWY_ATTR {
+    HWY_UNROLL(4)
+    for (std::size_t e = 0; e < kG; ++e) COHERIQ_GEMM_STEP(ag + e, bg + e * nr_full);
+  };
+  GemmKLoop(kc_full, a, b, group, c, ldc, mr, nr);
   for (std::size_t e = 0; e < kc - kc_full; ++e) COHERIQ_GEMM_STEP(a + e, b + e * nr_full);
 #undef COHERIQ_GEMM_STEP
 #undef COHERIQ_GEMM_FMA
@@ -420,17 +420,13 @@ HWY_NOINLINE void GemmMicroKernel(std::size_t kc, const T* HWY_RESTRICT a, const
     }
   };
   const std::size_t kc_full = kc / kG * kG;
-  GemmKLoop(
-      kc_full, kG,
-      [&]() HWY_ATTR {
-        // Not unrolled: GCC would interleave the steps and spill accumulators (31 of the 32 zmm
-        // registers are live); the loop costs two scalar instructions per 28 FMAs.
-        HWY_UNROLL(1)
-        for (std::size_t e = 0; e < kG; ++e) step(a + e, b + e * kNR);
-        a += kMR * kG;
-        b += kG * kNR;
-      },
-      c, ldc, mr, nr);
+  // Not unrolled: GCC would interleave the steps and spill accumulators (31 of the 32 zmm
+  // registers are live); the loop costs two scalar instructions per 28 FMAs.
+  const auto group = [&](const T* HWY_RESTRICT ag, const T* HWY_RESTRICT bg) HWY_ATTR {
+    HWY_UNROLL(1)
+    for (std::size_t e = 0; e < kG; ++e) step(ag + e, bg + e * kNR);
+  };
+  GemmKLoop(kc_full, a, b, group, c, ldc, mr, nr);
   for (std::size_t e = 0; e < kc - kc_full; ++e) step(a + e, b + e * kNR);
 
   const V valpha = hn::Set(d, alpha);
