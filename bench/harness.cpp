@@ -89,9 +89,10 @@ constexpr std::size_t kLine = 64;
 // Buffers of at least this many bytes (more than any L1) get pages of their own, 2 MiB aligned
 // and backed by transparent huge pages where the OS grants them. Physically contiguous, such a
 // buffer covers every L2 set evenly, whatever pages the process happened to be given: with 4 KiB
-// pages an L2-sized operand (the 64K rows: 256 KiB to 1 MiB) took one of two speeds from run to
-// run and from buffer to buffer, for every implementation alike, by how its pages fell on the
-// L2's sets. Smaller buffers stay on the heap (L1 is indexed by the page offset alone).
+// pages an L2-sized operand (the 64K rows: 256 KiB to 1 MiB) ran at speeds up to 27% apart from
+// one process to the next, for every implementation alike, plausibly by how its pages fell on
+// the L2's sets (6% apart on huge pages). Smaller buffers stay on the heap (L1 is indexed by the
+// page offset alone).
 constexpr std::size_t kHugeAlignment = std::size_t{2} << 20;
 constexpr std::size_t kOwnPagesFrom = std::size_t{64} << 10;
 
