@@ -1,8 +1,11 @@
-// The avx512 engine's GEMM tuning (see engines/generic/gemm-tuning.hpp): 32 zmm registers hold a
-// 14 x 2-vector tile of C, the two B vectors and one broadcast of A. KC: f32 512 deep, an A
-// micro-panel of 28 KiB, 60% of Zen 5's 48 KiB L1d (measured against 384: sgemm at n = 1024 from
-// 88% to 92-94% of the zmm FMA peak, n = 2048 from 92% to 93-94%); f64 192 deep, 21 KiB (256
-// measured 3% slower). MC, NC: half and a quarter of a 1 MiB L2.
+// The avx512 engine's GEMM tuning (see engines/generic/gemm-tuning.hpp). 32 zmm registers hold
+// the tile of C, the two B vectors and one broadcast of A: f32 14 x 2 vectors (28 accumulators),
+// f64 10 x 2 (20). KC: f32 512 deep, an A micro-panel of 28 KiB, 60% of Zen 5's 48 KiB L1d
+// (measured against 384: sgemm at n = 1024 from 88% to 92-94% of the zmm FMA peak, n = 2048 from
+// 92% to 93-94%); f64 384 deep, a 30 KiB micro-panel (a 14-row f64 tile limited the k-block to
+// 192-256, and dgemm ran 2-3 points of the peak lower: docs/performance.md). MC, NC: the packed A
+// block (f32 336 x 512, 672 KiB; f64 240 x 384, 720 KiB) and the B columns used against it, for
+// a 1 MiB L2.
 #pragma once
 
 #include "engines/generic/gemm-tuning.hpp"

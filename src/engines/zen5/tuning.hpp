@@ -1,8 +1,8 @@
-// The zen5 engine's GEMM tuning (see engines/generic/gemm-tuning.hpp): avx512's register tile
-// (32 zmm: 14 x 2 vectors of C, two B vectors, one broadcast of A) with cache blocks sized for
-// Zen 5's 48 KiB L1d and 1 MiB L2 per core. KC: the A micro-panel (MR x KC) takes two thirds of
-// the 48 KiB L1d (avx512 sizes it for 32 KiB); MC: the packed A block (MC x KC) half of the L2;
-// NC: the B columns used against it about a quarter.
+// The zen5 engine's GEMM tuning (see engines/generic/gemm-tuning.hpp): avx512's register tiles
+// (f32 14 x 2 vectors, f64 10 x 2) with cache blocks sized for Zen 5's 48 KiB L1d and 1 MiB L2
+// per core. KC: the A micro-panel (MR x KC) takes about two thirds of the L1d (f32 32 KiB, f64
+// 34 KiB); MC: the packed A block (MC x KC) a half to two thirds of the L2; NC: the B columns
+// used against it a quarter to three eighths.
 #pragma once
 
 #include "engines/generic/gemm-tuning.hpp"
