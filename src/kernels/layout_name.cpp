@@ -25,7 +25,7 @@ std::size_t scalable_vector_bits() {
 
 std::string gemm_layout_name(std::string_view engine, const GemmTuning& tuning) {
   std::string name(engine);
-  std::string panels = std::to_string(tuning.nr) + "-column panels";
+  std::string columns = std::to_string(tuning.nr);  // of a panel
   if (tuning.scalable) {
     // The panels are as many vectors wide at every length: a layout per vector length. The
     // length is read when the descriptor is built, once per process (the kernels read it at
@@ -33,14 +33,14 @@ std::string gemm_layout_name(std::string_view engine, const GemmTuning& tuning) 
     const std::size_t bits = scalable_vector_bits();
     if (bits == 0) {
       name += " (no scalable vectors on this host)";
-      panels = std::to_string(tuning.nr) + " x VL/128-column panels";
+      columns += " x VL/128";
     } else {
       name += " (" + std::to_string(bits) + "-bit vectors)";
-      panels = std::to_string(tuning.nr * bits / 128) + "-column panels";
+      columns = std::to_string(tuning.nr * bits / 128);
     }
   }
-  return name + ": " + panels + ", even k-blocks of at most " + std::to_string(tuning.kc) +
-         ", 64-byte aligned";
+  return name + ": " + columns + "-column panels, even k-blocks of at most " +
+         std::to_string(tuning.kc) + ", 64-byte aligned";
 }
 
 }  // namespace coheriq::kernels

@@ -101,12 +101,8 @@ HWY_ATTR T dot(std::size_t n, const T* x, const T* y) {
   // AVX-512 and 0.91x under AVX2, the counts here 1.00x and 0.985x). In L1, eight.
   if (n * sizeof(T) >= 32768) {
     const std::size_t vector_bytes = hn::Lanes(d) * sizeof(T);
-    if constexpr (HWY_MAX_BYTES >= 64) {
-      if (vector_bytes >= 64) return SumAccumulated<2>(d, n, x, y, fma);
-    }
-    if constexpr (HWY_MAX_BYTES >= 32) {
-      if (vector_bytes >= 32) return SumAccumulated<4>(d, n, x, y, fma);
-    }
+    if (vector_bytes >= 64) return SumAccumulated<2>(d, n, x, y, fma);
+    if (vector_bytes >= 32) return SumAccumulated<4>(d, n, x, y, fma);
   }
   return SumAccumulated(d, n, x, y, fma);
 }

@@ -633,16 +633,16 @@ void pack_b(Trans tb, std::size_t k, std::size_t n, const T* B, std::size_t ldb,
   // not stay there for the product anyway. Measured on Zen 5 against the reference's plain copy:
   // streaming from 2 MiB made 4 and 8 MiB packs 0.8x and 0.85x the reference's speed, not
   // streaming at all made 16 MiB 0.7x; 8 MiB is where the two meet.
-  if (n_padded * k * sizeof(T) > (std::size_t{8} << 20)) {
-    for (std::size_t pc = 0; pc < k; pc += k_block) {
-      GemmPackB<T, true>(tb, b, ldb, j1 - j0, pc, GemmMin(k_block, k - pc), block_of(pc));
-    }
-    hwy::FlushStream();
-    return;
-  }
+  const bool stream = n_padded * k * sizeof(T) > (std::size_t{8} << 20);
   for (std::size_t pc = 0; pc < k; pc += k_block) {
-    GemmPackB(tb, b, ldb, j1 - j0, pc, GemmMin(k_block, k - pc), block_of(pc));
+    const std::size_t kc = GemmMin(k_block, k - pc);
+    if (stream) {
+      GemmPackB<T, true>(tb, b, ldb, j1 - j0, pc, kc, block_of(pc));
+    } else {
+      GemmPackB(tb, b, ldb, j1 - j0, pc, kc, block_of(pc));
+    }
   }
+  if (stream) hwy::FlushStream();
 }
 
 template <class T>
