@@ -169,10 +169,10 @@ class GemmWorkspace {
 // A product runs on several threads by cutting C into blocks, rows or columns, one per thread,
 // each computed with the full k. Blocks of rows share one op(B) that the team packs first, in
 // parts (pack_b), and multiply by it (gemm_packed); blocks of columns call the engine's gemm on
-// their columns. An engine computes every element of C from its row of op(A) and column of
-// op(B) in an order that depends only on k, the same in gemm and gemm_packed
-// (docs/engine-guide.md), so C is bitwise the same for every thread count and every way of
-// cutting it.
+// their columns, each packing all of op(A) for itself. An engine computes every element of C from
+// its row of op(A) and column of op(B) in an order that depends only on k, the same in gemm and
+// gemm_packed (docs/engine-guide.md), so C is bitwise the same for every thread count and every way
+// of cutting it.
 //
 // Below kParallelMinWork<T> multiply-adds (m·n·k) a product stays on the calling thread. Two
 // threads gain when the product takes longer on one than twice the time L until a sleeping
@@ -189,6 +189,16 @@ constexpr std::size_t kMinBlock = 32;
 // divide it (neon's 12, sve's 2 vectors of the run-time length, up to 128) costs an edge tile
 // per block, never a different result. (Packed B is cut by rows only.)
 constexpr std::size_t kColumnGrain = 32;
+// A tall or square product is cut by columns too once it is this wide per thread beyond the
+// first (n >= kColumnsPerExtraThread * (threads - 1)). Blocks of columns pack op(A) once per
+// block, threads - 1 extra copies of m·k, against (n / threads)·m·k multiply-adds per block: a
+// cost that shrinks as n grows. Blocks of rows pack nothing twice, but gemm_packed packs A one
+// micro-panel at a time and so streams the whole B k-block per MR rows, from L3 once it
+// outgrows L2: a cost that grows with n. Measured on the 2-vCPU Zen 5 host, 2 threads, the two
+// cuts alternated (docs/decisions.md): columns 3-10% ahead for f64 from n = 768 (768^3, 1024^3,
+// 2048^3, 2048 x 1024 x 1024, 1024 x 768 x 1024; f32 0-4%), rows 2-5% ahead at n = 512 and 25%
+// at n = 128 (m = 2048 and 4096).
+constexpr std::size_t kColumnsPerExtraThread = 768;
 
 // How C is cut: `parts` blocks of rows (by_rows) or columns over `extent`, the first ones
 // starting at multiples of `grain`.
@@ -222,9 +232,11 @@ std::size_t gemm_threads(std::size_t m, std::size_t n, std::size_t k) {
 }
 
 // can_split_columns: the caller can cut C by columns (the unpacked product can, packed B cannot).
+// Columns for a wide product (n > m), and for any product wide enough per thread.
 inline GemmSplit gemm_split(std::size_t threads, std::size_t m, std::size_t n,
                             bool can_split_columns) {
-  const bool by_rows = !can_split_columns || m >= n;
+  const bool wide = n > m || (threads > 1 && n >= kColumnsPerExtraThread * (threads - 1));
+  const bool by_rows = !can_split_columns || !wide;
   const std::size_t extent = by_rows ? m : n;
   const std::size_t parts = std::max<std::size_t>(1, std::min(threads, extent / kMinBlock));
   return {by_rows, extent, parts, by_rows ? std::size_t{1} : kColumnGrain};
@@ -287,8 +299,8 @@ void gemm_checked(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t 
     gemm_packed_rows(team, split, ta, n, k, alpha, A, lda, packed, beta, C, ldc);
     return;
   }
-  // Blocks of columns: each packs its own columns of op(B), and all of op(A) (a wide product
-  // has few rows), with a workspace of its own.
+  // Blocks of columns: each packs its own columns of op(B), and all of op(A) (few rows against
+  // the columns, or few threads: kColumnsPerExtraThread), with a workspace of its own.
   const std::size_t stride = round_up_64(coheriq::call<Domain, Workspace>(m, split.largest(), k));
   const GemmWorkspace workspace(stride * split.parts);
   unsigned char* const work = static_cast<unsigned char*>(workspace.data());

@@ -36,8 +36,11 @@ struct Shape {
 };
 // Every one is above the size that goes parallel (192^3 multiply-adds for f32, api.cpp); m >= n is
 // cut by rows, m < n by columns (packed B: always rows). Odd sizes leave uneven blocks and edge
-// tiles in every block; k = 540 and 600 cross the k-blocks of every engine.
-const Shape kShapes[] = {{131, 97, 600}, {67, 263, 420}, {301, 45, 540}, {71, 347, 300}};
+// tiles in every block; k = 540 and 600 cross the k-blocks of every engine. 797 x 771 is tall but
+// wide enough for columns on 2 threads and not on 3 or 7 (768 columns per thread beyond the
+// first): the same product cut both ways.
+const Shape kShapes[] = {
+    {131, 97, 600}, {67, 263, 420}, {301, 45, 540}, {71, 347, 300}, {797, 771, 16}};
 
 // Deterministic values in [-1, 1), different per seed.
 template <class T>
