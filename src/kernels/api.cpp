@@ -17,6 +17,7 @@
 #include <type_traits>
 
 #include "kernels/candidates.hpp"
+#include "kernels/huge_pages.hpp"
 #include "kernels/packed_access.hpp"
 #include "kernels/pool.hpp"
 
@@ -139,6 +140,7 @@ class GemmWorkspace {
     WorkspaceBlock& b = workspace_block;
     if (b.state == WorkspaceBlock::State::released) {
       if (bytes != 0) data_ = owned_ = ::operator new(bytes, kWorkspaceAlignment);
+      advise_huge_pages(owned_, bytes);
       return;
     }
     if (b.state == WorkspaceBlock::State::unused) {
@@ -147,6 +149,7 @@ class GemmWorkspace {
     }
     if (bytes > b.capacity) {
       void* grown = ::operator new(bytes, kWorkspaceAlignment);  // on bad_alloc the old one stays
+      advise_huge_pages(grown, bytes);
       release_workspace(b.data);
       b.data = grown;
       b.capacity = bytes;
