@@ -414,8 +414,17 @@ void execute(Run& run, const std::string& binary, const std::string& workdir, bo
   if (threads > 0) run.argv.push_back("--threads=" + std::to_string(threads));
   run.argv = launched(run.argv);
   progress.start(run);
-  const ChildResult r = run_child(run.argv, {{"COHERIQ_ENGINE", run.engine}},
-                                  [&](const std::string& line) { progress.line(line); });
+  std::vector<std::pair<std::string, std::string>> env = {{"COHERIQ_ENGINE", run.engine}};
+  // OpenBLAS's workers spin for about 2^28 cycles after each of its calls (its default thread
+  // timeout), and with repetitions interleaved they took the second core from whichever
+  // benchmark ran next: dgemm at n = 2048 on 2 threads measured 135-238 GFLOP/s in the process
+  // that ran OpenBLAS, 240-244 in one without. 2^4 cycles (the shortest it takes) puts them to
+  // sleep at once, as coheriq's pool does; a value the user set is kept. The peers line says it.
+  if (threads > 1 && std::getenv("OPENBLAS_THREAD_TIMEOUT") == nullptr) {
+    env.emplace_back("OPENBLAS_THREAD_TIMEOUT", "4");
+  }
+  const ChildResult r =
+      run_child(run.argv, env, [&](const std::string& line) { progress.line(line); });
   progress.finish();
   if (r.exit_code != 0) {
     // 132 = 128 + SIGILL: the usual way a binary built for a newer CPU ends.

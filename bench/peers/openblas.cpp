@@ -119,9 +119,17 @@ PeerStatus register_openblas() {
   register_type<float>();
   register_type<double>();
   const int used = openblas_get_num_threads();
+  // Its workers' spin after a call (coheriq bench sets 4, see tools/bench_command.cpp).
+  const char* timeout = std::getenv("OPENBLAS_THREAD_TIMEOUT");
+  const std::string spin =
+      used == 1 ? ""
+      : timeout != nullptr
+          ? std::string(", OPENBLAS_THREAD_TIMEOUT=") + timeout
+          : ", OPENBLAS_THREAD_TIMEOUT unset (its workers spin after each call, taking cores "
+            "from the benchmarks after it)";
   return {"openblas", true,
           version + ", " + core + " kernels, " + std::to_string(used) +
-              (used == 1 ? " thread" : " threads")};
+              (used == 1 ? " thread" : " threads") + spin};
 }
 
 }  // namespace coheriq_bench

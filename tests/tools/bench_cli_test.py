@@ -59,7 +59,8 @@ def clean_env(env_extra=None):
     an emulator, the command's real kernels_bench children go through it too (qemu-user cannot
     exec a binary of the guest by itself); a stand-in (a Python script) runs natively."""
     env = {k: v for k, v in os.environ.items()
-           if not (k.startswith("COHERIQ_") or k.startswith("FAKE_BENCH_"))}
+           if not (k.startswith("COHERIQ_") or k.startswith("FAKE_BENCH_") or
+                   k == "OPENBLAS_THREAD_TIMEOUT")}
     extra = env_extra or {}
     if EMULATOR and "COHERIQ_BENCH_LAUNCHER" not in extra and \
             extra.get("COHERIQ_KERNELS_BENCH", KERNELS_BENCH) == KERNELS_BENCH:
@@ -413,6 +414,15 @@ def check_threads(args):
     check(re.search(rf"^grind\.f64\s+64\s+{round(100 * expected)}%", roof[1], re.M),
           f"grind.f64 is not shown as {round(100 * expected)}% of the peak")
     check("f64 ymm 50.0 f64 zmm 100.0 GFLOP/s" in roof[1], "the peaks are not printed")
+    # OpenBLAS's workers told to sleep right after a call, unless the user said otherwise.
+    timeouts = {r["output"]["context"]["fake_openblas_thread_timeout"] for r in data["runs"]}
+    check(timeouts == {"4"}, f"OPENBLAS_THREAD_TIMEOUT in the runs: {timeouts}, not 4")
+    proc = run(args, ["bench", "--engines", "reference", "--threads", "2", "--json", json_path],
+               dict(fake, OPENBLAS_THREAD_TIMEOUT="9"))
+    check(proc.returncode == 0, f"exit {proc.returncode}: {proc.stderr}")
+    timeouts = {r["output"]["context"]["fake_openblas_thread_timeout"]
+                for r in json.load(open(json_path))["runs"]}
+    check(timeouts == {"9"}, f"the user's OPENBLAS_THREAD_TIMEOUT=9 became {timeouts}")
 
     proc = run(args, ["bench", "--engines", "reference", "--json", json_path], fake)
     check(proc.returncode == 0, f"exit {proc.returncode}: {proc.stderr}")
@@ -422,9 +432,12 @@ def check_threads(args):
     check(not any(a.startswith("--threads") for r in data["runs"] for a in r["arguments"]),
           "--threads passed without the flag")
     check(data["coheriq_bench"]["settings"]["threads"] == 1, "settings.threads is not 1")
+    timeouts = {r["output"]["context"]["fake_openblas_thread_timeout"] for r in data["runs"]}
+    check(timeouts == {"unset"}, f"OPENBLAS_THREAD_TIMEOUT set on one thread: {timeouts}")
     proc = run(args, ["bench", "--threads", "0"], fake)
     check(proc.returncode == 2 and "--threads" in proc.stderr, "--threads 0 is not a usage error")
-    print("threads: flag passed, header, JSON, wall-clock times and the peak fraction")
+    print("threads: flag passed, header, JSON, wall-clock times, the peak fraction and "
+          "OpenBLAS's thread timeout")
 
 
 def check_describe_all(args):

@@ -48,7 +48,9 @@ def main(argv):
     selected = re.compile(options["--benchmark_filter"].replace("[.]", r"\."))
     repetitions = int(options.get("--benchmark_repetitions", "1"))
     threads = options.get("--threads")
-    context = {"coheriq_engine": engine, "peers_skipped": ""}
+    context = {"coheriq_engine": engine, "peers_skipped": "",
+               # What the command set for OpenBLAS's workers (--threads N): for the test to see.
+               "fake_openblas_thread_timeout": os.environ.get("OPENBLAS_THREAD_TIMEOUT", "unset")}
     if threads is not None:
         context.update({"coheriq_threads": threads, "coheriq_time": "real_time"})
     context.update({"coheriq_kernel:" + k: v for k, v in TRAITS.items()})
