@@ -17,7 +17,6 @@
 #include <type_traits>
 
 #include "kernels/candidates.hpp"
-#include "kernels/huge_pages.hpp"
 #include "kernels/packed_access.hpp"
 #include "kernels/pool.hpp"
 
@@ -140,7 +139,6 @@ class GemmWorkspace {
     WorkspaceBlock& b = workspace_block;
     if (b.state == WorkspaceBlock::State::released) {
       if (bytes != 0) data_ = owned_ = ::operator new(bytes, kWorkspaceAlignment);
-      advise_huge_pages(owned_, bytes);
       return;
     }
     if (b.state == WorkspaceBlock::State::unused) {
@@ -149,7 +147,6 @@ class GemmWorkspace {
     }
     if (bytes > b.capacity) {
       void* grown = ::operator new(bytes, kWorkspaceAlignment);  // on bad_alloc the old one stays
-      advise_huge_pages(grown, bytes);
       release_workspace(b.data);
       b.data = grown;
       b.capacity = bytes;

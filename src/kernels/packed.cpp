@@ -9,7 +9,6 @@
 #include <utility>
 
 #include "kernels/candidates.hpp"
-#include "kernels/huge_pages.hpp"
 #include "kernels/packed_access.hpp"
 
 namespace coheriq::kernels {
@@ -31,10 +30,7 @@ PackedMatrix<T>::PackedMatrix(std::size_t rows, std::size_t cols, std::size_t by
   coheriq::use_class<Domain, typename PackedAccess<T>::candidate_class>();
   engine_ = kernels::active_engine();
   // Last, so that nothing after it can throw and leak the memory.
-  if (bytes_ != 0) {
-    data_ = ::operator new(bytes_, kPackedAlignment);
-    advise_huge_pages(data_, bytes_);
-  }
+  if (bytes_ != 0) data_ = ::operator new(bytes_, kPackedAlignment);
 }
 
 template <class T>
