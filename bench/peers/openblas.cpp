@@ -119,7 +119,8 @@ PeerStatus register_openblas() {
   register_type<float>();
   register_type<double>();
   const int used = openblas_get_num_threads();
-  // Its workers' spin after a call (coheriq bench sets 4, see tools/bench_command.cpp).
+  // How long its workers spin after a call: 2^N cycles; coheriq bench sets N = 4 for --threads
+  // (tools/bench_command.cpp).
   const char* timeout = std::getenv("OPENBLAS_THREAD_TIMEOUT");
   const std::string spin =
       used == 1 ? ""
