@@ -119,18 +119,19 @@ PeerStatus register_openblas() {
   register_type<float>();
   register_type<double>();
   const int used = openblas_get_num_threads();
-  // How long its workers spin after a call: 2^N cycles; coheriq bench sets N = 4 for --threads
-  // (tools/bench_command.cpp).
-  const char* timeout = std::getenv("OPENBLAS_THREAD_TIMEOUT");
-  const std::string spin =
-      used == 1 ? ""
-      : timeout != nullptr
-          ? std::string(", OPENBLAS_THREAD_TIMEOUT=") + timeout
-          : ", OPENBLAS_THREAD_TIMEOUT unset (its workers spin after each call, taking cores "
-            "from the benchmarks after it)";
-  return {"openblas", true,
-          version + ", " + core + " kernels, " + std::to_string(used) +
-              (used == 1 ? " thread" : " threads") + spin};
+  std::string detail = version + ", " + core + " kernels, " + std::to_string(used) +
+                       (used == 1 ? " thread" : " threads");
+  if (used > 1) {
+    // How long its workers spin after a call: 2^N cycles; coheriq bench sets N = 4 for --threads
+    // (tools/bench_command.cpp).
+    const char* timeout = std::getenv("OPENBLAS_THREAD_TIMEOUT");
+    detail += timeout != nullptr ? std::string(", OPENBLAS_THREAD_TIMEOUT=") + timeout
+                                 : std::string(
+                                       ", OPENBLAS_THREAD_TIMEOUT unset (its workers spin "
+                                       "after each call, taking cores from the "
+                                       "benchmarks after it)");
+  }
+  return {"openblas", true, detail};
 }
 
 }  // namespace coheriq_bench

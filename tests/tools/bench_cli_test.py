@@ -381,6 +381,12 @@ def check_traits(args):
     print("traits: sizes, bandwidth rows and the host line come from the binary and the engines")
 
 
+def thread_timeouts(data):
+    """What each kernels_bench run of a bench JSON saw of OPENBLAS_THREAD_TIMEOUT (the fake
+    reports it in its context; "unset" when absent)."""
+    return {r["output"]["context"]["fake_openblas_thread_timeout"] for r in data["runs"]}
+
+
 def check_threads(args):
     """--threads N reaches every kernels_bench run, the header and the JSON say the count, the
     times are wall-clock (rates rescaled from Google Benchmark's per-cpu-second), and a cubic
@@ -415,13 +421,12 @@ def check_threads(args):
           f"grind.f64 is not shown as {round(100 * expected)}% of the peak")
     check("f64 ymm 50.0 f64 zmm 100.0 GFLOP/s" in roof[1], "the peaks are not printed")
     # OpenBLAS's workers told to sleep right after a call, unless the user said otherwise.
-    timeouts = {r["output"]["context"]["fake_openblas_thread_timeout"] for r in data["runs"]}
+    timeouts = thread_timeouts(data)
     check(timeouts == {"4"}, f"OPENBLAS_THREAD_TIMEOUT in the runs: {timeouts}, not 4")
     proc = run(args, ["bench", "--engines", "reference", "--threads", "2", "--json", json_path],
                dict(fake, OPENBLAS_THREAD_TIMEOUT="9"))
     check(proc.returncode == 0, f"exit {proc.returncode}: {proc.stderr}")
-    timeouts = {r["output"]["context"]["fake_openblas_thread_timeout"]
-                for r in json.load(open(json_path))["runs"]}
+    timeouts = thread_timeouts(json.load(open(json_path)))
     check(timeouts == {"9"}, f"the user's OPENBLAS_THREAD_TIMEOUT=9 became {timeouts}")
 
     proc = run(args, ["bench", "--engines", "reference", "--json", json_path], fake)
@@ -432,7 +437,7 @@ def check_threads(args):
     check(not any(a.startswith("--threads") for r in data["runs"] for a in r["arguments"]),
           "--threads passed without the flag")
     check(data["coheriq_bench"]["settings"]["threads"] == 1, "settings.threads is not 1")
-    timeouts = {r["output"]["context"]["fake_openblas_thread_timeout"] for r in data["runs"]}
+    timeouts = thread_timeouts(data)
     check(timeouts == {"unset"}, f"OPENBLAS_THREAD_TIMEOUT set on one thread: {timeouts}")
     proc = run(args, ["bench", "--threads", "0"], fake)
     check(proc.returncode == 2 and "--threads" in proc.stderr, "--threads 0 is not a usage error")
