@@ -72,6 +72,14 @@ void sigmoid(std::size_t n, const float* x, float* y);
 // NaN; -Inf entries among finite ones give exactly 0 (masking).
 void softmax(std::size_t n, const float* x, float* y);
 
+// ------------------------------ Trigonometry (math_trig.cpp)
+// The algorithms of src/math/trig-inl.h, one value at a time: the generic engines run the same
+// operations on vectors and give the same bits. f32 is computed in f64 and rounded once.
+template <class T>
+void sin(std::size_t n, const T* x, T* y);
+template <class T>
+void cos(std::size_t n, const T* x, T* y);
+
 // ------------------------------ GEMM and packing (gemm.cpp)
 
 // 0: the reference needs no workspace.
