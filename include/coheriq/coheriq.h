@@ -101,6 +101,12 @@ int coheriq_vstanh(size_t n, const float* x, float* y);
 int coheriq_vssigmoid(size_t n, const float* x, float* y);
 int coheriq_vssoftmax(size_t n, const float* x, float* y);
 
+/* ------------------------------ Trigonometry, vs f32 and vd f64 (y == x allowed) */
+int coheriq_vssin(size_t n, const float* x, float* y);
+int coheriq_vdsin(size_t n, const double* x, double* y);
+int coheriq_vscos(size_t n, const float* x, float* y);
+int coheriq_vdcos(size_t n, const double* x, double* y);
+
 /* ------------------------------ GEMM: row-major C = alpha * op(A) * op(B) + beta * C, op(A) is
  * m x k, op(B) is k x n; beta == 0 ignores C's old contents. */
 int coheriq_sgemm(int ta, int tb, size_t m, size_t n, size_t k, float alpha, const float* A,

@@ -78,6 +78,12 @@ void tanh(std::size_t n, const float* x, float* y);
 void sigmoid(std::size_t n, const float* x, float* y);
 void softmax(std::size_t n, const float* x, float* y);
 
+// ------------------------------ Trigonometry (f32 and f64; y == x allowed)
+void sin(std::size_t n, const float* x, float* y);
+void sin(std::size_t n, const double* x, double* y);
+void cos(std::size_t n, const float* x, float* y);
+void cos(std::size_t n, const double* x, double* y);
+
 // ------------------------------ GEMM
 // Row-major C = alpha * op(A) * op(B) + beta * C, op(A) is m x k, op(B) is k x n.
 // beta == 0 ignores C's old contents. Throws std::invalid_argument naming a leading dimension

@@ -58,6 +58,10 @@ struct packed_bf16 : coheriq::candidate_class {
   X(nrm2, S, nrm2<T>, touches<>, T, (std::size_t n, const T* x), (n, x))                     \
   X(iamax, S, iamax<T>, touches<>, std::size_t, (std::size_t n, const T* x), (n, x))         \
   COHERIQ_KERNELS_STRIDED_TYPED(X, T, S)
+// Trigonometry, y[i] = f(x[i]), both types.
+#define COHERIQ_KERNELS_TRIG_TYPED(X, T, S)                                        \
+  X(sin, S, sin<T>, touches<>, void, (std::size_t n, const T* x, T* y), (n, x, y)) \
+  X(cos, S, cos<T>, touches<>, void, (std::size_t n, const T* x, T* y), (n, x, y))
 // Strided siblings of the BLAS-1 rows (the BLAS and CBLAS interfaces use them): element i of a
 // vector is x[i * incx], any increment (0 and negative included; x points at element 0, the
 // highest address when incx < 0).
@@ -83,7 +87,9 @@ struct packed_bf16 : coheriq::candidate_class {
   X(log, f32, log, touches<>, void, (std::size_t n, const float* x, float* y), (n, x, y))         \
   X(tanh, f32, tanh, touches<>, void, (std::size_t n, const float* x, float* y), (n, x, y))       \
   X(sigmoid, f32, sigmoid, touches<>, void, (std::size_t n, const float* x, float* y), (n, x, y)) \
-  X(softmax, f32, softmax, touches<>, void, (std::size_t n, const float* x, float* y), (n, x, y))
+  X(softmax, f32, softmax, touches<>, void, (std::size_t n, const float* x, float* y), (n, x, y)) \
+  COHERIQ_KERNELS_TRIG_TYPED(X, float, f32)                                                       \
+  COHERIQ_KERNELS_TRIG_TYPED(X, double, f64)
 
 // GEMM: internal candidates behind the public gemm/pack_b, which check arguments and own the
 // memory (ISA code never allocates). gemm_workspace: bytes of 64-byte aligned scratch gemm needs

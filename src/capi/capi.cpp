@@ -253,6 +253,18 @@ int coheriq_vssigmoid(size_t n, const float* x, float* y) {
 int coheriq_vssoftmax(size_t n, const float* x, float* y) {
   return run([&] { k::softmax(n, x, y); });
 }
+int coheriq_vssin(size_t n, const float* x, float* y) {
+  return run([&] { k::sin(n, x, y); });
+}
+int coheriq_vdsin(size_t n, const double* x, double* y) {
+  return run([&] { k::sin(n, x, y); });
+}
+int coheriq_vscos(size_t n, const float* x, float* y) {
+  return run([&] { k::cos(n, x, y); });
+}
+int coheriq_vdcos(size_t n, const double* x, double* y) {
+  return run([&] { k::cos(n, x, y); });
+}
 
 int coheriq_sgemm(int ta, int tb, size_t m, size_t n, size_t k, float alpha, const float* A,
                   size_t lda, const float* B, size_t ldb, float beta, float* C, size_t ldc) {
