@@ -33,6 +33,7 @@ struct ScalarOps {
   static M Gt(V a, V b) { return a > b; }
   static M Eq(V a, V b) { return a == b; }
   static M IsNaN(V a) { return a != a; }
+  static M SignBit(V a) { return std::signbit(a); }  // -0 and NaNs with the sign bit too
   static M And(M a, M b) { return a && b; }
   static M Or(M a, M b) { return a || b; }
   static M Not(M a) { return !a; }

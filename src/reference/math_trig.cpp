@@ -1,7 +1,7 @@
-// The reference engine's sin and cos: the shared algorithms of src/math/trig-inl.h on one value
-// at a time (ScalarOps), so the generic engines, which run them on vectors, give the same bits.
-// f64 within 1 ulp for every finite input (Payne-Hanek beyond 2^30), f32 computed in f64.
-// Each x[i] is read before y[i] is written, so y == x is allowed.
+// The reference engine's sin, cos, atan and atan2: the shared algorithms of src/math/trig-inl.h on
+// one value at a time (ScalarOps), so the generic engines, which run them on vectors, give the same
+// bits. f64 within 1 ulp (sin and cos for every finite input: Payne-Hanek beyond 2^30), f32
+// computed in f64 and rounded once. Each x[i] is read before y[i] is written, so y == x is allowed.
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -13,6 +13,7 @@
 namespace coheriq::kernels::reference {
 namespace {
 
+#include "math/atan-inl.h"
 #include "math/ops-scalar.h"
 #include "math/reduce-huge-inl.h"
 #include "math/trig-inl.h"
@@ -26,7 +27,37 @@ T sin_or_cos(T x) {
   }
 }
 
+template <class T>
+T atan_of(T x) {
+  const ScalarOps<double> o;
+  if constexpr (sizeof(T) == 4) {
+    return static_cast<float>(Atan32Of(o, double{x}));
+  } else {
+    return Atan64Of(o, x);
+  }
+}
+
+template <class T>
+T atan2_of(T y, T x) {
+  const ScalarOps<double> o;
+  if constexpr (sizeof(T) == 4) {
+    return static_cast<float>(Atan2_32(o, double{y}, double{x}));
+  } else {
+    return Atan2_64(o, y, x);
+  }
+}
+
 }  // namespace
+
+template <class T>
+void atan(std::size_t n, const T* x, T* y) {
+  for (std::size_t i = 0; i < n; ++i) y[i] = atan_of(x[i]);
+}
+
+template <class T>
+void atan2(std::size_t n, const T* y, const T* x, T* z) {
+  for (std::size_t i = 0; i < n; ++i) z[i] = atan2_of(y[i], x[i]);
+}
 
 template <class T>
 void sin(std::size_t n, const T* x, T* y) {
@@ -38,6 +69,10 @@ void cos(std::size_t n, const T* x, T* y) {
   for (std::size_t i = 0; i < n; ++i) y[i] = sin_or_cos<true>(x[i]);
 }
 
+template void atan(std::size_t, const float*, float*);
+template void atan(std::size_t, const double*, double*);
+template void atan2(std::size_t, const float*, const float*, float*);
+template void atan2(std::size_t, const double*, const double*, double*);
 template void sin(std::size_t, const float*, float*);
 template void sin(std::size_t, const double*, double*);
 template void cos(std::size_t, const float*, float*);

@@ -79,6 +79,11 @@ template <class T>
 void sin(std::size_t n, const T* x, T* y);
 template <class T>
 void cos(std::size_t n, const T* x, T* y);
+template <class T>
+void atan(std::size_t n, const T* x, T* y);
+// z = atan2(y, x), the angle of the point (x, y): C99's quadrants, zeros and infinities.
+template <class T>
+void atan2(std::size_t n, const T* y, const T* x, T* z);
 
 // ------------------------------ GEMM and packing (gemm.cpp)
 

@@ -32,6 +32,10 @@ struct HwyOps {
   HWY_INLINE M Gt(V a, V b) const { return hn::Gt(a, b); }
   HWY_INLINE M Eq(V a, V b) const { return hn::Eq(a, b); }
   HWY_INLINE M IsNaN(V a) const { return hn::IsNaN(a); }
+  HWY_INLINE M SignBit(V a) const {
+    const hn::RebindToSigned<D> di;
+    return hn::RebindMask(d, hn::Lt(hn::BitCast(di, a), hn::Zero(di)));
+  }
   HWY_INLINE M And(M a, M b) const { return hn::And(a, b); }
   HWY_INLINE M Or(M a, M b) const { return hn::Or(a, b); }
   HWY_INLINE M Not(M a) const { return hn::Not(a); }

@@ -1,5 +1,5 @@
-// Generic sin and cos, f32 and f64: the shared algorithms of src/math/trig-inl.h on Highway
-// vectors (vector-length agnostic), bitwise the reference engine's results.
+// Generic sin, cos, atan and atan2, f32 and f64: the shared algorithms of src/math/trig-inl.h on
+// Highway vectors (vector-length agnostic), bitwise the reference engine's results.
 //
 // Not hwy/contrib/math: its Sin and Cos are valid for |x| <= 39000 only and promise a few ulp,
 // and they would differ from the reference's bits. The vectors run the Cody-Waite reduction;
@@ -19,6 +19,7 @@
 
 COHERIQ_GENERIC_BEGIN
 
+#include "math/atan-inl.h"
 #include "math/ops-scalar.h"
 #include "math/reduce-huge-inl.h"
 #include "math/trig-inl.h"
@@ -62,6 +63,65 @@ HWY_INLINE void MapWithFallback(D d, std::size_t n, const hn::TFromD<D>* x, hn::
   }
 }
 
+// y = f(x) (or z = f(y, x)) over arrays, two vectors per step, the tail masked (computed on
+// zeros, never stored). Every input vector is loaded before its result is stored, so the output
+// may be an input.
+template <class D, class Vector>
+HWY_INLINE void MapVectors(D d, std::size_t n, const hn::TFromD<D>* x, hn::TFromD<D>* y,
+                           Vector vector) {
+  const std::size_t N = hn::Lanes(d);
+  std::size_t i = 0;
+  for (; i + 2 * N <= n; i += 2 * N) {
+    const auto a = vector(hn::LoadU(d, x + i));
+    const auto b = vector(hn::LoadU(d, x + i + N));
+    hn::StoreU(a, d, y + i);
+    hn::StoreU(b, d, y + i + N);
+  }
+  for (; i < n; i += N) {
+    const auto mask = hn::FirstN(d, HWY_MIN(n - i, N));
+    hn::BlendedStore(vector(hn::MaskedLoad(mask, d, x + i)), mask, d, y + i);
+  }
+}
+
+template <class D, class Vector>
+HWY_INLINE void MapVectors2(D d, std::size_t n, const hn::TFromD<D>* y, const hn::TFromD<D>* x,
+                            hn::TFromD<D>* z, Vector vector) {
+  const std::size_t N = hn::Lanes(d);
+  std::size_t i = 0;
+  for (; i + 2 * N <= n; i += 2 * N) {
+    const auto a = vector(hn::LoadU(d, y + i), hn::LoadU(d, x + i));
+    const auto b = vector(hn::LoadU(d, y + i + N), hn::LoadU(d, x + i + N));
+    hn::StoreU(a, d, z + i);
+    hn::StoreU(b, d, z + i + N);
+  }
+  for (; i < n; i += N) {
+    const auto mask = hn::FirstN(d, HWY_MIN(n - i, N));
+    const auto r = vector(hn::MaskedLoad(mask, d, y + i), hn::MaskedLoad(mask, d, x + i));
+    hn::BlendedStore(r, mask, d, z + i);
+  }
+}
+
+// An f32 vector through an f64 function of its lanes: each half promoted, computed, rounded.
+template <class DF, class F, class VF = hn::Vec<DF>>
+HWY_INLINE VF ThroughF64(DF df, VF v, F f) {
+  const hn::Half<DF> dh;
+  const hn::RepartitionToWide<DF> dd;
+  const auto lo = f(hn::PromoteTo(dd, hn::LowerHalf(dh, v)));
+  const auto hi = f(hn::PromoteTo(dd, hn::UpperHalf(dh, v)));
+  return hn::Combine(df, hn::DemoteTo(dh, hi), hn::DemoteTo(dh, lo));
+}
+
+template <class DF, class F, class VF = hn::Vec<DF>>
+HWY_INLINE VF ThroughF64(DF df, VF u, VF v, F f) {
+  const hn::Half<DF> dh;
+  const hn::RepartitionToWide<DF> dd;
+  const auto lo =
+      f(hn::PromoteTo(dd, hn::LowerHalf(dh, u)), hn::PromoteTo(dd, hn::LowerHalf(dh, v)));
+  const auto hi =
+      f(hn::PromoteTo(dd, hn::UpperHalf(dh, u)), hn::PromoteTo(dd, hn::UpperHalf(dh, v)));
+  return hn::Combine(df, hn::DemoteTo(dh, hi), hn::DemoteTo(dh, lo));
+}
+
 template <bool kCos>
 HWY_ATTR void SinCosArray(std::size_t n, const double* x, double* y) {
   const hn::ScalableTag<double> d;
@@ -77,19 +137,45 @@ HWY_ATTR void SinCosArray(std::size_t n, const double* x, double* y) {
 template <bool kCos>
 HWY_ATTR void SinCosArray(std::size_t n, const float* x, float* y) {
   const hn::ScalableTag<float> df;
-  const hn::Half<decltype(df)> dh;
-  const hn::RepartitionToWide<decltype(df)> dd;
-  const HwyOps<decltype(dd)> o{dd};
+  const HwyOps<hn::RepartitionToWide<decltype(df)>> o{};
   const auto limit = hn::Set(df, static_cast<float>(Trig32::kMaxFast));
   MapWithFallback(
       df, n, x, y,
       [&](hn::Vec<decltype(df)> v) HWY_ATTR {
-        const auto lo = SinCos32Fast<kCos>(o, hn::PromoteTo(dd, hn::LowerHalf(dh, v)));
-        const auto hi = SinCos32Fast<kCos>(o, hn::PromoteTo(dd, hn::UpperHalf(dh, v)));
-        return hn::Combine(df, hn::DemoteTo(dh, hi), hn::DemoteTo(dh, lo));
+        return ThroughF64(df, v, [&](auto w) HWY_ATTR { return SinCos32Fast<kCos>(o, w); });
       },
       [&](hn::Vec<decltype(df)> v) HWY_ATTR { return hn::Le(hn::Abs(v), limit); },
       [](float v) { return SinCos32Scalar<kCos>(v); });
+}
+
+template <class T>
+HWY_ATTR void atan(std::size_t n, const T* x, T* y) {
+  const hn::ScalableTag<T> d;
+  if constexpr (sizeof(T) == 8) {
+    const HwyOps<decltype(d)> o{d};
+    MapVectors(d, n, x, y, [&](hn::Vec<decltype(d)> v) HWY_ATTR { return Atan64Of(o, v); });
+  } else {
+    const HwyOps<hn::RepartitionToWide<decltype(d)>> o{};
+    MapVectors(d, n, x, y, [&](hn::Vec<decltype(d)> v) HWY_ATTR {
+      return ThroughF64(d, v, [&](auto w) HWY_ATTR { return Atan32Of(o, w); });
+    });
+  }
+}
+
+// z = atan2(y, x).
+template <class T>
+HWY_ATTR void atan2(std::size_t n, const T* y, const T* x, T* z) {
+  const hn::ScalableTag<T> d;
+  using V = hn::Vec<decltype(d)>;
+  if constexpr (sizeof(T) == 8) {
+    const HwyOps<decltype(d)> o{d};
+    MapVectors2(d, n, y, x, z, [&](V u, V v) HWY_ATTR { return Atan2_64(o, u, v); });
+  } else {
+    const HwyOps<hn::RepartitionToWide<decltype(d)>> o{};
+    MapVectors2(d, n, y, x, z, [&](V u, V v) HWY_ATTR {
+      return ThroughF64(d, u, v, [&](auto a, auto b) HWY_ATTR { return Atan2_32(o, a, b); });
+    });
+  }
 }
 
 template <class T>
