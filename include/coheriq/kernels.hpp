@@ -83,6 +83,11 @@ void sin(std::size_t n, const float* x, float* y);
 void sin(std::size_t n, const double* x, double* y);
 void cos(std::size_t n, const float* x, float* y);
 void cos(std::size_t n, const double* x, double* y);
+void atan(std::size_t n, const float* x, float* y);
+void atan(std::size_t n, const double* x, double* y);
+// z[i] = atan2(y[i], x[i]): the angle of the point (x[i], y[i]) in [-pi, pi].
+void atan2(std::size_t n, const float* y, const float* x, float* z);
+void atan2(std::size_t n, const double* y, const double* x, double* z);
 
 // ------------------------------ GEMM
 // Row-major C = alpha * op(A) * op(B) + beta * C, op(A) is m x k, op(B) is k x n.

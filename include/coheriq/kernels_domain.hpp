@@ -59,9 +59,12 @@ struct packed_bf16 : coheriq::candidate_class {
   X(iamax, S, iamax<T>, touches<>, std::size_t, (std::size_t n, const T* x), (n, x))         \
   COHERIQ_KERNELS_STRIDED_TYPED(X, T, S)
 // Trigonometry, y[i] = f(x[i]), both types.
-#define COHERIQ_KERNELS_TRIG_TYPED(X, T, S)                                        \
-  X(sin, S, sin<T>, touches<>, void, (std::size_t n, const T* x, T* y), (n, x, y)) \
-  X(cos, S, cos<T>, touches<>, void, (std::size_t n, const T* x, T* y), (n, x, y))
+#define COHERIQ_KERNELS_TRIG_TYPED(X, T, S)                                             \
+  X(sin, S, sin<T>, touches<>, void, (std::size_t n, const T* x, T* y), (n, x, y))      \
+  X(cos, S, cos<T>, touches<>, void, (std::size_t n, const T* x, T* y), (n, x, y))      \
+  X(atan, S, atan<T>, touches<>, void, (std::size_t n, const T* x, T* y), (n, x, y))    \
+  X(atan2, S, atan2<T>, touches<>, void, (std::size_t n, const T* y, const T* x, T* z), \
+    (n, y, x, z))
 // Strided siblings of the BLAS-1 rows (the BLAS and CBLAS interfaces use them): element i of a
 // vector is x[i * incx], any increment (0 and negative included; x points at element 0, the
 // highest address when incx < 0).

@@ -265,6 +265,18 @@ int coheriq_vscos(size_t n, const float* x, float* y) {
 int coheriq_vdcos(size_t n, const double* x, double* y) {
   return run([&] { k::cos(n, x, y); });
 }
+int coheriq_vsatan(size_t n, const float* x, float* y) {
+  return run([&] { k::atan(n, x, y); });
+}
+int coheriq_vdatan(size_t n, const double* x, double* y) {
+  return run([&] { k::atan(n, x, y); });
+}
+int coheriq_vsatan2(size_t n, const float* y, const float* x, float* z) {
+  return run([&] { k::atan2(n, y, x, z); });
+}
+int coheriq_vdatan2(size_t n, const double* y, const double* x, double* z) {
+  return run([&] { k::atan2(n, y, x, z); });
+}
 
 int coheriq_sgemm(int ta, int tb, size_t m, size_t n, size_t k, float alpha, const float* A,
                   size_t lda, const float* B, size_t ldb, float beta, float* C, size_t ldc) {
