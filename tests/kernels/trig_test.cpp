@@ -1,7 +1,7 @@
-// sin and cos of the engine in effect, f32 and f64: within 1 ulp of a long double oracle
-// (glibc's sinl and cosl, exact argument reduction, 11 more bits than f64) for every finite
-// input, huge ones included, and bitwise the reference engine's results (one algorithm,
-// src/math/trig-inl.h, run by every engine: docs/kernels.md).
+// sin, cos, atan and atan2 of the engine in effect, f32 and f64: within 1 ulp of a long double
+// oracle (glibc's sinl, cosl, atanl, atan2l: exact argument reduction, 11 more bits than f64)
+// for every finite input, huge ones included, and bitwise the reference engine's results (one
+// algorithm, src/math/trig-inl.h, run by every engine: docs/kernels.md).
 #include <doctest/doctest.h>
 
 #include <coheriq/kernels.hpp>
@@ -38,11 +38,13 @@ struct TrigKernel {
 
 Wide sin_oracle(Wide x) { return std::sin(x); }
 Wide cos_oracle(Wide x) { return std::cos(x); }
+Wide atan_oracle(Wide x) { return std::atan(x); }
 
 template <class T>
 std::vector<TrigKernel<T>> trig_kernels() {
   return {{"sin", &coheriq::kernels::sin, &ref::sin<T>, &sin_oracle, 1.0},
-          {"cos", &coheriq::kernels::cos, &ref::cos<T>, &cos_oracle, 1.0}};
+          {"cos", &coheriq::kernels::cos, &ref::cos<T>, &cos_oracle, 1.0},
+          {"atan", &coheriq::kernels::atan, &ref::atan<T>, &atan_oracle, 1.0}};
 }
 
 // |y - exact| in ulps of T at the exact value (the spacing of its binade; 2^-149 or 2^-1074
@@ -144,7 +146,8 @@ TEST_CASE(
   for (const auto& kernel : trig_kernels<float>()) check_trig(kernel, inputs, "strided");
 }
 
-TEST_CASE("sin, cos f64: dense random and special sweeps within 1 ulp, bitwise the reference") {
+TEST_CASE(
+    "sin, cos, atan f64: dense random and special sweeps within 1 ulp, bitwise the reference") {
   const std::size_t count = quick() ? 20000 : 400000;
   std::mt19937_64 random(32);
   const auto uniform = [&](double a, double b) {
@@ -252,6 +255,133 @@ TEST_CASE_TEMPLATE("sin, cos: every size and alignment, in place, with huge lane
       }
     }
     CHECK_MESSAGE(failures.none(), kernel.name, ".", type_name<T>(), ": ", failures.report());
+  }
+}
+
+// ------------------------------ atan2
+
+template <class T>
+void check_atan2(const std::vector<T>& ys, const std::vector<T>& xs, const std::string& sweep) {
+  const std::size_t n = ys.size();
+  Buffer<T> y(n, 0), x(n, 1), z(n, 0), reference_z(n, 0);
+  std::copy(ys.begin(), ys.end(), y.begin());
+  std::copy(xs.begin(), xs.end(), x.begin());
+  coheriq::kernels::atan2(n, y.data(), x.data(), z.data());
+  ref::atan2<T>(n, y.data(), x.data(), reference_z.data());
+  Failures beyond_bound, differ;
+  double worst = 0;
+  std::string where = "nowhere";
+  for (std::size_t i = 0; i < n; ++i) {
+    const Wide exact = std::atan2(Wide(y[i]), Wide(x[i]));
+    const double error = ulp_error(z[i], exact);
+    const auto at = [&] {
+      return "(y, x) = (" + show(double(y[i])) + ", " + show(double(x[i])) + ")";
+    };
+    if (error > worst) {
+      worst = error;
+      where = at();
+    }
+    if (error > 1.0) {
+      beyond_bound.add([&] {
+        return at() + ": got " + show(double(z[i])) + ", exact " + show(double(exact)) + " (" +
+               std::to_string(error) + " ulp)";
+      });
+    }
+    if (!same(z[i], reference_z[i])) {
+      differ.add([&] {
+        return at() + ": got " + show(double(z[i])) + ", reference " + show(double(reference_z[i]));
+      });
+    }
+  }
+  const std::string name = std::string("atan2.") + type_name<T>();
+  report(name + " [" + engine() + "]: max " + std::to_string(worst) + " ulp at " + where +
+         " over " + std::to_string(n) + " " + sweep + " inputs; bound 1 ulp");
+  CHECK_MESSAGE(beyond_bound.none(), name, " (", sweep, "): ", beyond_bound.report());
+  CHECK_MESSAGE(differ.none(), name, " differs from the reference (", sweep,
+                "): ", differ.report());
+}
+
+TEST_CASE_TEMPLATE(
+    "atan2: random pairs of every magnitude and ratio within 1 ulp, bitwise the reference", T,
+    float, double) {
+  const std::size_t count = quick() ? 20000 : 1000000;
+  std::mt19937_64 random(34);
+  const auto unit = [&] { return std::ldexp(double(random() >> 11), -53) * 2 - 1; };
+  std::vector<T> ys, xs;
+  for (std::size_t i = 0; i < count; ++i) {
+    // Ordinary pairs, pairs of any exponents (ratios from denormal to overflowing), pairs near
+    // the region boundaries y/x = tan(pi/8), tan(3pi/8), and random bit patterns.
+    const double x = unit() * 10;
+    ys.push_back(T(unit() * 10));
+    xs.push_back(T(x));
+    const int range = sizeof(T) == 4 ? 300 : 2200;
+    ys.push_back(T(std::ldexp(unit(), int(random() % range) - range / 2)));
+    xs.push_back(T(std::ldexp(unit(), int(random() % range) - range / 2)));
+    const double ratio = random() % 2 ? 0.41421356237309503 : 2.4142135623730949;
+    ys.push_back(T(x * ratio * (1 + unit() * 1e-6)));
+    xs.push_back(T(x));
+    ys.push_back(from_bits<T>(random()));
+    xs.push_back(from_bits<T>(random()));
+  }
+  check_atan2(ys, xs, "random");
+}
+
+TEST_CASE_TEMPLATE("atan, atan2: C99 special values alone and inside vectors", T, float, double) {
+  constexpr T inf = kInf<T>, nan = kNaN<T>, zero = 0;
+  const T pi = T(3.14159265358979323846264338327950288L);
+  const T half_pi = T(1.57079632679489661923132169163975144L);
+  const T quarter_pi = T(0.785398163397448309615660845819875721L);
+  const T three_quarter_pi = T(2.35619449019234492884698253745962716L);
+  struct Case {
+    T y, x, expected;
+  };
+  const Case cases[] = {
+      {zero, zero, zero},
+      {-zero, zero, -zero},
+      {zero, -zero, pi},
+      {-zero, -zero, -pi},
+      {zero, T(-2), pi},
+      {-zero, T(-2), -pi},
+      {zero, T(2), zero},
+      {-zero, T(2), -zero},
+      {T(3), zero, half_pi},
+      {T(-3), -zero, -half_pi},
+      {inf, inf, quarter_pi},
+      {-inf, inf, -quarter_pi},
+      {inf, -inf, three_quarter_pi},
+      {-inf, -inf, -three_quarter_pi},
+      {inf, T(5), half_pi},
+      {-inf, T(-5), -half_pi},
+      {T(5), inf, zero},
+      {T(-5), inf, -zero},
+      {T(5), -inf, pi},
+      {T(-5), -inf, -pi},
+      {nan, T(1), nan},
+      {T(1), nan, nan},
+      {nan, nan, nan},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(show(double(c.y)));
+    CAPTURE(show(double(c.x)));
+    T z = 0;
+    coheriq::kernels::atan2(1, &c.y, &c.x, &z);
+    CHECK_MESSAGE(matches(z, c.expected), "got ", show(double(z)), ", expected ",
+                  show(double(c.expected)));
+    for (std::size_t p = 0; p < 33; ++p) {
+      std::vector<T> ys(33, T(0.5)), xs(33, T(-0.25)), zs(33);
+      ys[p] = c.y;
+      xs[p] = c.x;
+      coheriq::kernels::atan2(33, ys.data(), xs.data(), zs.data());
+      CHECK_MESSAGE(matches(zs[p], c.expected), "at position ", p, ": got ", show(double(zs[p])));
+    }
+  }
+  const T atan_cases[][2] = {{zero, zero},      {-zero, -zero}, {inf, half_pi},
+                             {-inf, -half_pi},  {nan, nan},     {kDenormMin<T>, kDenormMin<T>},
+                             {T(1), quarter_pi}};
+  for (const auto& c : atan_cases) {
+    T y = 0;
+    coheriq::kernels::atan(1, &c[0], &y);
+    CHECK_MESSAGE(matches(y, c[1]), "atan(", show(double(c[0])), ") = ", show(double(y)));
   }
 }
 
