@@ -1,7 +1,8 @@
-// The reference engine's sin, cos, atan and atan2: the shared algorithms of src/math/trig-inl.h on
-// one value at a time (ScalarOps), so the generic engines, which run them on vectors, give the same
-// bits. f64 within 1 ulp (sin and cos for every finite input: Payne-Hanek beyond 2^30), f32
-// computed in f64 and rounded once. Each x[i] is read before y[i] is written, so y == x is allowed.
+// The reference engine's sin, cos, asin, acos, atan and atan2: the shared algorithms of
+// src/math/trig-inl.h on one value at a time (ScalarOps), so the generic engines, which run them on
+// vectors, give the same bits. f64 within 1 ulp (sin and cos for every finite input: Payne-Hanek
+// beyond 2^30), f32 computed in f64 and rounded once. Each x[i] is read before y[i] is written, so
+// y == x is allowed.
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -13,6 +14,7 @@
 namespace coheriq::kernels::reference {
 namespace {
 
+#include "math/asin-inl.h"
 #include "math/atan-inl.h"
 #include "math/ops-scalar.h"
 #include "math/reduce-huge-inl.h"
@@ -47,7 +49,27 @@ T atan2_of(T y, T x) {
   }
 }
 
+template <bool kAcos, class T>
+T asin_or_acos(T x) {
+  const ScalarOps<double> o;
+  if constexpr (sizeof(T) == 4) {
+    return static_cast<float>(AsinAcos32<kAcos>(o, double{x}));
+  } else {
+    return AsinAcos64<kAcos>(o, x);
+  }
+}
+
 }  // namespace
+
+template <class T>
+void asin(std::size_t n, const T* x, T* y) {
+  for (std::size_t i = 0; i < n; ++i) y[i] = asin_or_acos<false>(x[i]);
+}
+
+template <class T>
+void acos(std::size_t n, const T* x, T* y) {
+  for (std::size_t i = 0; i < n; ++i) y[i] = asin_or_acos<true>(x[i]);
+}
 
 template <class T>
 void atan(std::size_t n, const T* x, T* y) {
@@ -69,6 +91,10 @@ void cos(std::size_t n, const T* x, T* y) {
   for (std::size_t i = 0; i < n; ++i) y[i] = sin_or_cos<true>(x[i]);
 }
 
+template void asin(std::size_t, const float*, float*);
+template void asin(std::size_t, const double*, double*);
+template void acos(std::size_t, const float*, float*);
+template void acos(std::size_t, const double*, double*);
 template void atan(std::size_t, const float*, float*);
 template void atan(std::size_t, const double*, double*);
 template void atan2(std::size_t, const float*, const float*, float*);

@@ -80,6 +80,10 @@ void sin(std::size_t n, const T* x, T* y);
 template <class T>
 void cos(std::size_t n, const T* x, T* y);
 template <class T>
+void asin(std::size_t n, const T* x, T* y);
+template <class T>
+void acos(std::size_t n, const T* x, T* y);
+template <class T>
 void atan(std::size_t n, const T* x, T* y);
 // z = atan2(y, x), the angle of the point (x, y): C99's quadrants, zeros and infinities.
 template <class T>

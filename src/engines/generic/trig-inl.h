@@ -1,5 +1,6 @@
-// Generic sin, cos, atan and atan2, f32 and f64: the shared algorithms of src/math/trig-inl.h on
-// Highway vectors (vector-length agnostic), bitwise the reference engine's results.
+// Generic sin, cos, asin, acos, atan and atan2, f32 and f64: the shared algorithms of
+// src/math/trig-inl.h on Highway vectors (vector-length agnostic), bitwise the reference engine's
+// results.
 //
 // Not hwy/contrib/math: its Sin and Cos are valid for |x| <= 39000 only and promise a few ulp,
 // and they would differ from the reference's bits. The vectors run the Cody-Waite reduction;
@@ -19,6 +20,7 @@
 
 COHERIQ_GENERIC_BEGIN
 
+#include "math/asin-inl.h"
 #include "math/atan-inl.h"
 #include "math/ops-scalar.h"
 #include "math/reduce-huge-inl.h"
@@ -160,6 +162,30 @@ HWY_ATTR void atan(std::size_t n, const T* x, T* y) {
       return ThroughF64(d, v, [&](auto w) HWY_ATTR { return Atan32Of(o, w); });
     });
   }
+}
+
+template <bool kAcos, class T>
+HWY_ATTR void AsinAcosArray(std::size_t n, const T* x, T* y) {
+  const hn::ScalableTag<T> d;
+  if constexpr (sizeof(T) == 8) {
+    const HwyOps<decltype(d)> o{d};
+    MapVectors(d, n, x, y,
+               [&](hn::Vec<decltype(d)> v) HWY_ATTR { return AsinAcos64<kAcos>(o, v); });
+  } else {
+    const HwyOps<hn::RepartitionToWide<decltype(d)>> o{};
+    MapVectors(d, n, x, y, [&](hn::Vec<decltype(d)> v) HWY_ATTR {
+      return ThroughF64(d, v, [&](auto w) HWY_ATTR { return AsinAcos32<kAcos>(o, w); });
+    });
+  }
+}
+
+template <class T>
+HWY_ATTR void asin(std::size_t n, const T* x, T* y) {
+  AsinAcosArray<false>(n, x, y);
+}
+template <class T>
+HWY_ATTR void acos(std::size_t n, const T* x, T* y) {
+  AsinAcosArray<true>(n, x, y);
 }
 
 // z = atan2(y, x).
