@@ -106,6 +106,10 @@ int coheriq_vssin(size_t n, const float* x, float* y);
 int coheriq_vdsin(size_t n, const double* x, double* y);
 int coheriq_vscos(size_t n, const float* x, float* y);
 int coheriq_vdcos(size_t n, const double* x, double* y);
+int coheriq_vsasin(size_t n, const float* x, float* y);
+int coheriq_vdasin(size_t n, const double* x, double* y);
+int coheriq_vsacos(size_t n, const float* x, float* y);
+int coheriq_vdacos(size_t n, const double* x, double* y);
 int coheriq_vsatan(size_t n, const float* x, float* y);
 int coheriq_vdatan(size_t n, const double* x, double* y);
 /* z[i] = atan2(y[i], x[i]) */

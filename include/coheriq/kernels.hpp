@@ -83,6 +83,10 @@ void sin(std::size_t n, const float* x, float* y);
 void sin(std::size_t n, const double* x, double* y);
 void cos(std::size_t n, const float* x, float* y);
 void cos(std::size_t n, const double* x, double* y);
+void asin(std::size_t n, const float* x, float* y);
+void asin(std::size_t n, const double* x, double* y);
+void acos(std::size_t n, const float* x, float* y);
+void acos(std::size_t n, const double* x, double* y);
 void atan(std::size_t n, const float* x, float* y);
 void atan(std::size_t n, const double* x, double* y);
 // z[i] = atan2(y[i], x[i]): the angle of the point (x[i], y[i]) in [-pi, pi].

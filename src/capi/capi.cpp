@@ -265,6 +265,18 @@ int coheriq_vscos(size_t n, const float* x, float* y) {
 int coheriq_vdcos(size_t n, const double* x, double* y) {
   return run([&] { k::cos(n, x, y); });
 }
+int coheriq_vsasin(size_t n, const float* x, float* y) {
+  return run([&] { k::asin(n, x, y); });
+}
+int coheriq_vdasin(size_t n, const double* x, double* y) {
+  return run([&] { k::asin(n, x, y); });
+}
+int coheriq_vsacos(size_t n, const float* x, float* y) {
+  return run([&] { k::acos(n, x, y); });
+}
+int coheriq_vdacos(size_t n, const double* x, double* y) {
+  return run([&] { k::acos(n, x, y); });
+}
 int coheriq_vsatan(size_t n, const float* x, float* y) {
   return run([&] { k::atan(n, x, y); });
 }
