@@ -1,5 +1,5 @@
-// sin, cos, atan and atan2 of the engine in effect, f32 and f64: within 1 ulp of a long double
-// oracle (glibc's sinl, cosl, atanl, atan2l: exact argument reduction, 11 more bits than f64)
+// sin, cos, asin, acos, atan and atan2 of the engine in effect, f32 and f64: within 1 ulp of a long
+// double oracle (glibc's long double functions: exact argument reduction, 11 more bits than f64)
 // for every finite input, huge ones included, and bitwise the reference engine's results (one
 // algorithm, src/math/trig-inl.h, run by every engine: docs/kernels.md).
 #include <doctest/doctest.h>
@@ -39,12 +39,16 @@ struct TrigKernel {
 Wide sin_oracle(Wide x) { return std::sin(x); }
 Wide cos_oracle(Wide x) { return std::cos(x); }
 Wide atan_oracle(Wide x) { return std::atan(x); }
+Wide asin_oracle(Wide x) { return std::asin(x); }
+Wide acos_oracle(Wide x) { return std::acos(x); }
 
 template <class T>
 std::vector<TrigKernel<T>> trig_kernels() {
   return {{"sin", &coheriq::kernels::sin, &ref::sin<T>, &sin_oracle, 1.0},
           {"cos", &coheriq::kernels::cos, &ref::cos<T>, &cos_oracle, 1.0},
-          {"atan", &coheriq::kernels::atan, &ref::atan<T>, &atan_oracle, 1.0}};
+          {"atan", &coheriq::kernels::atan, &ref::atan<T>, &atan_oracle, 1.0},
+          {"asin", &coheriq::kernels::asin, &ref::asin<T>, &asin_oracle, 1.0},
+          {"acos", &coheriq::kernels::acos, &ref::acos<T>, &acos_oracle, 1.0}};
 }
 
 // |y - exact| in ulps of T at the exact value (the spacing of its binade; 2^-149 or 2^-1074
@@ -157,6 +161,10 @@ TEST_CASE(
   for (std::size_t i = 0; i < count; ++i) {
     ordinary.push_back(uniform(-10, 10));
     ordinary.push_back(uniform(-1e6, 1e6));
+    // asin and acos: their domain, and the neighbourhoods of ±1/2 (a change of method) and ±1.
+    ordinary.push_back(uniform(-1, 1));
+    ordinary.push_back((random() % 2 ? 1.0 : 0.5) -
+                       std::ldexp(uniform(-1, 1), -int(random() % 52)));
     // Every magnitude from 2^-1074 to DBL_MAX (the huge ones through Payne-Hanek), and every
     // binade evenly.
     wide.push_back(from_bits<double>(random() & 0xffefffffffffffffu));
@@ -172,7 +180,7 @@ TEST_CASE(
     near_multiples.push_back(-v);
   }
   for (const auto& kernel : trig_kernels<double>()) {
-    check_trig(kernel, ordinary, "ordinary (|x| <= 1e6)");
+    check_trig(kernel, ordinary, "ordinary (|x| <= 1e6, and near ±1/2 and ±1)");
     check_trig(kernel, wide, "every-magnitude");
     check_trig(kernel, near_multiples, "near-multiples-of-pi/2");
   }
@@ -326,7 +334,8 @@ TEST_CASE_TEMPLATE(
   check_atan2(ys, xs, "random");
 }
 
-TEST_CASE_TEMPLATE("atan, atan2: C99 special values alone and inside vectors", T, float, double) {
+TEST_CASE_TEMPLATE("asin, acos, atan, atan2: C99 special values alone and inside vectors", T, float,
+                   double) {
   constexpr T inf = kInf<T>, nan = kNaN<T>, zero = 0;
   const T pi = T(3.14159265358979323846264338327950288L);
   const T half_pi = T(1.57079632679489661923132169163975144L);
@@ -374,6 +383,21 @@ TEST_CASE_TEMPLATE("atan, atan2: C99 special values alone and inside vectors", T
       coheriq::kernels::atan2(33, ys.data(), xs.data(), zs.data());
       CHECK_MESSAGE(matches(zs[p], c.expected), "at position ", p, ": got ", show(double(zs[p])));
     }
+  }
+  const T asin_cases[][2] = {
+      {zero, zero}, {-zero, -zero}, {T(1), half_pi}, {T(-1), -half_pi},
+      {T(2), nan},  {inf, nan},     {nan, nan},      {kDenormMin<T>, kDenormMin<T>}};
+  for (const auto& c : asin_cases) {
+    T y = 0;
+    coheriq::kernels::asin(1, &c[0], &y);
+    CHECK_MESSAGE(matches(y, c[1]), "asin(", show(double(c[0])), ") = ", show(double(y)));
+  }
+  const T acos_cases[][2] = {{zero, half_pi}, {-zero, half_pi}, {T(1), zero}, {T(-1), pi},
+                             {T(-2), nan},    {-inf, nan},      {nan, nan}};
+  for (const auto& c : acos_cases) {
+    T y = 0;
+    coheriq::kernels::acos(1, &c[0], &y);
+    CHECK_MESSAGE(matches(y, c[1]), "acos(", show(double(c[0])), ") = ", show(double(y)));
   }
   const T atan_cases[][2] = {{zero, zero},      {-zero, -zero}, {inf, half_pi},
                              {-inf, -half_pi},  {nan, nan},     {kDenormMin<T>, kDenormMin<T>},
