@@ -1,4 +1,4 @@
-// sin and cos, written once over a math ops type O (src/math/ops-scalar.h for the reference
+// sin, cos and tan, written once over a math ops type O (src/math/ops-scalar.h for the reference
 // engine, engines/generic/math-ops-inl.h for the Highway kernels): the same operations in the
 // same order on either side, so every engine gives the reference engine's bits.
 //
@@ -9,6 +9,8 @@
 // f32: computed in f64 and rounded once (f64's 53 bits leave no error to compensate):
 // x = (j + c)·π + r, r in [-π/2, π/2], c = 0 for sin and 1/2 for cos, and one odd polynomial,
 // sin x = ±sin r; for |x| <= 2^30, then through the same Payne-Hanek reduction.
+// tan: sin r / cos r from the f64 polynomials, kept unrounded, and a compensated quotient; f32
+// takes the f64 function and rounds once.
 //
 // Included inside a namespace; <cmath>, <cstdint>, <cstring>, reduce-huge-inl.h and an ops
 // header first.
@@ -87,6 +89,50 @@ inline V SinCosQuadrant64(const O& o, V rh, V rl, V q_shifted) {
   const V cos_r = o.Add(w, corr);
   const V y = o.Select(o.template IntBit<0>(q_shifted), cos_r, sin_r);
   return o.XorSign(y, o.template IntBitAsSign<1>(q_shifted));
+}
+
+// tan of x = k·π/2 + rh + rl, k in k_shifted: sin r / cos r, or -cos r / sin r for odd k, each
+// kept as the unrounded pair of SinCosQuadrant64's last addition, and the quotient with its
+// remainder (one more division), so that it too stays within 1 ulp.
+template <class O, class V>
+inline V TanQuadrant64(const O& o, V rh, V rl, V k_shifted) {
+  const V one = o.Set(1.0);
+  const V z = o.Mul(rh, rh);
+  const V hz = o.Mul(z, o.Set(0.5));
+  const V sin_lo = o.MulAdd(o.Mul(z, rh), Horner(o, z, Trig64::kSin), o.NegMulAdd(hz, rl, rl));
+  const V z_lo = o.MulAdd(rh, rh, o.Neg(z));
+  const V w = o.Sub(one, hz);
+  V cos_lo = o.Sub(o.Sub(one, w), hz);
+  cos_lo = o.NegMulAdd(o.Set(0.5), z_lo, cos_lo);
+  cos_lo = o.NegMulAdd(rh, rl, cos_lo);
+  cos_lo = o.MulAdd(o.Mul(z, z), Horner(o, z, Trig64::kCos), cos_lo);
+  // Normalized double-doubles (Fast2Sum: the leading terms are the larger), so that dividing
+  // the remainder by the leading part alone is accurate.
+  const V sin_r = o.Add(rh, sin_lo), cos_r = o.Add(w, cos_lo);
+  const V sin_r_lo = o.Add(o.Sub(rh, sin_r), sin_lo), cos_r_lo = o.Add(o.Sub(w, cos_r), cos_lo);
+  const auto odd = o.template IntBit<0>(k_shifted);
+  const V num = o.Select(odd, o.Neg(cos_r), sin_r);
+  const V num_lo = o.Select(odd, o.Neg(cos_r_lo), sin_r_lo);
+  const V den = o.Select(odd, sin_r, cos_r), den_lo = o.Select(odd, sin_r_lo, cos_r_lo);
+  const V q = o.Div(num, den);
+  const V rem = o.Add(o.NegMulAdd(q, den, num), o.NegMulAdd(q, den_lo, num_lo));
+  return o.Add(q, o.Div(rem, den));
+}
+
+template <class O, class V>
+inline V Tan64Fast(const O& o, V x) {
+  V rh = x, rl = x;
+  const V k_shifted = ReducePiOver2(o, o.Abs(x), rh, rl);
+  return o.XorSign(TanQuadrant64(o, rh, rl, k_shifted), x);  // tan is odd
+}
+
+inline double Tan64Scalar(double x) {
+  const ScalarOps<double> o;
+  const double a = std::fabs(x);
+  if (a <= Trig64::kMaxFast) return Tan64Fast(o, x);
+  if (!(a <= 0x1.fffffffffffffp1023)) return x - x;
+  const HugeReduction h = ReduceHuge(a);
+  return o.XorSign(TanQuadrant64(o, h.hi, h.lo, kRoundShift64 + h.k), x);
 }
 
 // The Cody-Waite part: exact for |x| <= kMaxFast, any value elsewhere (those lanes are redone

@@ -1,4 +1,4 @@
-// The reference engine's sin, cos, asin, acos, atan and atan2: the shared algorithms of
+// The reference engine's sin, cos, tan, asin, acos, atan and atan2: the shared algorithms of
 // src/math/trig-inl.h on one value at a time (ScalarOps), so the generic engines, which run them on
 // vectors, give the same bits. f64 within 1 ulp (sin and cos for every finite input: Payne-Hanek
 // beyond 2^30), f32 computed in f64 and rounded once. Each x[i] is read before y[i] is written, so
@@ -61,6 +61,12 @@ T asin_or_acos(T x) {
 
 }  // namespace
 
+// f32: the f64 function rounded once.
+template <class T>
+void tan(std::size_t n, const T* x, T* y) {
+  for (std::size_t i = 0; i < n; ++i) y[i] = static_cast<T>(Tan64Scalar(x[i]));
+}
+
 template <class T>
 void asin(std::size_t n, const T* x, T* y) {
   for (std::size_t i = 0; i < n; ++i) y[i] = asin_or_acos<false>(x[i]);
@@ -91,6 +97,8 @@ void cos(std::size_t n, const T* x, T* y) {
   for (std::size_t i = 0; i < n; ++i) y[i] = sin_or_cos<true>(x[i]);
 }
 
+template void tan(std::size_t, const float*, float*);
+template void tan(std::size_t, const double*, double*);
 template void asin(std::size_t, const float*, float*);
 template void asin(std::size_t, const double*, double*);
 template void acos(std::size_t, const float*, float*);

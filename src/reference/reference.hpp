@@ -80,6 +80,8 @@ void sin(std::size_t n, const T* x, T* y);
 template <class T>
 void cos(std::size_t n, const T* x, T* y);
 template <class T>
+void tan(std::size_t n, const T* x, T* y);
+template <class T>
 void asin(std::size_t n, const T* x, T* y);
 template <class T>
 void acos(std::size_t n, const T* x, T* y);

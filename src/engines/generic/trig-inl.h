@@ -1,4 +1,4 @@
-// Generic sin, cos, asin, acos, atan and atan2, f32 and f64: the shared algorithms of
+// Generic sin, cos, tan, asin, acos, atan and atan2, f32 and f64: the shared algorithms of
 // src/math/trig-inl.h on Highway vectors (vector-length agnostic), bitwise the reference engine's
 // results.
 //
@@ -202,6 +202,34 @@ HWY_ATTR void atan2(std::size_t n, const T* y, const T* x, T* z) {
       return ThroughF64(d, u, v, [&](auto a, auto b) HWY_ATTR { return Atan2_32(o, a, b); });
     });
   }
+}
+
+HWY_ATTR void TanArray(std::size_t n, const double* x, double* y) {
+  const hn::ScalableTag<double> d;
+  const HwyOps<decltype(d)> o{d};
+  const auto limit = hn::Set(d, Trig64::kMaxFast);
+  MapWithFallback(
+      d, n, x, y, [&](hn::Vec<decltype(d)> v) HWY_ATTR { return Tan64Fast(o, v); },
+      [&](hn::Vec<decltype(d)> v) HWY_ATTR { return hn::Le(hn::Abs(v), limit); },
+      [](double v) { return Tan64Scalar(v); });
+}
+
+// f32: the f64 function, rounded once.
+HWY_ATTR void TanArray(std::size_t n, const float* x, float* y) {
+  const hn::ScalableTag<float> df;
+  const HwyOps<hn::RepartitionToWide<decltype(df)>> o{};
+  const auto limit = hn::Set(df, static_cast<float>(Trig64::kMaxFast));
+  MapWithFallback(
+      df, n, x, y,
+      [&](hn::Vec<decltype(df)> v)
+          HWY_ATTR { return ThroughF64(df, v, [&](auto w) HWY_ATTR { return Tan64Fast(o, w); }); },
+      [&](hn::Vec<decltype(df)> v) HWY_ATTR { return hn::Le(hn::Abs(v), limit); },
+      [](float v) { return static_cast<float>(Tan64Scalar(v)); });
+}
+
+template <class T>
+HWY_ATTR void tan(std::size_t n, const T* x, T* y) {
+  TanArray(n, x, y);
 }
 
 template <class T>
