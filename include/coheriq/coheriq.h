@@ -106,6 +106,8 @@ int coheriq_vssin(size_t n, const float* x, float* y);
 int coheriq_vdsin(size_t n, const double* x, double* y);
 int coheriq_vscos(size_t n, const float* x, float* y);
 int coheriq_vdcos(size_t n, const double* x, double* y);
+int coheriq_vstan(size_t n, const float* x, float* y);
+int coheriq_vdtan(size_t n, const double* x, double* y);
 int coheriq_vsasin(size_t n, const float* x, float* y);
 int coheriq_vdasin(size_t n, const double* x, double* y);
 int coheriq_vsacos(size_t n, const float* x, float* y);

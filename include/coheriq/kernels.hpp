@@ -83,6 +83,8 @@ void sin(std::size_t n, const float* x, float* y);
 void sin(std::size_t n, const double* x, double* y);
 void cos(std::size_t n, const float* x, float* y);
 void cos(std::size_t n, const double* x, double* y);
+void tan(std::size_t n, const float* x, float* y);
+void tan(std::size_t n, const double* x, double* y);
 void asin(std::size_t n, const float* x, float* y);
 void asin(std::size_t n, const double* x, double* y);
 void acos(std::size_t n, const float* x, float* y);

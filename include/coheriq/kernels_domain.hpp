@@ -62,6 +62,7 @@ struct packed_bf16 : coheriq::candidate_class {
 #define COHERIQ_KERNELS_TRIG_TYPED(X, T, S)                                             \
   X(sin, S, sin<T>, touches<>, void, (std::size_t n, const T* x, T* y), (n, x, y))      \
   X(cos, S, cos<T>, touches<>, void, (std::size_t n, const T* x, T* y), (n, x, y))      \
+  X(tan, S, tan<T>, touches<>, void, (std::size_t n, const T* x, T* y), (n, x, y))      \
   X(asin, S, asin<T>, touches<>, void, (std::size_t n, const T* x, T* y), (n, x, y))    \
   X(acos, S, acos<T>, touches<>, void, (std::size_t n, const T* x, T* y), (n, x, y))    \
   X(atan, S, atan<T>, touches<>, void, (std::size_t n, const T* x, T* y), (n, x, y))    \

@@ -265,6 +265,12 @@ int coheriq_vscos(size_t n, const float* x, float* y) {
 int coheriq_vdcos(size_t n, const double* x, double* y) {
   return run([&] { k::cos(n, x, y); });
 }
+int coheriq_vstan(size_t n, const float* x, float* y) {
+  return run([&] { k::tan(n, x, y); });
+}
+int coheriq_vdtan(size_t n, const double* x, double* y) {
+  return run([&] { k::tan(n, x, y); });
+}
 int coheriq_vsasin(size_t n, const float* x, float* y) {
   return run([&] { k::asin(n, x, y); });
 }
