@@ -1,6 +1,6 @@
-// sin, cos, asin, acos, atan and atan2 of the engine in effect, f32 and f64: within 1 ulp of a long
-// double oracle (glibc's long double functions: exact argument reduction, 11 more bits than f64)
-// for every finite input, huge ones included, and bitwise the reference engine's results (one
+// sin, cos, tan, asin, acos, atan and atan2 of the engine in effect, f32 and f64: within 1 ulp of a
+// long double oracle (glibc's long double functions: exact argument reduction, 11 more bits than
+// f64) for every finite input, huge ones included, and bitwise the reference engine's results (one
 // algorithm, src/math/trig-inl.h, run by every engine: docs/kernels.md).
 #include <doctest/doctest.h>
 
@@ -38,6 +38,7 @@ struct TrigKernel {
 
 Wide sin_oracle(Wide x) { return std::sin(x); }
 Wide cos_oracle(Wide x) { return std::cos(x); }
+Wide tan_oracle(Wide x) { return std::tan(x); }
 Wide atan_oracle(Wide x) { return std::atan(x); }
 Wide asin_oracle(Wide x) { return std::asin(x); }
 Wide acos_oracle(Wide x) { return std::acos(x); }
@@ -46,6 +47,7 @@ template <class T>
 std::vector<TrigKernel<T>> trig_kernels() {
   return {{"sin", &coheriq::kernels::sin, &ref::sin<T>, &sin_oracle, 1.0},
           {"cos", &coheriq::kernels::cos, &ref::cos<T>, &cos_oracle, 1.0},
+          {"tan", &coheriq::kernels::tan, &ref::tan<T>, &tan_oracle, 1.0},
           {"atan", &coheriq::kernels::atan, &ref::atan<T>, &atan_oracle, 1.0},
           {"asin", &coheriq::kernels::asin, &ref::asin<T>, &asin_oracle, 1.0},
           {"acos", &coheriq::kernels::acos, &ref::acos<T>, &acos_oracle, 1.0}};
@@ -193,7 +195,8 @@ bool matches(T got, T expected) {
          (got == expected && std::signbit(got) == std::signbit(expected));
 }
 
-TEST_CASE_TEMPLATE("sin, cos: exact special values alone and inside vectors", T, float, double) {
+TEST_CASE_TEMPLATE("sin, cos, tan: exact special values alone and inside vectors", T, float,
+                   double) {
   struct Case {
     Kernel<T> run;
     const char* name;
@@ -208,7 +211,9 @@ TEST_CASE_TEMPLATE("sin, cos: exact special values alone and inside vectors", T,
       {&coheriq::kernels::sin, "sin", -tiny, -tiny}, {&coheriq::kernels::cos, "cos", T(0), T(1)},
       {&coheriq::kernels::cos, "cos", -T(0), T(1)},  {&coheriq::kernels::cos, "cos", inf, nan},
       {&coheriq::kernels::cos, "cos", -inf, nan},    {&coheriq::kernels::cos, "cos", nan, nan},
-      {&coheriq::kernels::cos, "cos", tiny, T(1)},
+      {&coheriq::kernels::cos, "cos", tiny, T(1)},   {&coheriq::kernels::tan, "tan", T(0), T(0)},
+      {&coheriq::kernels::tan, "tan", -T(0), -T(0)}, {&coheriq::kernels::tan, "tan", inf, nan},
+      {&coheriq::kernels::tan, "tan", nan, nan},     {&coheriq::kernels::tan, "tan", -tiny, -tiny},
   };
   // Alone (n = 1: the tail path) and at every position of a 33-element array of ordinary
   // values (the vector body, and the lanes redone one by one beside ordinary ones).
@@ -228,7 +233,10 @@ TEST_CASE_TEMPLATE("sin, cos: exact special values alone and inside vectors", T,
                     ", expected ", show(double(c.expected)));
       std::vector<T> expected(33);
       const Kernel<T> sin_kernel = &coheriq::kernels::sin;
-      (c.run == sin_kernel ? &ref::sin<T> : &ref::cos<T>)(33, xs.data(), expected.data());
+      const Kernel<T> cos_kernel = &coheriq::kernels::cos;
+      (c.run == sin_kernel   ? &ref::sin<T>
+       : c.run == cos_kernel ? &ref::cos<T>
+                             : &ref::tan<T>)(33, xs.data(), expected.data());
       for (std::size_t i = 0; i < 33; ++i) CHECK(same(ys[i], expected[i]));
     }
   }
