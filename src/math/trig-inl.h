@@ -10,7 +10,7 @@
 // x = (j + c)·π + r, r in [-π/2, π/2], c = 0 for sin and 1/2 for cos, and one odd polynomial,
 // sin x = ±sin r; for |x| <= 2^30, then through the same Payne-Hanek reduction.
 // tan: sin r / cos r from the f64 polynomials, kept unrounded, and a compensated quotient; f32
-// takes the f64 function and rounds once.
+// the plain quotient of the two polynomials in f64.
 //
 // Included inside a namespace; <cmath>, <cstdint>, <cstring>, reduce-huge-inl.h and an ops
 // header first.
@@ -197,6 +197,31 @@ inline V SinCos32Fast(const O& o, V x) {
   r = o.NegMulAdd(multiple, o.Set(Trig32::kPi2), r);
   const V y = SinHalfTurn32(o, r, kCos ? o.Add(j_shifted, o.Set(1.0)) : j_shifted);
   return kCos ? y : o.XorSign(y, x);
+}
+
+// tan for f32 values in f64, |x| <= Trig32::kMaxFast: r = |x| - k·π/2 in f64, sin r and cos r by
+// the f32 sine polynomial (valid on [-π/2, π/2]) and the f64 cosine one, one division.
+template <class O, class V>
+inline V Tan32Fast(const O& o, V x) {
+  const V a = o.Abs(x);
+  const V shift = o.Set(kRoundShift64);
+  const V k_shifted = o.MulAdd(a, o.Set(Trig64::kTwoOverPi), shift);
+  const V k = o.Sub(k_shifted, shift);
+  V r = o.NegMulAdd(k, o.Set(Trig64::kP1), a);
+  r = o.NegMulAdd(k, o.Set(Trig64::kP2), r);
+  const V z = o.Mul(r, r);
+  const V sin_r = o.MulAdd(o.Mul(r, z), Horner(o, z, Trig32::kSin), r);
+  const V cos_r = o.MulAdd(z, o.MulAdd(z, Horner(o, z, Trig64::kCos), o.Set(-0.5)), o.Set(1.0));
+  const auto odd = o.template IntBit<0>(k_shifted);
+  const V q = o.Div(o.Select(odd, o.Neg(cos_r), sin_r), o.Select(odd, sin_r, cos_r));
+  return o.XorSign(q, x);
+}
+
+inline float Tan32Scalar(float x) {
+  if (std::fabs(x) <= static_cast<float>(Trig32::kMaxFast)) {
+    return static_cast<float>(Tan32Fast(ScalarOps<double>{}, double{x}));
+  }
+  return static_cast<float>(Tan64Scalar(x));  // Payne-Hanek, Inf and NaN
 }
 
 template <bool kCos>

@@ -61,10 +61,15 @@ T asin_or_acos(T x) {
 
 }  // namespace
 
-// f32: the f64 function rounded once.
 template <class T>
 void tan(std::size_t n, const T* x, T* y) {
-  for (std::size_t i = 0; i < n; ++i) y[i] = static_cast<T>(Tan64Scalar(x[i]));
+  for (std::size_t i = 0; i < n; ++i) {
+    if constexpr (sizeof(T) == 4) {
+      y[i] = Tan32Scalar(x[i]);
+    } else {
+      y[i] = Tan64Scalar(x[i]);
+    }
+  }
 }
 
 template <class T>

@@ -214,17 +214,16 @@ HWY_ATTR void TanArray(std::size_t n, const double* x, double* y) {
       [](double v) { return Tan64Scalar(v); });
 }
 
-// f32: the f64 function, rounded once.
 HWY_ATTR void TanArray(std::size_t n, const float* x, float* y) {
   const hn::ScalableTag<float> df;
   const HwyOps<hn::RepartitionToWide<decltype(df)>> o{};
-  const auto limit = hn::Set(df, static_cast<float>(Trig64::kMaxFast));
+  const auto limit = hn::Set(df, static_cast<float>(Trig32::kMaxFast));
   MapWithFallback(
       df, n, x, y,
       [&](hn::Vec<decltype(df)> v)
-          HWY_ATTR { return ThroughF64(df, v, [&](auto w) HWY_ATTR { return Tan64Fast(o, w); }); },
+          HWY_ATTR { return ThroughF64(df, v, [&](auto w) HWY_ATTR { return Tan32Fast(o, w); }); },
       [&](hn::Vec<decltype(df)> v) HWY_ATTR { return hn::Le(hn::Abs(v), limit); },
-      [](float v) { return static_cast<float>(Tan64Scalar(v)); });
+      [](float v) { return Tan32Scalar(v); });
 }
 
 template <class T>
