@@ -13,6 +13,7 @@
 // Benchmark names: "<kernel>.<type>/<size>/<impl>", impl = coheriq, a peer, or stream.
 #include <coheriq/coheriq.hpp>
 #include <coheriq/kernels.hpp>
+#include <coheriq/kernels_domain.hpp>
 
 #include <benchmark/benchmark.h>
 
@@ -135,20 +136,30 @@ void register_coheriq_reduced() {
   }
 }
 
+// ------------------------------ Vector math
+// Every math row of the candidate list (COHERIQ_KERNELS_MATH): a function of one array or of two.
+template <class T>
+void add_coheriq_math(std::string_view kernel, void (*f)(std::size_t, const T*, T*)) {
+  add_math<T>(kernel, "coheriq", [f](std::size_t n, const T* x, T* y) { f(n, x, y); });
+}
+template <class T>
+void add_coheriq_math(std::string_view kernel, void (*f)(std::size_t, const T*, const T*, T*)) {
+  add_math2<T>(kernel, "coheriq",
+               [f](std::size_t n, const T* x, const T* y, T* z) { f(n, x, y, z); });
+}
+
+void register_coheriq_math() {
+#define COHERIQ_BENCH_MATH_ROW(op, S, impl, touched, R, params, args) \
+  add_coheriq_math(#op, static_cast<R(*) params>(&ck::op));
+  COHERIQ_KERNELS_MATH(COHERIQ_BENCH_MATH_ROW)
+#undef COHERIQ_BENCH_MATH_ROW
+}
+
 // Registration order is the order of the tables: BLAS-1, math, gemm; coheriq first, then peers.
 void register_coheriq() {
   register_coheriq_type<float>();
   register_coheriq_type<double>();
-  add_math("exp", Fill::kExp, "coheriq",
-           [](std::size_t n, const float* x, float* y) { ck::exp(n, x, y); });
-  add_math("log", Fill::kLog, "coheriq",
-           [](std::size_t n, const float* x, float* y) { ck::log(n, x, y); });
-  add_math("tanh", Fill::kTanh, "coheriq",
-           [](std::size_t n, const float* x, float* y) { ck::tanh(n, x, y); });
-  add_math("sigmoid", Fill::kSigmoid, "coheriq",
-           [](std::size_t n, const float* x, float* y) { ck::sigmoid(n, x, y); });
-  add_math("softmax", Fill::kSigmoid, "coheriq",
-           [](std::size_t n, const float* x, float* y) { ck::softmax(n, x, y); });
+  register_coheriq_math();
   register_coheriq_gemm<float>();
   register_coheriq_gemm<double>();
   register_coheriq_reduced();
@@ -164,6 +175,9 @@ std::vector<PeerStatus> register_peers() {
 #endif
 #ifdef COHERIQ_BENCH_WITH_SLEEF
   peers.push_back(register_sleef());
+#endif
+#ifdef COHERIQ_BENCH_WITH_LIBMVEC
+  peers.push_back(register_libmvec());
 #endif
 #ifdef COHERIQ_BENCH_WITH_MKL
   peers.push_back(register_mkl());
@@ -262,6 +276,9 @@ int run(int argc, char** argv) {
   const char* env = std::getenv("COHERIQ_ENGINE");
 
   set_quick(quick);
+  for (const coheriq::EngineInfo& e : coheriq::engines(ck::domain_name)) {
+    if (e.name == engine) set_engine_features(e.required_features);
+  }
   // Explicitly, also for 1: the library's default is every CPU of the affinity mask.
   set_threads(threads);
   ck::set_num_threads(threads);

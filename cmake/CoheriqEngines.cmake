@@ -276,9 +276,7 @@ ${tuning_define}// The generic kernels the engine takes: \"all\", \"none\", or c
 #define COHERIQ_ENGINE_KERNELS ${kernels}
 ")
   add_library(coheriq_engine_${name} OBJECT ${dir}/kernels.cpp)
-  # -ffp-contract=off: an a·b + c written as two operations stays two roundings, as in the
-  # reference engine (src/kernels/CMakeLists.txt), so that the math gives the same bits everywhere.
-  target_compile_options(coheriq_engine_${name} PRIVATE ${COHERIQ_ISA_${isa}_FLAGS} -ffp-contract=off)
+  target_compile_options(coheriq_engine_${name} PRIVATE ${COHERIQ_ISA_${isa}_FLAGS})
   target_include_directories(coheriq_engine_${name} PRIVATE ${PROJECT_SOURCE_DIR}/include
                                                             ${PROJECT_SOURCE_DIR}/src
                                                             ${CMAKE_CURRENT_BINARY_DIR}/engines/${name})
@@ -286,6 +284,7 @@ ${tuning_define}// The generic kernels the engine takes: \"all\", \"none\", or c
                                                           POSITION_INDEPENDENT_CODE ON)
   coheriq_simd_headers(coheriq_engine_${name})
   coheriq_warnings(coheriq_engine_${name})
+  coheriq_exact_floating_point(coheriq_engine_${name})
 
   # The descriptor: baseline code generated from the line.
   set(ENGINE_NAME ${name})

@@ -94,7 +94,7 @@ int coheriq_dnrm2_strided(size_t n, const double* x, ptrdiff_t incx, double* res
 int coheriq_isamax_strided(size_t n, const float* x, ptrdiff_t incx, size_t* result);
 int coheriq_idamax_strided(size_t n, const double* x, ptrdiff_t incx, size_t* result);
 
-/* ------------------------------ Vector math, f32 (y == x allowed) */
+/* ------------------------------ Vector math (y == x allowed): vs float, vd double */
 int coheriq_vsexp(size_t n, const float* x, float* y);
 int coheriq_vslog(size_t n, const float* x, float* y);
 int coheriq_vstanh(size_t n, const float* x, float* y);

@@ -71,7 +71,9 @@ double nrm2_strided(std::size_t n, const double* x, std::ptrdiff_t incx);
 std::size_t iamax_strided(std::size_t n, const float* x, std::ptrdiff_t incx);
 std::size_t iamax_strided(std::size_t n, const double* x, std::ptrdiff_t incx);
 
-// ------------------------------ Vector math (f32)
+// ------------------------------ Vector math
+// y[i] = f(x[i]) (softmax: of all of x); y == x allowed. Bounds and special values:
+// docs/kernels.md.
 void exp(std::size_t n, const float* x, float* y);
 void log(std::size_t n, const float* x, float* y);
 void tanh(std::size_t n, const float* x, float* y);

@@ -86,16 +86,26 @@ struct packed_bf16 : coheriq::candidate_class {
     (std::size_t n, const T* x, std::ptrdiff_t incx), (n, x, incx))                    \
   X(iamax_strided, S, iamax_strided<T>, touches<>, std::size_t,                        \
     (std::size_t n, const T* x, std::ptrdiff_t incx), (n, x, incx))
-#define COHERIQ_KERNELS_PUBLIC(X)                                                                 \
-  COHERIQ_KERNELS_PUBLIC_TYPED(X, float, f32)                                                     \
-  COHERIQ_KERNELS_PUBLIC_TYPED(X, double, f64)                                                    \
-  X(exp, f32, exp, touches<>, void, (std::size_t n, const float* x, float* y), (n, x, y))         \
-  X(log, f32, log, touches<>, void, (std::size_t n, const float* x, float* y), (n, x, y))         \
-  X(tanh, f32, tanh, touches<>, void, (std::size_t n, const float* x, float* y), (n, x, y))       \
-  X(sigmoid, f32, sigmoid, touches<>, void, (std::size_t n, const float* x, float* y), (n, x, y)) \
-  X(softmax, f32, softmax, touches<>, void, (std::size_t n, const float* x, float* y), (n, x, y)) \
-  COHERIQ_KERNELS_TRIG_TYPED(X, float, f32)                                                       \
+#define COHERIQ_KERNELS_PUBLIC(X)              \
+  COHERIQ_KERNELS_PUBLIC_TYPED(X, float, f32)  \
+  COHERIQ_KERNELS_PUBLIC_TYPED(X, double, f64) \
+  COHERIQ_KERNELS_MATH(X)                      \
+  COHERIQ_KERNELS_TRIG_TYPED(X, float, f32)    \
   COHERIQ_KERNELS_TRIG_TYPED(X, double, f64)
+
+// Vector math (docs/kernels.md): each function one algorithm (src/math) that the reference and
+// the generic kernels share. A function of one array, y[i] = f(x[i]) (softmax: of all of x), is
+// one COHERIQ_KERNELS_UNARY(op, ...) line: the row `op` with signature
+// void (std::size_t n, const T* x, T* y), implemented by op<T>. The C API names it
+// coheriq_vs<op> / coheriq_vd<op>.
+#define COHERIQ_KERNELS_UNARY(op, X, T, S) \
+  X(op, S, op<T>, touches<>, void, (std::size_t n, const T* x, T* y), (n, x, y))
+#define COHERIQ_KERNELS_MATH(X)                 \
+  COHERIQ_KERNELS_UNARY(exp, X, float, f32)     \
+  COHERIQ_KERNELS_UNARY(log, X, float, f32)     \
+  COHERIQ_KERNELS_UNARY(tanh, X, float, f32)    \
+  COHERIQ_KERNELS_UNARY(sigmoid, X, float, f32) \
+  COHERIQ_KERNELS_UNARY(softmax, X, float, f32)
 
 // GEMM: internal candidates behind the public gemm/pack_b, which check arguments and own the
 // memory (ISA code never allocates). gemm_workspace: bytes of 64-byte aligned scratch gemm needs

@@ -3,6 +3,7 @@
 #include <coheriq/coheriq.h>
 #include <coheriq/coheriq.hpp>
 #include <coheriq/kernels.hpp>
+#include <coheriq/kernels_domain.hpp>
 
 #include <cstddef>
 #include <cstring>
@@ -238,63 +239,20 @@ int coheriq_dscal_strided(size_t n, double a, double* x, ptrdiff_t incx) {
   return run([&] { k::scal_strided(n, a, x, incx); });
 }
 
-int coheriq_vsexp(size_t n, const float* x, float* y) {
-  return run([&] { k::exp(n, x, y); });
-}
-int coheriq_vslog(size_t n, const float* x, float* y) {
-  return run([&] { k::log(n, x, y); });
-}
-int coheriq_vstanh(size_t n, const float* x, float* y) {
-  return run([&] { k::tanh(n, x, y); });
-}
-int coheriq_vssigmoid(size_t n, const float* x, float* y) {
-  return run([&] { k::sigmoid(n, x, y); });
-}
-int coheriq_vssoftmax(size_t n, const float* x, float* y) {
-  return run([&] { k::softmax(n, x, y); });
-}
-int coheriq_vssin(size_t n, const float* x, float* y) {
-  return run([&] { k::sin(n, x, y); });
-}
-int coheriq_vdsin(size_t n, const double* x, double* y) {
-  return run([&] { k::sin(n, x, y); });
-}
-int coheriq_vscos(size_t n, const float* x, float* y) {
-  return run([&] { k::cos(n, x, y); });
-}
-int coheriq_vdcos(size_t n, const double* x, double* y) {
-  return run([&] { k::cos(n, x, y); });
-}
-int coheriq_vstan(size_t n, const float* x, float* y) {
-  return run([&] { k::tan(n, x, y); });
-}
-int coheriq_vdtan(size_t n, const double* x, double* y) {
-  return run([&] { k::tan(n, x, y); });
-}
-int coheriq_vsasin(size_t n, const float* x, float* y) {
-  return run([&] { k::asin(n, x, y); });
-}
-int coheriq_vdasin(size_t n, const double* x, double* y) {
-  return run([&] { k::asin(n, x, y); });
-}
-int coheriq_vsacos(size_t n, const float* x, float* y) {
-  return run([&] { k::acos(n, x, y); });
-}
-int coheriq_vdacos(size_t n, const double* x, double* y) {
-  return run([&] { k::acos(n, x, y); });
-}
-int coheriq_vsatan(size_t n, const float* x, float* y) {
-  return run([&] { k::atan(n, x, y); });
-}
-int coheriq_vdatan(size_t n, const double* x, double* y) {
-  return run([&] { k::atan(n, x, y); });
-}
-int coheriq_vsatan2(size_t n, const float* y, const float* x, float* z) {
-  return run([&] { k::atan2(n, y, x, z); });
-}
-int coheriq_vdatan2(size_t n, const double* y, const double* x, double* z) {
-  return run([&] { k::atan2(n, y, x, z); });
-}
+// The vector math, one C function per row of COHERIQ_KERNELS_MATH: coheriq_vs<op> (float) and
+// coheriq_vd<op> (double).
+#define COHERIQ_CAPI_PREFIX_f32 vs
+#define COHERIQ_CAPI_PREFIX_f64 vd
+#define COHERIQ_CAPI_NAME(prefix, op) COHERIQ_CAPI_PASTE(prefix, op)
+#define COHERIQ_CAPI_PASTE(prefix, op) coheriq_##prefix##op
+#define COHERIQ_CAPI_MATH(op, S, impl, touched, R, params, args) \
+  int COHERIQ_CAPI_NAME(COHERIQ_CAPI_PREFIX_##S, op) params {    \
+    return run([&] { k::op args; });                             \
+  }
+COHERIQ_KERNELS_MATH(COHERIQ_CAPI_MATH)
+COHERIQ_KERNELS_TRIG_TYPED(COHERIQ_CAPI_MATH, float, f32)
+COHERIQ_KERNELS_TRIG_TYPED(COHERIQ_CAPI_MATH, double, f64)
+#undef COHERIQ_CAPI_MATH
 
 int coheriq_sgemm(int ta, int tb, size_t m, size_t n, size_t k, float alpha, const float* A,
                   size_t lda, const float* B, size_t ldb, float beta, float* C, size_t ldc) {

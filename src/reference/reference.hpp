@@ -2,9 +2,10 @@
 //
 // Portable scalar C++ compiled with the target's baseline flags, so it runs on any host. It is
 // also the oracle of every kernel test, so accuracy comes before speed: sums are compensated,
-// f32 kernels accumulate in f64, nrm2 scales by a power of two, and the vector math is computed
-// in f64 by <cmath> and rounded once. Private to the library and its tests (the tests call these
-// functions directly, whichever engine is in effect); users call coheriq::kernels.
+// f32 kernels accumulate in f64, nrm2 scales by a power of two. The vector math is the one
+// algorithm per function that every engine runs (src/math). Private to the library and its
+// tests (the tests call these functions directly, whichever engine is in effect); users call
+// coheriq::kernels.
 #pragma once
 
 #include <coheriq/engine.hpp>
@@ -60,17 +61,32 @@ T nrm2_strided(std::size_t n, const T* x, std::ptrdiff_t incx);
 template <class T>
 std::size_t iamax_strided(std::size_t n, const T* x, std::ptrdiff_t incx);
 
-// ------------------------------ Vector math, f32 (math.cpp)
-// Each computes in f64 with <cmath> and rounds once, so results are within a hair of correctly
-// rounded, with IEEE special values. All allow y == x.
+// ------------------------------ Vector math (math.cpp)
+// The algorithms of src/math on one element at a time (the generic kernels run the same ones on
+// vectors). All allow y == x.
 
-void exp(std::size_t n, const float* x, float* y);
-void log(std::size_t n, const float* x, float* y);
-void tanh(std::size_t n, const float* x, float* y);
-void sigmoid(std::size_t n, const float* x, float* y);
+template <class T>
+void exp(std::size_t n, const T* x, T* y);
+template <class T>
+void exp2(std::size_t n, const T* x, T* y);
+template <class T>
+void expm1(std::size_t n, const T* x, T* y);
+template <class T>
+void log(std::size_t n, const T* x, T* y);
+template <class T>
+void log2(std::size_t n, const T* x, T* y);
+template <class T>
+void log10(std::size_t n, const T* x, T* y);
+template <class T>
+void log1p(std::size_t n, const T* x, T* y);
+template <class T>
+void tanh(std::size_t n, const T* x, T* y);
+template <class T>
+void sigmoid(std::size_t n, const T* x, T* y);
 // exp(x - max x) / Σ exp(x - max x). A NaN, or a +Inf, or all entries -Inf make every output
 // NaN; -Inf entries among finite ones give exactly 0 (masking).
-void softmax(std::size_t n, const float* x, float* y);
+template <class T>
+void softmax(std::size_t n, const T* x, T* y);
 
 // ------------------------------ Trigonometry (math_trig.cpp)
 // The algorithms of src/math/trig-inl.h, one value at a time: the generic engines run the same

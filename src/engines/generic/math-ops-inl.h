@@ -10,7 +10,7 @@
 COHERIQ_GENERIC_BEGIN
 
 template <class D>
-struct HwyOps {
+struct TrigHwyOps {
   using T = hn::TFromD<D>;
   using V = hn::Vec<D>;
   using M = hn::Mask<D>;

@@ -127,7 +127,7 @@ HWY_INLINE VF ThroughF64(DF df, VF u, VF v, F f) {
 template <bool kCos>
 HWY_ATTR void SinCosArray(std::size_t n, const double* x, double* y) {
   const hn::ScalableTag<double> d;
-  const HwyOps<decltype(d)> o{d};
+  const TrigHwyOps<decltype(d)> o{d};
   const auto limit = hn::Set(d, Trig64::kMaxFast);
   MapWithFallback(
       d, n, x, y, [&](hn::Vec<decltype(d)> v) HWY_ATTR { return SinCos64Fast<kCos>(o, v); },
@@ -139,7 +139,7 @@ HWY_ATTR void SinCosArray(std::size_t n, const double* x, double* y) {
 template <bool kCos>
 HWY_ATTR void SinCosArray(std::size_t n, const float* x, float* y) {
   const hn::ScalableTag<float> df;
-  const HwyOps<hn::RepartitionToWide<decltype(df)>> o{};
+  const TrigHwyOps<hn::RepartitionToWide<decltype(df)>> o{};
   const auto limit = hn::Set(df, static_cast<float>(Trig32::kMaxFast));
   MapWithFallback(
       df, n, x, y,
@@ -154,10 +154,10 @@ template <class T>
 HWY_ATTR void atan(std::size_t n, const T* x, T* y) {
   const hn::ScalableTag<T> d;
   if constexpr (sizeof(T) == 8) {
-    const HwyOps<decltype(d)> o{d};
+    const TrigHwyOps<decltype(d)> o{d};
     MapVectors(d, n, x, y, [&](hn::Vec<decltype(d)> v) HWY_ATTR { return Atan64Of(o, v); });
   } else {
-    const HwyOps<hn::RepartitionToWide<decltype(d)>> o{};
+    const TrigHwyOps<hn::RepartitionToWide<decltype(d)>> o{};
     MapVectors(d, n, x, y, [&](hn::Vec<decltype(d)> v) HWY_ATTR {
       return ThroughF64(d, v, [&](auto w) HWY_ATTR { return Atan32Of(o, w); });
     });
@@ -168,11 +168,11 @@ template <bool kAcos, class T>
 HWY_ATTR void AsinAcosArray(std::size_t n, const T* x, T* y) {
   const hn::ScalableTag<T> d;
   if constexpr (sizeof(T) == 8) {
-    const HwyOps<decltype(d)> o{d};
+    const TrigHwyOps<decltype(d)> o{d};
     MapVectors(d, n, x, y,
                [&](hn::Vec<decltype(d)> v) HWY_ATTR { return AsinAcos64<kAcos>(o, v); });
   } else {
-    const HwyOps<hn::RepartitionToWide<decltype(d)>> o{};
+    const TrigHwyOps<hn::RepartitionToWide<decltype(d)>> o{};
     MapVectors(d, n, x, y, [&](hn::Vec<decltype(d)> v) HWY_ATTR {
       return ThroughF64(d, v, [&](auto w) HWY_ATTR { return AsinAcos32<kAcos>(o, w); });
     });
@@ -194,10 +194,10 @@ HWY_ATTR void atan2(std::size_t n, const T* y, const T* x, T* z) {
   const hn::ScalableTag<T> d;
   using V = hn::Vec<decltype(d)>;
   if constexpr (sizeof(T) == 8) {
-    const HwyOps<decltype(d)> o{d};
+    const TrigHwyOps<decltype(d)> o{d};
     MapVectors2(d, n, y, x, z, [&](V u, V v) HWY_ATTR { return Atan2_64(o, u, v); });
   } else {
-    const HwyOps<hn::RepartitionToWide<decltype(d)>> o{};
+    const TrigHwyOps<hn::RepartitionToWide<decltype(d)>> o{};
     MapVectors2(d, n, y, x, z, [&](V u, V v) HWY_ATTR {
       return ThroughF64(d, u, v, [&](auto a, auto b) HWY_ATTR { return Atan2_32(o, a, b); });
     });
@@ -206,7 +206,7 @@ HWY_ATTR void atan2(std::size_t n, const T* y, const T* x, T* z) {
 
 HWY_ATTR void TanArray(std::size_t n, const double* x, double* y) {
   const hn::ScalableTag<double> d;
-  const HwyOps<decltype(d)> o{d};
+  const TrigHwyOps<decltype(d)> o{d};
   const auto limit = hn::Set(d, Trig64::kMaxFast);
   MapWithFallback(
       d, n, x, y, [&](hn::Vec<decltype(d)> v) HWY_ATTR { return Tan64Fast(o, v); },
@@ -216,7 +216,7 @@ HWY_ATTR void TanArray(std::size_t n, const double* x, double* y) {
 
 HWY_ATTR void TanArray(std::size_t n, const float* x, float* y) {
   const hn::ScalableTag<float> df;
-  const HwyOps<hn::RepartitionToWide<decltype(df)>> o{};
+  const TrigHwyOps<hn::RepartitionToWide<decltype(df)>> o{};
   const auto limit = hn::Set(df, static_cast<float>(Trig32::kMaxFast));
   MapWithFallback(
       df, n, x, y,

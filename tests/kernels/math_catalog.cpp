@@ -1,0 +1,229 @@
+// The vector math catalogue (math_catalog.hpp): one row per function.
+//
+// A row: the name; the public kernels and the reference engine's, per type; the oracle (a generic
+// lambda, instantiated for double and long double); the bounds in ulps, f32 and f64
+// (docs/kernels.md); the ranges the random sweeps draw from; the special values (C99 Annex F: the
+// signed zeros, infinities, poles, domain errors, overflow and underflow). NaN -> NaN is checked
+// for every function without being listed.
+#include "math_catalog.hpp"
+
+#include <coheriq/kernels.hpp>
+
+#include <algorithm>
+#include <cstring>
+#include <random>
+
+#include "reference/reference.hpp"
+
+namespace coheriq::kernels::testing {
+namespace {
+
+namespace ck = coheriq::kernels;
+namespace ref = coheriq::kernels::reference;
+
+constexpr long double kInfinity = std::numeric_limits<long double>::infinity();
+constexpr long double kNaN = std::numeric_limits<long double>::quiet_NaN();
+
+// The kernels of a unary function of one type (a type the function lacks: Kernels<T>{}).
+template <class T>
+Kernels<T> unary(void (*run)(std::size_t, const T*, T*),
+                 void (*reference)(std::size_t, const T*, T*)) {
+  Kernels<T> k;
+  k.run = run;
+  k.reference = reference;
+  return k;
+}
+
+std::vector<MathFunction> make_catalogue() {
+  std::vector<MathFunction> all;
+
+  // ------------------------------ exp, log
+
+  all.push_back({"exp",
+                 1,
+                 unary<float>(&ck::exp, &ref::exp<float>),
+                 Kernels<double>{},
+                 unary_oracle([](auto x) { return std::exp(x); }),
+                 1.0,
+                 1.0,
+                 {{-104, 89}, {-746, 710}, {-1, 1}},
+                 {{0.0L, 1.0L},
+                  {-0.0L, 1.0L},
+                  {kInfinity, kInfinity},
+                  {-kInfinity, 0.0L},
+                  {1e4L, kInfinity},
+                  {-1e4L, 0.0L},
+                  {std::numeric_limits<double>::max(), kInfinity},
+                  {-std::numeric_limits<double>::max(), 0.0L},
+                  {0x1p-149L, 1.0L},
+                  {-0x1p-149L, 1.0L}}});
+
+  all.push_back({"log",
+                 1,
+                 unary<float>(&ck::log, &ref::log<float>),
+                 Kernels<double>{},
+                 unary_oracle([](auto x) { return std::log(x); }),
+                 1.0,
+                 1.0,
+                 {{0, 4}, {0, 1e30L}, {0.5L, 2}},
+                 {{0.0L, -kInfinity},
+                  {-0.0L, -kInfinity},
+                  {-1.0L, kNaN},
+                  {-0x1p-149L, kNaN},
+                  {-kInfinity, kNaN},
+                  {kInfinity, kInfinity},
+                  {1.0L, 0.0L}}});
+
+  // ------------------------------ Hyperbolic and activations
+
+  all.push_back({"tanh",
+                 1,
+                 unary<float>(&ck::tanh, &ref::tanh<float>),
+                 Kernels<double>{},
+                 unary_oracle([](auto x) { return std::tanh(x); }),
+                 4.0,
+                 4.0,
+                 {{-12, 12}, {-1, 1}},
+                 {{0.0L, 0.0L},
+                  {-0.0L, -0.0L},
+                  {kInfinity, 1.0L},
+                  {-kInfinity, -1.0L},
+                  {20.0L, 1.0L},
+                  {-20.0L, -1.0L},
+                  {0x1p-149L, 0x1p-149L},
+                  {-0x1p-149L, -0x1p-149L}}});
+
+  all.push_back({"sigmoid",
+                 1,
+                 unary<float>(&ck::sigmoid, &ref::sigmoid<float>),
+                 Kernels<double>{},
+                 unary_oracle([](auto x) { return 1 / (1 + std::exp(-x)); }),
+                 4.0,
+                 4.0,
+                 {{-120, 120}, {-800, 800}, {-5, 5}},
+                 {{0.0L, 0.5L},
+                  {-0.0L, 0.5L},
+                  {kInfinity, 1.0L},
+                  {-kInfinity, 0.0L},
+                  {100.0L, 1.0L},
+                  {-1e4L, 0.0L}}});
+  return all;
+}
+
+template <class T>
+T from_bits(std::uint64_t bits) {
+  if constexpr (sizeof(T) == 4) {
+    const auto b = static_cast<std::uint32_t>(bits);
+    T v;
+    std::memcpy(&v, &b, sizeof v);
+    return v;
+  } else {
+    T v;
+    std::memcpy(&v, &bits, sizeof v);
+    return v;
+  }
+}
+
+// Uniform in [low, high] clipped to T's finite range.
+template <class T>
+T draw(std::mt19937_64& engine, const Range& r) {
+  const long double largest = std::numeric_limits<T>::max();
+  const double low = static_cast<double>(std::max(r.low, -largest));
+  const double high = static_cast<double>(std::min(r.high, largest));
+  return static_cast<T>(std::uniform_real_distribution<double>(low, high)(engine));
+}
+
+}  // namespace
+
+const std::vector<MathFunction>& math_functions() {
+  static const std::vector<MathFunction> all = make_catalogue();
+  return all;
+}
+
+const MathFunction* find_math_function(std::string_view name) {
+  for (const MathFunction& f : math_functions()) {
+    if (name == f.name) return &f;
+  }
+  return nullptr;
+}
+
+std::string show_ulps(double ulps) {
+  if (std::isinf(ulps)) return "infinite (a NaN, an infinity or a pole missed)";
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3f ulp", ulps);
+  return text;
+}
+
+template <class T>
+std::vector<T> sweep_inputs(const MathFunction& f, std::uint64_t stride, std::size_t random,
+                            std::uint64_t seed) {
+  std::vector<T> inputs;
+  std::mt19937_64 engine(seed);
+  if constexpr (sizeof(T) == 4) {
+    for (std::uint64_t bits = 0; bits <= 0xffffffffu; bits += stride) {
+      inputs.push_back(from_bits<T>(bits));
+    }
+  } else {
+    (void)stride;
+    for (std::size_t i = 0; i < random; ++i) inputs.push_back(from_bits<T>(engine()));
+  }
+  for (const Range& r : f.ranges) {
+    for (std::size_t i = 0; i < random; ++i) inputs.push_back(draw<T>(engine, r));
+  }
+  for (const Special& s : f.specials) inputs.push_back(static_cast<T>(s.x));
+  inputs.push_back(std::numeric_limits<T>::quiet_NaN());
+  return inputs;
+}
+
+template <class T>
+void sweep_pairs(const MathFunction& f, std::size_t random, std::uint64_t seed, std::vector<T>& x,
+                 std::vector<T>& y) {
+  std::mt19937_64 engine(seed);
+  const Range x_range = f.ranges.at(0), y_range = f.ranges.at(1);
+  for (std::size_t i = 0; i < random; ++i) {
+    x.push_back(draw<T>(engine, x_range));
+    y.push_back(draw<T>(engine, y_range));
+  }
+  for (std::size_t i = 0; i < random; ++i) {
+    x.push_back(from_bits<T>(engine()));
+    y.push_back(from_bits<T>(engine()));
+  }
+  for (const Special& s : f.specials) {
+    x.push_back(static_cast<T>(s.x));
+    y.push_back(static_cast<T>(s.y));
+  }
+  const T notable[] = {T(0),
+                       T(-0.0),
+                       T(1),
+                       T(-1),
+                       T(0.5),
+                       T(-0.5),
+                       T(2),
+                       T(-2),
+                       T(3),
+                       T(-3),
+                       T(1e-3),
+                       T(1e3),
+                       std::numeric_limits<T>::infinity(),
+                       -std::numeric_limits<T>::infinity(),
+                       std::numeric_limits<T>::quiet_NaN(),
+                       std::numeric_limits<T>::max(),
+                       std::numeric_limits<T>::denorm_min()};
+  for (T a : notable) {
+    for (T b : notable) {
+      x.push_back(a);
+      y.push_back(b);
+    }
+  }
+}
+
+template std::vector<float> sweep_inputs<float>(const MathFunction&, std::uint64_t, std::size_t,
+                                                std::uint64_t);
+template std::vector<double> sweep_inputs<double>(const MathFunction&, std::uint64_t, std::size_t,
+                                                  std::uint64_t);
+template void sweep_pairs<float>(const MathFunction&, std::size_t, std::uint64_t,
+                                 std::vector<float>&, std::vector<float>&);
+template void sweep_pairs<double>(const MathFunction&, std::size_t, std::uint64_t,
+                                  std::vector<double>&, std::vector<double>&);
+
+}  // namespace coheriq::kernels::testing
