@@ -174,6 +174,7 @@ Range range_of(Fill fill) {
     case Fill::kOutput:
     case Fill::kMatrixC:
       return {0.0, 0.0};
+    case Fill::kUnit:
     case Fill::kMatrixA:
     case Fill::kMatrixB:
       return {-1.0, 1.0};
@@ -219,23 +220,18 @@ template double* buffer<double>(std::size_t, Fill);
 
 namespace {
 constexpr MathInputs kMathInputs[] = {
-    {"exp", Fill::kExp, Fill::kOutput},
-    {"exp2", Fill::kExp, Fill::kOutput},
-    {"expm1", Fill::kExp, Fill::kOutput},
-    {"log", Fill::kLog, Fill::kOutput},
-    {"log2", Fill::kLog, Fill::kOutput},
-    {"log10", Fill::kLog, Fill::kOutput},
-    {"log1p", Fill::kLog, Fill::kOutput},
-    {"pow", Fill::kLog, Fill::kExp},
-    {"cbrt", Fill::kExp, Fill::kOutput},
-    {"sqrt", Fill::kLog, Fill::kOutput},
-    {"sinh", Fill::kExp, Fill::kOutput},
-    {"cosh", Fill::kExp, Fill::kOutput},
-    {"tanh", Fill::kTanh, Fill::kOutput},
-    {"sigmoid", Fill::kSigmoid, Fill::kOutput},
-    {"silu", Fill::kSigmoid, Fill::kOutput},
-    {"softmax", Fill::kSigmoid, Fill::kOutput},
-    {"log_softmax", Fill::kSigmoid, Fill::kOutput},
+    {"exp", Fill::kExp, Fill::kOutput},         {"exp2", Fill::kExp, Fill::kOutput},
+    {"expm1", Fill::kExp, Fill::kOutput},       {"log", Fill::kLog, Fill::kOutput},
+    {"log2", Fill::kLog, Fill::kOutput},        {"log10", Fill::kLog, Fill::kOutput},
+    {"log1p", Fill::kLog, Fill::kOutput},       {"pow", Fill::kLog, Fill::kExp},
+    {"cbrt", Fill::kExp, Fill::kOutput},        {"sqrt", Fill::kLog, Fill::kOutput},
+    {"sinh", Fill::kExp, Fill::kOutput},        {"cosh", Fill::kExp, Fill::kOutput},
+    {"sin", Fill::kExp, Fill::kOutput},         {"cos", Fill::kExp, Fill::kOutput},
+    {"tan", Fill::kExp, Fill::kOutput},         {"asin", Fill::kUnit, Fill::kOutput},
+    {"acos", Fill::kUnit, Fill::kOutput},       {"atan", Fill::kExp, Fill::kOutput},
+    {"atan2", Fill::kExp, Fill::kSigmoid},      {"tanh", Fill::kTanh, Fill::kOutput},
+    {"sigmoid", Fill::kSigmoid, Fill::kOutput}, {"silu", Fill::kSigmoid, Fill::kOutput},
+    {"softmax", Fill::kSigmoid, Fill::kOutput}, {"log_softmax", Fill::kSigmoid, Fill::kOutput},
 };
 }  // namespace
 

@@ -74,6 +74,7 @@ enum class Fill {
   kExp,      // [-10, 10) (pow's y too)
   kLog,      // [0.001, 1000)
   kTanh,     // [-5, 5)
+  kUnit,     // [-1, 1) (asin, acos)
   kSigmoid,  // [-10, 10) (softmax too)
   kOutput,   // elementwise outputs: zeros
   kMatrixA,  // gemm operands: [-1, 1)

@@ -113,6 +113,8 @@ COHERIQ_EIGEN_DEFINE_MATH(log1p)
 COHERIQ_EIGEN_DEFINE_MATH(expm1)
 COHERIQ_EIGEN_DEFINE_MATH(tanh)
 COHERIQ_EIGEN_DEFINE_MATH(sqrt)
+COHERIQ_EIGEN_DEFINE_MATH(sin)
+COHERIQ_EIGEN_DEFINE_MATH(cos)
 #undef COHERIQ_EIGEN_DEFINE_MATH
 
 void Kernels::gemm(std::size_t n, const float* a, const float* b, float* c) { gemm_t(n, a, b, c); }

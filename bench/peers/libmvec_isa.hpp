@@ -18,8 +18,14 @@
   F(cbrt)                        \
   F(sinh)                        \
   F(cosh)                        \
-  F(tanh)
-#define COHERIQ_LIBMVEC_BINARY(F) F(pow)
+  F(tanh)                        \
+  F(sin)                         \
+  F(cos)                         \
+  F(tan)                         \
+  F(asin)                        \
+  F(acos)                        \
+  F(atan)
+#define COHERIQ_LIBMVEC_BINARY(F) F(pow) F(atan2)
 
 #define COHERIQ_LIBMVEC_DECLARE_UNARY(name)           \
   void name(std::size_t n, const float* x, float* y); \

@@ -19,8 +19,14 @@
   F(sqrt, u05)                 \
   F(sinh, u10)                 \
   F(cosh, u10)                 \
-  F(tanh, u10)
-#define COHERIQ_SLEEF_BINARY(F) F(pow, u10)
+  F(tanh, u10)                 \
+  F(sin, u10)                  \
+  F(cos, u10)                  \
+  F(tan, u10)                  \
+  F(asin, u10)                 \
+  F(acos, u10)                 \
+  F(atan, u10)
+#define COHERIQ_SLEEF_BINARY(F) F(pow, u10) F(atan2, u10)
 
 #define COHERIQ_SLEEF_DECLARE_UNARY(name, accuracy)   \
   void name(std::size_t n, const float* x, float* y); \

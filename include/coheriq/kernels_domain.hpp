@@ -58,16 +58,6 @@ struct packed_bf16 : coheriq::candidate_class {
   X(nrm2, S, nrm2<T>, touches<>, T, (std::size_t n, const T* x), (n, x))                     \
   X(iamax, S, iamax<T>, touches<>, std::size_t, (std::size_t n, const T* x), (n, x))         \
   COHERIQ_KERNELS_STRIDED_TYPED(X, T, S)
-// Trigonometry, y[i] = f(x[i]), both types.
-#define COHERIQ_KERNELS_TRIG_TYPED(X, T, S)                                             \
-  X(sin, S, sin<T>, touches<>, void, (std::size_t n, const T* x, T* y), (n, x, y))      \
-  X(cos, S, cos<T>, touches<>, void, (std::size_t n, const T* x, T* y), (n, x, y))      \
-  X(tan, S, tan<T>, touches<>, void, (std::size_t n, const T* x, T* y), (n, x, y))      \
-  X(asin, S, asin<T>, touches<>, void, (std::size_t n, const T* x, T* y), (n, x, y))    \
-  X(acos, S, acos<T>, touches<>, void, (std::size_t n, const T* x, T* y), (n, x, y))    \
-  X(atan, S, atan<T>, touches<>, void, (std::size_t n, const T* x, T* y), (n, x, y))    \
-  X(atan2, S, atan2<T>, touches<>, void, (std::size_t n, const T* y, const T* x, T* z), \
-    (n, y, x, z))
 // Strided siblings of the BLAS-1 rows (the BLAS and CBLAS interfaces use them): element i of a
 // vector is x[i * incx], any increment (0 and negative included; x points at element 0, the
 // highest address when incx < 0).
@@ -89,23 +79,34 @@ struct packed_bf16 : coheriq::candidate_class {
 #define COHERIQ_KERNELS_PUBLIC(X)              \
   COHERIQ_KERNELS_PUBLIC_TYPED(X, float, f32)  \
   COHERIQ_KERNELS_PUBLIC_TYPED(X, double, f64) \
-  COHERIQ_KERNELS_MATH(X)                      \
-  COHERIQ_KERNELS_TRIG_TYPED(X, float, f32)    \
-  COHERIQ_KERNELS_TRIG_TYPED(X, double, f64)
+  COHERIQ_KERNELS_MATH(X)
 
 // Vector math (docs/kernels.md): each function one algorithm (src/math) that the reference and
 // the generic kernels share. A function of one array, y[i] = f(x[i]) (softmax: of all of x), is
 // one COHERIQ_KERNELS_UNARY(op, ...) line: the row `op` with signature
 // void (std::size_t n, const T* x, T* y), implemented by op<T>. The C API names it
-// coheriq_vs<op> / coheriq_vd<op>.
+// coheriq_vs<op> / coheriq_vd<op>. A function of two arrays, z[i] = f(a[i], b[i]) with the
+// arguments in C's order (atan2(y, x)), is one COHERIQ_KERNELS_BINARY line.
 #define COHERIQ_KERNELS_UNARY(op, X, T, S) \
   X(op, S, op<T>, touches<>, void, (std::size_t n, const T* x, T* y), (n, x, y))
+#define COHERIQ_KERNELS_BINARY(op, X, T, S) \
+  X(op, S, op<T>, touches<>, void, (std::size_t n, const T* a, const T* b, T* z), (n, a, b, z))
+#define COHERIQ_KERNELS_TRIG_TYPED(X, T, S) \
+  COHERIQ_KERNELS_UNARY(sin, X, T, S)       \
+  COHERIQ_KERNELS_UNARY(cos, X, T, S)       \
+  COHERIQ_KERNELS_UNARY(tan, X, T, S)       \
+  COHERIQ_KERNELS_UNARY(asin, X, T, S)      \
+  COHERIQ_KERNELS_UNARY(acos, X, T, S)      \
+  COHERIQ_KERNELS_UNARY(atan, X, T, S)      \
+  COHERIQ_KERNELS_BINARY(atan2, X, T, S)
 #define COHERIQ_KERNELS_MATH(X)                 \
   COHERIQ_KERNELS_UNARY(exp, X, float, f32)     \
   COHERIQ_KERNELS_UNARY(log, X, float, f32)     \
   COHERIQ_KERNELS_UNARY(tanh, X, float, f32)    \
   COHERIQ_KERNELS_UNARY(sigmoid, X, float, f32) \
-  COHERIQ_KERNELS_UNARY(softmax, X, float, f32)
+  COHERIQ_KERNELS_UNARY(softmax, X, float, f32) \
+  COHERIQ_KERNELS_TRIG_TYPED(X, float, f32)     \
+  COHERIQ_KERNELS_TRIG_TYPED(X, double, f64)
 
 // GEMM: internal candidates behind the public gemm/pack_b, which check arguments and own the
 // memory (ISA code never allocates). gemm_workspace: bytes of 64-byte aligned scratch gemm needs

@@ -250,8 +250,6 @@ int coheriq_dscal_strided(size_t n, double a, double* x, ptrdiff_t incx) {
     return run([&] { k::op args; });                             \
   }
 COHERIQ_KERNELS_MATH(COHERIQ_CAPI_MATH)
-COHERIQ_KERNELS_TRIG_TYPED(COHERIQ_CAPI_MATH, float, f32)
-COHERIQ_KERNELS_TRIG_TYPED(COHERIQ_CAPI_MATH, double, f64)
 #undef COHERIQ_CAPI_MATH
 
 int coheriq_sgemm(int ta, int tb, size_t m, size_t n, size_t k, float alpha, const float* A,

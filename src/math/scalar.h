@@ -2,7 +2,8 @@
 //
 // Each operation is the IEEE operation the policy names: std::fma is a fused multiply-add (a
 // library call on baseline x86-64, where the FMA instruction is not assumed), std::sqrt the
-// correctly rounded square root. Masks are bools.
+// correctly rounded square root. Masks are bools. Lanewise is a call; Widened converts to double
+// and back (both exact and correctly rounded, as the vector conversions).
 #pragma once
 
 #include <bit>
@@ -14,7 +15,12 @@
 
 namespace coheriq::kernels::math {
 
-template <class Float>
+// Owner: void for the reference engine; a vector engine's scalar lanes (HwyOps::Lanewise) use
+// ScalarOps<T, HwyOps<T>>, a type of the engine's internal namespace, so that what they
+// instantiate has internal linkage there and is compiled for that engine's ISA only (one
+// definition compiled with AVX-512 and another without would otherwise share a name, and the
+// linker would keep either).
+template <class Float, class Owner = void>
 struct ScalarOps {
   using T = Float;
   using V = Float;
@@ -48,6 +54,7 @@ struct ScalarOps {
   M Eq(V a, V b) const { return a == b; }
   M Ne(V a, V b) const { return a != b; }
   M IsNaN(V a) const { return a != a; }
+  M IsNegative(V a) const { return std::signbit(a); }
 
   M And(M a, M b) const { return a && b; }
   M Or(M a, M b) const { return a || b; }
@@ -59,6 +66,21 @@ struct ScalarOps {
   V IfThenElse(M m, V yes, V no) const { return m ? yes : no; }
   V IfThenElseZero(M m, V yes) const { return m ? yes : T(0); }
   V IfThenZeroElse(M m, V no) const { return m ? T(0) : no; }
+
+  template <class F>
+  V Lanewise(M where, V x, V other, F f) const {
+    return where ? f(*this, x) : other;
+  }
+  template <class F>
+  V Widened(V x, F f) const {
+    static_assert(std::is_same_v<T, float>, "Widened: float to double only");
+    return static_cast<float>(f(ScalarOps<double, Owner>{}, double{x}));
+  }
+  template <class F>
+  V Widened(V x, V y, F f) const {
+    static_assert(std::is_same_v<T, float>, "Widened: float to double only");
+    return static_cast<float>(f(ScalarOps<double, Owner>{}, double{x}, double{y}));
+  }
 
   VI BitsOf(V a) const { return std::bit_cast<VI>(a); }
   V FromBits(VI a) const { return std::bit_cast<V>(a); }

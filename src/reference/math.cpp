@@ -9,8 +9,10 @@
 #include "math/activation.h"
 #include "math/exp.h"
 #include "math/hyperbolic.h"
+#include "math/inverse_trig.h"
 #include "math/log.h"
 #include "math/scalar.h"
+#include "math/trig.h"
 #include "reference/reference.hpp"
 
 #include <coheriq/kernels_domain.hpp>
@@ -30,6 +32,13 @@ void map_unary(std::size_t n, const T* x, T* y) {
       y[i] = Algo::InRange(o, v) ? Algo::Fast(o, v) : Algo::General(o, v);
     }
   }
+}
+
+// z[i] = Algo(a[i], b[i]) (one path).
+template <class Algo, class T>
+void map_binary(std::size_t n, const T* a, const T* b, T* z) {
+  const math::ScalarOps<T> o;
+  for (std::size_t i = 0; i < n; ++i) z[i] = Algo::General(o, a[i], b[i]);
 }
 
 }  // namespace
@@ -69,6 +78,35 @@ void tanh(std::size_t n, const T* x, T* y) {
 template <class T>
 void sigmoid(std::size_t n, const T* x, T* y) {
   map_unary<math::Sigmoid>(n, x, y);
+}
+
+template <class T>
+void sin(std::size_t n, const T* x, T* y) {
+  map_unary<math::Sin>(n, x, y);
+}
+template <class T>
+void cos(std::size_t n, const T* x, T* y) {
+  map_unary<math::Cos>(n, x, y);
+}
+template <class T>
+void tan(std::size_t n, const T* x, T* y) {
+  map_unary<math::Tan>(n, x, y);
+}
+template <class T>
+void asin(std::size_t n, const T* x, T* y) {
+  map_unary<math::Asin>(n, x, y);
+}
+template <class T>
+void acos(std::size_t n, const T* x, T* y) {
+  map_unary<math::Acos>(n, x, y);
+}
+template <class T>
+void atan(std::size_t n, const T* x, T* y) {
+  map_unary<math::Atan>(n, x, y);
+}
+template <class T>
+void atan2(std::size_t n, const T* y, const T* x, T* z) {
+  map_binary<math::Atan2>(n, y, x, z);
 }
 
 // Three passes, as the generic kernel: the maximum; the exponentials (math::SoftmaxExp, stored

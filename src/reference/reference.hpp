@@ -83,14 +83,6 @@ template <class T>
 void tanh(std::size_t n, const T* x, T* y);
 template <class T>
 void sigmoid(std::size_t n, const T* x, T* y);
-// exp(x - max x) / Σ exp(x - max x). A NaN, or a +Inf, or all entries -Inf make every output
-// NaN; -Inf entries among finite ones give exactly 0 (masking).
-template <class T>
-void softmax(std::size_t n, const T* x, T* y);
-
-// ------------------------------ Trigonometry (math_trig.cpp)
-// The algorithms of src/math/trig-inl.h, one value at a time: the generic engines run the same
-// operations on vectors and give the same bits. f32 is computed in f64 and rounded once.
 template <class T>
 void sin(std::size_t n, const T* x, T* y);
 template <class T>
@@ -106,6 +98,10 @@ void atan(std::size_t n, const T* x, T* y);
 // z = atan2(y, x), the angle of the point (x, y): C99's quadrants, zeros and infinities.
 template <class T>
 void atan2(std::size_t n, const T* y, const T* x, T* z);
+// exp(x - max x) / Σ exp(x - max x). A NaN, or a +Inf, or all entries -Inf make every output
+// NaN; -Inf entries among finite ones give exactly 0 (masking).
+template <class T>
+void softmax(std::size_t n, const T* x, T* y);
 
 // ------------------------------ GEMM and packing (gemm.cpp)
 

@@ -33,6 +33,20 @@ Kernels<T> unary(void (*run)(std::size_t, const T*, T*),
   k.reference = reference;
   return k;
 }
+template <class T>
+Kernels<T> binary(void (*run)(std::size_t, const T*, const T*, T*),
+                  void (*reference)(std::size_t, const T*, const T*, T*)) {
+  Kernels<T> k;
+  k.run2 = run;
+  k.reference2 = reference;
+  return k;
+}
+
+// π and its fractions, correctly rounded to each type when cast.
+constexpr long double kPi = 3.14159265358979323846264338327950288L;
+constexpr long double kHalfPi = kPi / 2;
+constexpr long double kQuarterPi = kPi / 4;
+constexpr long double kThreeQuarterPi = 2.35619449019234492884698253745962716L;
 
 std::vector<MathFunction> make_catalogue() {
   std::vector<MathFunction> all;
@@ -73,6 +87,133 @@ std::vector<MathFunction> make_catalogue() {
                   {-kInfinity, kNaN},
                   {kInfinity, kInfinity},
                   {1.0L, 0.0L}}});
+
+  // ------------------------------ Trigonometric
+
+  // sin, cos, tan: exact reduction for every finite x (the random bit patterns reach DBL_MAX).
+  const std::vector<Range> trig_ranges = {{-10, 10}, {-1e6L, 1e6L}, {-1e300L, 1e300L}};
+  all.push_back({"sin",
+                 1,
+                 unary<float>(&ck::sin, &ref::sin<float>),
+                 unary<double>(&ck::sin, &ref::sin<double>),
+                 unary_oracle([](auto x) { return std::sin(x); }),
+                 1.0,
+                 1.0,
+                 trig_ranges,
+                 {{0.0L, 0.0L},
+                  {-0.0L, -0.0L},
+                  {kInfinity, kNaN},
+                  {-kInfinity, kNaN},
+                  {0x1p-149L, 0x1p-149L},
+                  {-0x1p-149L, -0x1p-149L},
+                  {0x1p-1074L, 0x1p-1074L}}});
+  all.push_back({"cos",
+                 1,
+                 unary<float>(&ck::cos, &ref::cos<float>),
+                 unary<double>(&ck::cos, &ref::cos<double>),
+                 unary_oracle([](auto x) { return std::cos(x); }),
+                 1.0,
+                 1.0,
+                 trig_ranges,
+                 {{0.0L, 1.0L},
+                  {-0.0L, 1.0L},
+                  {kInfinity, kNaN},
+                  {-kInfinity, kNaN},
+                  {0x1p-149L, 1.0L},
+                  {-0x1p-1074L, 1.0L}}});
+  all.push_back({"tan",
+                 1,
+                 unary<float>(&ck::tan, &ref::tan<float>),
+                 unary<double>(&ck::tan, &ref::tan<double>),
+                 unary_oracle([](auto x) { return std::tan(x); }),
+                 1.0,
+                 1.0,
+                 trig_ranges,
+                 {{0.0L, 0.0L},
+                  {-0.0L, -0.0L},
+                  {kInfinity, kNaN},
+                  {-kInfinity, kNaN},
+                  {-0x1p-149L, -0x1p-149L},
+                  {0x1p-1074L, 0x1p-1074L}}});
+  // asin, acos: the domain, and the neighbourhoods of ±1/2 (a change of method) and of ±1.
+  const std::vector<Range> arc_ranges = {
+      {-1, 1}, {0.49L, 0.51L}, {-0.51L, -0.49L}, {0.999L, 1}, {-1, -0.999L}};
+  all.push_back({"asin",
+                 1,
+                 unary<float>(&ck::asin, &ref::asin<float>),
+                 unary<double>(&ck::asin, &ref::asin<double>),
+                 unary_oracle([](auto x) { return std::asin(x); }),
+                 1.0,
+                 1.0,
+                 arc_ranges,
+                 {{0.0L, 0.0L},
+                  {-0.0L, -0.0L},
+                  {1.0L, kHalfPi},
+                  {-1.0L, -kHalfPi},
+                  {2.0L, kNaN},
+                  {kInfinity, kNaN},
+                  {-kInfinity, kNaN},
+                  {0x1p-149L, 0x1p-149L},
+                  {-0x1p-1074L, -0x1p-1074L}}});
+  all.push_back({"acos",
+                 1,
+                 unary<float>(&ck::acos, &ref::acos<float>),
+                 unary<double>(&ck::acos, &ref::acos<double>),
+                 unary_oracle([](auto x) { return std::acos(x); }),
+                 1.0,
+                 1.0,
+                 arc_ranges,
+                 {{0.0L, kHalfPi},
+                  {-0.0L, kHalfPi},
+                  {1.0L, 0.0L},
+                  {-1.0L, kPi},
+                  {-2.0L, kNaN},
+                  {kInfinity, kNaN},
+                  {-kInfinity, kNaN}}});
+  all.push_back({"atan",
+                 1,
+                 unary<float>(&ck::atan, &ref::atan<float>),
+                 unary<double>(&ck::atan, &ref::atan<double>),
+                 unary_oracle([](auto x) { return std::atan(x); }),
+                 1.0,
+                 1.0,
+                 {{-10, 10}, {-1, 1}, {-1e10L, 1e10L}},
+                 {{0.0L, 0.0L},
+                  {-0.0L, -0.0L},
+                  {kInfinity, kHalfPi},
+                  {-kInfinity, -kHalfPi},
+                  {1.0L, kQuarterPi},
+                  {0x1p-149L, 0x1p-149L},
+                  {-0x1p-1074L, -0x1p-1074L}}});
+  // atan2(y, x): the first argument y. C99 Annex F's quadrants, zeros and infinities.
+  all.push_back({"atan2",
+                 2,
+                 binary<float>(&ck::atan2, &ref::atan2<float>),
+                 binary<double>(&ck::atan2, &ref::atan2<double>),
+                 binary_oracle([](auto y, auto x) { return std::atan2(y, x); }),
+                 1.0,
+                 1.0,
+                 {{-10, 10}, {-10, 10}},
+                 {{0.0L, 0.0L, 0.0L},
+                  {-0.0L, -0.0L, 0.0L},
+                  {0.0L, kPi, -0.0L},
+                  {-0.0L, -kPi, -0.0L},
+                  {0.0L, kPi, -2.0L},
+                  {-0.0L, -kPi, -2.0L},
+                  {0.0L, 0.0L, 2.0L},
+                  {-0.0L, -0.0L, 2.0L},
+                  {3.0L, kHalfPi, 0.0L},
+                  {-3.0L, -kHalfPi, -0.0L},
+                  {kInfinity, kQuarterPi, kInfinity},
+                  {-kInfinity, -kQuarterPi, kInfinity},
+                  {kInfinity, kThreeQuarterPi, -kInfinity},
+                  {-kInfinity, -kThreeQuarterPi, -kInfinity},
+                  {kInfinity, kHalfPi, 5.0L},
+                  {-kInfinity, -kHalfPi, -5.0L},
+                  {5.0L, 0.0L, kInfinity},
+                  {-5.0L, -0.0L, kInfinity},
+                  {5.0L, kPi, -kInfinity},
+                  {-5.0L, -kPi, -kInfinity}}});
 
   // ------------------------------ Hyperbolic and activations
 

@@ -77,7 +77,7 @@ struct Kernels {
 
 struct MathFunction {
   const char* name;
-  int arity;  // 1: y = f(x); 2: z = f(x, y)
+  int arity;  // 1: y = f(x); 2: z = f(x, y), x and y its first and second arguments
   Kernels<float> f32;
   Kernels<double> f64;
   Oracle oracle;

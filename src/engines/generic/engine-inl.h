@@ -21,7 +21,6 @@
 #include "engines/generic/math-inl.h"
 #include "engines/generic/namespace.h"
 #include "engines/generic/reduced-inl.h"
-#include "engines/generic/trig-inl.h"
 // The generic GEMM needs the engine's tuning (engines that take no GEMM kernel have none).
 #if defined(COHERIQ_ENGINE_TUNING)
 #define COHERIQ_ENGINE_GENERIC_GEMM 1

@@ -10,8 +10,12 @@
 #ifndef COHERIQ_ENGINES_GENERIC_MATH_INL_H_
 #define COHERIQ_ENGINES_GENERIC_MATH_INL_H_
 
+#include <bit>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <type_traits>
 
 #include "engines/generic/blas1-inl.h"  // softmax scales with scal
 #include "engines/generic/namespace.h"
@@ -22,8 +26,11 @@ HWY_BEFORE_NAMESPACE();
 #include "math/activation.h"
 #include "math/exp.h"
 #include "math/hyperbolic.h"
+#include "math/inverse_trig.h"
 #include "math/log.h"
 #include "math/ops.h"
+#include "math/scalar.h"
+#include "math/trig.h"
 HWY_AFTER_NAMESPACE();
 
 COHERIQ_GENERIC_BEGIN
@@ -66,6 +73,9 @@ struct HwyOps {
   HWY_INLINE M Eq(V a, V b) const { return hn::Eq(a, b); }
   HWY_INLINE M Ne(V a, V b) const { return hn::Ne(a, b); }
   HWY_INLINE M IsNaN(V a) const { return hn::IsNaN(a); }
+  HWY_INLINE M IsNegative(V a) const {
+    return hn::RebindMask(d, hn::Lt(hn::BitCast(di, a), hn::Zero(di)));
+  }
 
   HWY_INLINE M And(M a, M b) const { return hn::And(a, b); }
   HWY_INLINE M Or(M a, M b) const { return hn::Or(a, b); }
@@ -77,6 +87,49 @@ struct HwyOps {
   HWY_INLINE V IfThenElse(M m, V yes, V no) const { return hn::IfThenElse(m, yes, no); }
   HWY_INLINE V IfThenElseZero(M m, V yes) const { return hn::IfThenElseZero(m, yes); }
   HWY_INLINE V IfThenZeroElse(M m, V no) const { return hn::IfThenZeroElse(m, no); }
+
+  // The lanes of `where` one at a time, through memory; the others keep `other`. The scalar
+  // policy is owned by this (internal) type: see math::ScalarOps.
+  using Scalar = math::ScalarOps<T, HwyOps>;
+  template <class F>
+  HWY_INLINE V Lanewise(M where, V x, V other, F f) const {
+    if (hn::AllFalse(d, where)) return other;
+    const hn::RebindToUnsigned<D> du;
+    constexpr std::size_t kMaxLanes = hn::MaxLanes(D());
+    HWY_ALIGN T in[kMaxLanes];
+    HWY_ALIGN T out[kMaxLanes];
+    HWY_ALIGN hn::TFromD<decltype(du)> selected[kMaxLanes];
+    hn::Store(x, d, in);
+    hn::Store(other, d, out);
+    hn::Store(hn::BitCast(du, hn::VecFromMask(d, where)), du, selected);
+    for (std::size_t i = 0; i < hn::Lanes(d); ++i) {
+      if (selected[i] != 0) out[i] = f(Scalar{}, in[i]);
+    }
+    return hn::Load(d, out);
+  }
+  // Each half promoted to double, f on it, and the two results rounded to float.
+  template <class F>
+  HWY_INLINE V Widened(V x, F f) const {
+    static_assert(std::is_same_v<T, float>, "Widened: float to double only");
+    const hn::Half<D> dh;
+    const hn::RepartitionToWide<D> dw;
+    const HwyOps<double> wo;
+    const auto lo = f(wo, hn::PromoteTo(dw, hn::LowerHalf(dh, x)));
+    const auto hi = f(wo, hn::PromoteTo(dw, hn::UpperHalf(dh, x)));
+    return hn::Combine(d, hn::DemoteTo(dh, hi), hn::DemoteTo(dh, lo));
+  }
+  template <class F>
+  HWY_INLINE V Widened(V x, V y, F f) const {
+    static_assert(std::is_same_v<T, float>, "Widened: float to double only");
+    const hn::Half<D> dh;
+    const hn::RepartitionToWide<D> dw;
+    const HwyOps<double> wo;
+    const auto lo =
+        f(wo, hn::PromoteTo(dw, hn::LowerHalf(dh, x)), hn::PromoteTo(dw, hn::LowerHalf(dh, y)));
+    const auto hi =
+        f(wo, hn::PromoteTo(dw, hn::UpperHalf(dh, x)), hn::PromoteTo(dw, hn::UpperHalf(dh, y)));
+    return hn::Combine(d, hn::DemoteTo(dh, hi), hn::DemoteTo(dh, lo));
+  }
 
   HWY_INLINE VI BitsOf(V a) const { return hn::BitCast(di, a); }
   HWY_INLINE V FromBits(VI a) const { return hn::BitCast(d, a); }
@@ -144,6 +197,28 @@ HWY_INLINE void MapUnary(std::size_t n, const T* x, T* y) {
   }
 }
 
+// z[i] = Algo(a[i], b[i]), as MapUnary (one path: the binary functions need no other).
+template <class Algo, class T>
+HWY_INLINE void MapBinary(std::size_t n, const T* a, const T* b, T* z) {
+  static_assert(math::kOnePath<Algo>, "MapBinary runs General only");
+  const HwyOps<T> o;
+  const auto d = o.d;
+  using V = typename HwyOps<T>::V;
+  const std::size_t N = hn::Lanes(d);
+  std::size_t i = 0;
+  for (; i + 2 * N <= n; i += 2 * N) {
+    const V r0 = Algo::General(o, hn::LoadU(d, a + i), hn::LoadU(d, b + i));
+    const V r1 = Algo::General(o, hn::LoadU(d, a + i + N), hn::LoadU(d, b + i + N));
+    hn::StoreU(r0, d, z + i);
+    hn::StoreU(r1, d, z + i + N);
+  }
+  for (; i < n; i += N) {
+    const auto mask = hn::FirstN(d, HWY_MIN(n - i, N));  // at most N lanes, as in MapUnary
+    const V r = Algo::General(o, hn::MaskedLoad(mask, d, a + i), hn::MaskedLoad(mask, d, b + i));
+    hn::BlendedStore(r, mask, d, z + i);
+  }
+}
+
 // ------------------------------ Elementwise kernels
 
 template <class T>
@@ -181,6 +256,35 @@ HWY_ATTR void tanh(std::size_t n, const T* x, T* y) {
 template <class T>
 HWY_ATTR void sigmoid(std::size_t n, const T* x, T* y) {
   MapUnary<math::Sigmoid>(n, x, y);
+}
+
+template <class T>
+HWY_ATTR void sin(std::size_t n, const T* x, T* y) {
+  MapUnary<math::Sin>(n, x, y);
+}
+template <class T>
+HWY_ATTR void cos(std::size_t n, const T* x, T* y) {
+  MapUnary<math::Cos>(n, x, y);
+}
+template <class T>
+HWY_ATTR void tan(std::size_t n, const T* x, T* y) {
+  MapUnary<math::Tan>(n, x, y);
+}
+template <class T>
+HWY_ATTR void asin(std::size_t n, const T* x, T* y) {
+  MapUnary<math::Asin>(n, x, y);
+}
+template <class T>
+HWY_ATTR void acos(std::size_t n, const T* x, T* y) {
+  MapUnary<math::Acos>(n, x, y);
+}
+template <class T>
+HWY_ATTR void atan(std::size_t n, const T* x, T* y) {
+  MapUnary<math::Atan>(n, x, y);
+}
+template <class T>
+HWY_ATTR void atan2(std::size_t n, const T* y, const T* x, T* z) {
+  MapBinary<math::Atan2>(n, y, x, z);
 }
 
 // ------------------------------ Softmax

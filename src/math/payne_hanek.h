@@ -1,17 +1,19 @@
-// Exact reduction of a huge argument modulo π/2 (Payne-Hanek), scalar: for any finite |x| up to
-// DBL_MAX, the nearest multiple k·π/2 and r = |x| - k·π/2 in [-π/4, π/4] as a double-double whose
-// relative error is below 2^-100 even for the inputs closest to a multiple of π/2 (about 2^-61
-// away for doubles).
+// Exact reduction of a huge argument modulo π/2 (Payne-Hanek), one double at a time: for any
+// finite |x| up to DBL_MAX, the nearest multiple k·π/2 and r = |x| - k·π/2 in [-π/4, π/4] as a
+// double-double whose relative error is below 2^-100, even for the inputs closest to a multiple
+// of π/2 (about 2^-61 away for doubles).
 //
-// Integer arithmetic on 2/π's bits: x = m·2^e with m < 2^53; the bits of 2/π whose products
-// with m are multiples of 4 are skipped, the next 256 are multiplied by m exactly (5 limbs of 64
-// bits), and the product's two bits above the binary point give k mod 4 and the 128 below it
-// the fraction. The same code runs in the reference engine and, lane by lane, in every engine's
-// vector kernels for the lanes beyond their Cody-Waite range, so all agree bit for bit.
-//
-// Included inside a namespace (internal linkage in each engine TU); <cstdint>, <cstring> first.
-#ifndef COHERIQ_MATH_REDUCE_HUGE_INL_H_
-#define COHERIQ_MATH_REDUCE_HUGE_INL_H_
+// Integer arithmetic on 2/π's bits: x = m·2^e with m < 2^53; the bits of 2/π whose products with
+// m are multiples of 4 are skipped, the next 256 are multiplied by m exactly (5 limbs of 64 bits),
+// and the product's two bits above the binary point give k mod 4 and the 128 below it the
+// fraction. Written on a scalar policy (src/math/scalar.h), so that a vector engine's copy, run on
+// the lanes its vectors leave out (ops.h, Lanewise), is its own (internal linkage).
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+
+namespace coheriq::kernels::math {
 
 // 2/π = 0.a2f9836e... in hexadecimal: limb j holds the bits 64j + 1 to 64j + 64 after the point.
 // 22 limbs reach bit 1408, past the 971 + 256 + 64 that the largest double needs.
@@ -33,14 +35,16 @@ struct HugeReduction {
 };
 
 // 64 bits of the 384-bit little-endian number p, starting at bit `pos` (0 <= pos <= 320).
-inline std::uint64_t Bits64(const std::uint64_t (&p)[6], int pos) {
+template <class O>
+std::uint64_t HugeBits64(const O&, const std::uint64_t (&p)[6], int pos) {
   const int limb = pos / 64, shift = pos % 64;
   if (shift == 0) return p[limb];
   return (p[limb] >> shift) | (p[limb + 1] << (64 - shift));
 }
 
-// a: finite, a >= 1 (the callers pass |x| beyond their Cody-Waite ranges).
-inline HugeReduction ReduceHuge(double a) {
+// a: finite, a >= 1 (the callers pass |x| beyond their Cody-Waite ranges). O: ScalarOps<double>.
+template <class O>
+HugeReduction ReduceHuge(const O& o, double a) {
   std::uint64_t bits;
   std::memcpy(&bits, &a, sizeof bits);
   const int biased = int(bits >> 52) & 0x7ff;
@@ -61,9 +65,9 @@ inline HugeReduction ReduceHuge(double a) {
   }
   p[4] = static_cast<std::uint64_t>(carry);
   const int point = 64 * j0 + 256 - e;  // the binary point of p: 191 <= point <= 308
-  int k = static_cast<int>(Bits64(p, point) & 3);
+  int k = static_cast<int>(HugeBits64(o, p, point) & 3);
   const HugeU128 fraction =
-      (static_cast<HugeU128>(Bits64(p, point - 64)) << 64) | Bits64(p, point - 128);
+      (static_cast<HugeU128>(HugeBits64(o, p, point - 64)) << 64) | HugeBits64(o, p, point - 128);
   // Round to the nearest multiple: a fraction of 1/2 or more counts from the next one. As a
   // signed number, the fraction is then already f - 1 (two's complement).
   if (fraction >> 127) k = (k + 1) & 3;
@@ -71,16 +75,15 @@ inline HugeReduction ReduceHuge(double a) {
   const HugeI128 scaled = static_cast<HugeI128>(fraction) >> 2;
   const double f_hi = static_cast<double>(scaled);
   const double f_lo = static_cast<double>(scaled - static_cast<HugeI128>(f_hi));
-  constexpr double kTwoMinus126 = 0x1p-126;
-  const double hi = f_hi * kTwoMinus126, lo = f_lo * kTwoMinus126;
+  const double hi = o.Mul(f_hi, 0x1p-126), lo = o.Mul(f_lo, 0x1p-126);
   // r = f·π/2 as a double-double.
   constexpr double kPiOver2Hi = 0x1.921fb54442d18p+0, kPiOver2Lo = 0x1.1a62633145c07p-54;
-  const double r = hi * kPiOver2Hi;
-  double err = std::fma(hi, kPiOver2Hi, -r);
-  err = std::fma(hi, kPiOver2Lo, err);
-  err = std::fma(lo, kPiOver2Hi, err);
-  const double r_hi = r + err;
-  return {k, r_hi, err - (r_hi - r)};
+  const double r = o.Mul(hi, kPiOver2Hi);
+  double err = o.MulSub(hi, kPiOver2Hi, r);
+  err = o.MulAdd(hi, kPiOver2Lo, err);
+  err = o.MulAdd(lo, kPiOver2Hi, err);
+  const double r_hi = o.Add(r, err);
+  return {k, r_hi, o.Sub(err, o.Sub(r_hi, r))};
 }
 
-#endif  // COHERIQ_MATH_REDUCE_HUGE_INL_H_
+}  // namespace coheriq::kernels::math
