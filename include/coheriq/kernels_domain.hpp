@@ -88,9 +88,17 @@ struct packed_bf16 : coheriq::candidate_class {
 // coheriq_vs<op> / coheriq_vd<op>.
 #define COHERIQ_KERNELS_UNARY(op, X, T, S) \
   X(op, S, op<T>, touches<>, void, (std::size_t n, const T* x, T* y), (n, x, y))
+#define COHERIQ_KERNELS_MATH_TYPED(X, T, S) \
+  COHERIQ_KERNELS_UNARY(exp, X, T, S)       \
+  COHERIQ_KERNELS_UNARY(exp2, X, T, S)      \
+  COHERIQ_KERNELS_UNARY(expm1, X, T, S)     \
+  COHERIQ_KERNELS_UNARY(log, X, T, S)       \
+  COHERIQ_KERNELS_UNARY(log2, X, T, S)      \
+  COHERIQ_KERNELS_UNARY(log10, X, T, S)     \
+  COHERIQ_KERNELS_UNARY(log1p, X, T, S)
 #define COHERIQ_KERNELS_MATH(X)                 \
-  COHERIQ_KERNELS_UNARY(exp, X, float, f32)     \
-  COHERIQ_KERNELS_UNARY(log, X, float, f32)     \
+  COHERIQ_KERNELS_MATH_TYPED(X, float, f32)     \
+  COHERIQ_KERNELS_MATH_TYPED(X, double, f64)    \
   COHERIQ_KERNELS_UNARY(tanh, X, float, f32)    \
   COHERIQ_KERNELS_UNARY(sigmoid, X, float, f32) \
   COHERIQ_KERNELS_UNARY(softmax, X, float, f32)
