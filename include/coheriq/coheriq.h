@@ -96,7 +96,19 @@ int coheriq_idamax_strided(size_t n, const double* x, ptrdiff_t incx, size_t* re
 
 /* ------------------------------ Vector math (y == x allowed): vs float, vd double */
 int coheriq_vsexp(size_t n, const float* x, float* y);
+int coheriq_vdexp(size_t n, const double* x, double* y);
+int coheriq_vsexp2(size_t n, const float* x, float* y);
+int coheriq_vdexp2(size_t n, const double* x, double* y);
+int coheriq_vsexpm1(size_t n, const float* x, float* y);
+int coheriq_vdexpm1(size_t n, const double* x, double* y);
 int coheriq_vslog(size_t n, const float* x, float* y);
+int coheriq_vdlog(size_t n, const double* x, double* y);
+int coheriq_vslog2(size_t n, const float* x, float* y);
+int coheriq_vdlog2(size_t n, const double* x, double* y);
+int coheriq_vslog10(size_t n, const float* x, float* y);
+int coheriq_vdlog10(size_t n, const double* x, double* y);
+int coheriq_vslog1p(size_t n, const float* x, float* y);
+int coheriq_vdlog1p(size_t n, const double* x, double* y);
 int coheriq_vstanh(size_t n, const float* x, float* y);
 int coheriq_vssigmoid(size_t n, const float* x, float* y);
 int coheriq_vssoftmax(size_t n, const float* x, float* y);

@@ -75,7 +75,19 @@ std::size_t iamax_strided(std::size_t n, const double* x, std::ptrdiff_t incx);
 // y[i] = f(x[i]) (softmax: of all of x); y == x allowed. Bounds and special values:
 // docs/kernels.md.
 void exp(std::size_t n, const float* x, float* y);
+void exp(std::size_t n, const double* x, double* y);
+void exp2(std::size_t n, const float* x, float* y);
+void exp2(std::size_t n, const double* x, double* y);
+void expm1(std::size_t n, const float* x, float* y);
+void expm1(std::size_t n, const double* x, double* y);
 void log(std::size_t n, const float* x, float* y);
+void log(std::size_t n, const double* x, double* y);
+void log2(std::size_t n, const float* x, float* y);
+void log2(std::size_t n, const double* x, double* y);
+void log10(std::size_t n, const float* x, float* y);
+void log10(std::size_t n, const double* x, double* y);
+void log1p(std::size_t n, const float* x, float* y);
+void log1p(std::size_t n, const double* x, double* y);
 void tanh(std::size_t n, const float* x, float* y);
 void sigmoid(std::size_t n, const float* x, float* y);
 void softmax(std::size_t n, const float* x, float* y);

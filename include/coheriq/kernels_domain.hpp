@@ -91,7 +91,14 @@ struct packed_bf16 : coheriq::candidate_class {
   X(op, S, op<T>, touches<>, void, (std::size_t n, const T* x, T* y), (n, x, y))
 #define COHERIQ_KERNELS_BINARY(op, X, T, S) \
   X(op, S, op<T>, touches<>, void, (std::size_t n, const T* a, const T* b, T* z), (n, a, b, z))
-#define COHERIQ_KERNELS_TRIG_TYPED(X, T, S) \
+#define COHERIQ_KERNELS_MATH_TYPED(X, T, S) \
+  COHERIQ_KERNELS_UNARY(exp, X, T, S)       \
+  COHERIQ_KERNELS_UNARY(exp2, X, T, S)      \
+  COHERIQ_KERNELS_UNARY(expm1, X, T, S)     \
+  COHERIQ_KERNELS_UNARY(log, X, T, S)       \
+  COHERIQ_KERNELS_UNARY(log2, X, T, S)      \
+  COHERIQ_KERNELS_UNARY(log10, X, T, S)     \
+  COHERIQ_KERNELS_UNARY(log1p, X, T, S)     \
   COHERIQ_KERNELS_UNARY(sin, X, T, S)       \
   COHERIQ_KERNELS_UNARY(cos, X, T, S)       \
   COHERIQ_KERNELS_UNARY(tan, X, T, S)       \
@@ -100,13 +107,11 @@ struct packed_bf16 : coheriq::candidate_class {
   COHERIQ_KERNELS_UNARY(atan, X, T, S)      \
   COHERIQ_KERNELS_BINARY(atan2, X, T, S)
 #define COHERIQ_KERNELS_MATH(X)                 \
-  COHERIQ_KERNELS_UNARY(exp, X, float, f32)     \
-  COHERIQ_KERNELS_UNARY(log, X, float, f32)     \
+  COHERIQ_KERNELS_MATH_TYPED(X, float, f32)     \
+  COHERIQ_KERNELS_MATH_TYPED(X, double, f64)    \
   COHERIQ_KERNELS_UNARY(tanh, X, float, f32)    \
   COHERIQ_KERNELS_UNARY(sigmoid, X, float, f32) \
-  COHERIQ_KERNELS_UNARY(softmax, X, float, f32) \
-  COHERIQ_KERNELS_TRIG_TYPED(X, float, f32)     \
-  COHERIQ_KERNELS_TRIG_TYPED(X, double, f64)
+  COHERIQ_KERNELS_UNARY(softmax, X, float, f32)
 
 // GEMM: internal candidates behind the public gemm/pack_b, which check arguments and own the
 // memory (ISA code never allocates). gemm_workspace: bytes of 64-byte aligned scratch gemm needs

@@ -24,7 +24,8 @@ namespace ref = coheriq::kernels::reference;
 constexpr long double kInfinity = std::numeric_limits<long double>::infinity();
 constexpr long double kNaN = std::numeric_limits<long double>::quiet_NaN();
 
-// The kernels of a unary function of one type (a type the function lacks: Kernels<T>{}).
+// The kernels of a unary function, by overload: `float_kernel` etc. may be nullptr for a type
+// the function does not have.
 template <class T>
 Kernels<T> unary(void (*run)(std::size_t, const T*, T*),
                  void (*reference)(std::size_t, const T*, T*)) {
@@ -56,7 +57,7 @@ std::vector<MathFunction> make_catalogue() {
   all.push_back({"exp",
                  1,
                  unary<float>(&ck::exp, &ref::exp<float>),
-                 Kernels<double>{},
+                 unary<double>(&ck::exp, &ref::exp<double>),
                  unary_oracle([](auto x) { return std::exp(x); }),
                  1.0,
                  1.0,
@@ -72,21 +73,77 @@ std::vector<MathFunction> make_catalogue() {
                   {0x1p-149L, 1.0L},
                   {-0x1p-149L, 1.0L}}});
 
-  all.push_back({"log",
+  all.push_back({"exp2",
                  1,
-                 unary<float>(&ck::log, &ref::log<float>),
-                 Kernels<double>{},
-                 unary_oracle([](auto x) { return std::log(x); }),
+                 unary<float>(&ck::exp2, &ref::exp2<float>),
+                 unary<double>(&ck::exp2, &ref::exp2<double>),
+                 unary_oracle([](auto x) { return std::exp2(x); }),
                  1.0,
                  1.0,
-                 {{0, 4}, {0, 1e30L}, {0.5L, 2}},
-                 {{0.0L, -kInfinity},
-                  {-0.0L, -kInfinity},
-                  {-1.0L, kNaN},
-                  {-0x1p-149L, kNaN},
+                 {{-151, 129}, {-1076, 1025}, {-1, 1}},
+                 {{0.0L, 1.0L},
+                  {-0.0L, 1.0L},
+                  {kInfinity, kInfinity},
+                  {-kInfinity, 0.0L},
+                  {1e5L, kInfinity},
+                  {-1e5L, 0.0L},
+                  {1.0L, 2.0L},
+                  {-1.0L, 0.5L},
+                  {10.0L, 1024.0L},
+                  {-126.0L, 0x1p-126L}}});
+
+  all.push_back({"expm1",
+                 1,
+                 unary<float>(&ck::expm1, &ref::expm1<float>),
+                 unary<double>(&ck::expm1, &ref::expm1<double>),
+                 unary_oracle([](auto x) { return std::expm1(x); }),
+                 1.0,
+                 1.0,
+                 {{-104, 89}, {-746, 710}, {-1, 1}, {-1e-3L, 1e-3L}},
+                 {{0.0L, 0.0L},
+                  {-0.0L, -0.0L},
+                  {kInfinity, kInfinity},
+                  {-kInfinity, -1.0L},
+                  {1e4L, kInfinity},
+                  {-1e4L, -1.0L},
+                  {0x1p-149L, 0x1p-149L},
+                  {-0x1p-149L, -0x1p-149L}}});
+
+  // The logarithms: poles at ±0, NaN below 0.
+  const std::vector<Special> log_specials = {
+      {0.0L, -kInfinity}, {-0.0L, -kInfinity},    {-1.0L, kNaN}, {-0x1p-149L, kNaN},
+      {-kInfinity, kNaN}, {kInfinity, kInfinity}, {1.0L, 0.0L}};
+  const std::vector<Range> log_ranges = {{0, 4}, {0, 1e30L}, {0, 1e300L}, {0.5L, 2}};
+  all.push_back({"log", 1, unary<float>(&ck::log, &ref::log<float>),
+                 unary<double>(&ck::log, &ref::log<double>),
+                 unary_oracle([](auto x) { return std::log(x); }), 1.0, 1.0, log_ranges,
+                 log_specials});
+  std::vector<Special> log2_specials = log_specials;
+  log2_specials.insert(log2_specials.end(), {{2.0L, 1.0L}, {0.5L, -1.0L}, {1024.0L, 10.0L}});
+  all.push_back({"log2", 1, unary<float>(&ck::log2, &ref::log2<float>),
+                 unary<double>(&ck::log2, &ref::log2<double>),
+                 unary_oracle([](auto x) { return std::log2(x); }), 1.0, 1.0, log_ranges,
+                 log2_specials});
+  all.push_back({"log10", 1, unary<float>(&ck::log10, &ref::log10<float>),
+                 unary<double>(&ck::log10, &ref::log10<double>),
+                 unary_oracle([](auto x) { return std::log10(x); }), 1.0, 1.0, log_ranges,
+                 log_specials});
+  all.push_back({"log1p",
+                 1,
+                 unary<float>(&ck::log1p, &ref::log1p<float>),
+                 unary<double>(&ck::log1p, &ref::log1p<double>),
+                 unary_oracle([](auto x) { return std::log1p(x); }),
+                 1.0,
+                 1.0,
+                 {{-1, 4}, {-1e-3L, 1e-3L}, {-1, 1e30L}, {-1, 1e300L}},
+                 {{0.0L, 0.0L},
+                  {-0.0L, -0.0L},
+                  {-1.0L, -kInfinity},
+                  {-2.0L, kNaN},
                   {-kInfinity, kNaN},
                   {kInfinity, kInfinity},
-                  {1.0L, 0.0L}}});
+                  {0x1p-149L, 0x1p-149L},
+                  {-0x1p-149L, -0x1p-149L}}});
 
   // ------------------------------ Trigonometric
 
