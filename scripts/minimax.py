@@ -253,6 +253,32 @@ def _(kind):
     return h, w, list(range(degree + 1)), -LN2 / 2, LN2 / 2, {}
 
 
+@define("cbrt_guess", "m^(-1/3) on [1, 2], relative: the first guess of cbrt's Newton iteration")
+def _(kind):
+    degree = 4
+    g = lambda m: mp.power(m, -mp.mpf(1) / 3)
+    return g, lambda m: 1 / g(m), list(range(degree + 1)), 1, 2, {}
+
+
+@define("pow_log", "2 atanh(s) = 2s + (2/3) s^3 + s z^2 R(z), z = s^2: absolute error of z^2 R / 2")
+def _(kind):
+    degree = 7
+    def r(z):
+        if z == 0:
+            return mp.mpf(2) / 5
+        t = mp.sqrt(z)
+        return (2 * mp.atanh(t) / t - 2 - 2 * z / 3) / z ** 2
+    return r, lambda z: z ** 2 / 2, list(range(degree + 1)), 0, SMAX ** 2, {}
+
+
+@define("pow_exp2", "2^r = 1 + r ln2 + r^2 P(r) on [-1/2, 1/2] to 2^-34, for pow in float")
+def _(kind):
+    degree = 5
+    h = lambda r: LN2 ** 2 / 2 if r == 0 else (mp.power(2, r) - 1 - r * LN2) / r ** 2
+    w = lambda r: r ** 2 / mp.power(2, r)
+    return h, w, list(range(degree + 1)), -mp.mpf(1) / 2, mp.mpf(1) / 2, {}
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)

@@ -88,6 +88,13 @@ void log10(std::size_t n, const float* x, float* y);
 void log10(std::size_t n, const double* x, double* y);
 void log1p(std::size_t n, const float* x, float* y);
 void log1p(std::size_t n, const double* x, double* y);
+void sqrt(std::size_t n, const float* x, float* y);
+void sqrt(std::size_t n, const double* x, double* y);
+void cbrt(std::size_t n, const float* x, float* y);
+void cbrt(std::size_t n, const double* x, double* y);
+// z[i] = x[i]^y[i]; z == x or z == y allowed.
+void pow(std::size_t n, const float* x, const float* y, float* z);
+void pow(std::size_t n, const double* x, const double* y, double* z);
 void tanh(std::size_t n, const float* x, float* y);
 void sigmoid(std::size_t n, const float* x, float* y);
 void softmax(std::size_t n, const float* x, float* y);

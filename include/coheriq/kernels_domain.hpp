@@ -99,6 +99,9 @@ struct packed_bf16 : coheriq::candidate_class {
   COHERIQ_KERNELS_UNARY(log2, X, T, S)      \
   COHERIQ_KERNELS_UNARY(log10, X, T, S)     \
   COHERIQ_KERNELS_UNARY(log1p, X, T, S)     \
+  COHERIQ_KERNELS_UNARY(sqrt, X, T, S)      \
+  COHERIQ_KERNELS_UNARY(cbrt, X, T, S)      \
+  COHERIQ_KERNELS_BINARY(pow, X, T, S)      \
   COHERIQ_KERNELS_UNARY(sin, X, T, S)       \
   COHERIQ_KERNELS_UNARY(cos, X, T, S)       \
   COHERIQ_KERNELS_UNARY(tan, X, T, S)       \

@@ -11,6 +11,7 @@
 #include "math/hyperbolic.h"
 #include "math/inverse_trig.h"
 #include "math/log.h"
+#include "math/power.h"
 #include "math/scalar.h"
 #include "math/trig.h"
 #include "reference/reference.hpp"
@@ -34,11 +35,18 @@ void map_unary(std::size_t n, const T* x, T* y) {
   }
 }
 
-// z[i] = Algo(a[i], b[i]) (one path).
+// z[i] = Algo(a[i], b[i]), as map_unary.
 template <class Algo, class T>
 void map_binary(std::size_t n, const T* a, const T* b, T* z) {
   const math::ScalarOps<T> o;
-  for (std::size_t i = 0; i < n; ++i) z[i] = Algo::General(o, a[i], b[i]);
+  for (std::size_t i = 0; i < n; ++i) {
+    if constexpr (math::kOnePath<Algo>) {
+      z[i] = Algo::General(o, a[i], b[i]);
+    } else {
+      z[i] =
+          Algo::InRange(o, a[i], b[i]) ? Algo::Fast(o, a[i], b[i]) : Algo::General(o, a[i], b[i]);
+    }
+  }
 }
 
 }  // namespace
@@ -107,6 +115,19 @@ void atan(std::size_t n, const T* x, T* y) {
 template <class T>
 void atan2(std::size_t n, const T* y, const T* x, T* z) {
   map_binary<math::Atan2>(n, y, x, z);
+}
+
+template <class T>
+void sqrt(std::size_t n, const T* x, T* y) {
+  map_unary<math::Sqrt>(n, x, y);
+}
+template <class T>
+void cbrt(std::size_t n, const T* x, T* y) {
+  map_unary<math::Cbrt>(n, x, y);
+}
+template <class T>
+void pow(std::size_t n, const T* x, const T* y, T* z) {
+  map_binary<math::Pow>(n, x, y, z);
 }
 
 // Three passes, as the generic kernel: the maximum; the exponentials (math::SoftmaxExp, stored

@@ -98,6 +98,12 @@ void atan(std::size_t n, const T* x, T* y);
 // z = atan2(y, x), the angle of the point (x, y): C99's quadrants, zeros and infinities.
 template <class T>
 void atan2(std::size_t n, const T* y, const T* x, T* z);
+template <class T>
+void sqrt(std::size_t n, const T* x, T* y);
+template <class T>
+void cbrt(std::size_t n, const T* x, T* y);
+template <class T>
+void pow(std::size_t n, const T* x, const T* y, T* z);
 // exp(x - max x) / Σ exp(x - max x). A NaN, or a +Inf, or all entries -Inf make every output
 // NaN; -Inf entries among finite ones give exactly 0 (masking).
 template <class T>

@@ -272,6 +272,95 @@ std::vector<MathFunction> make_catalogue() {
                   {5.0L, kPi, -kInfinity},
                   {-5.0L, -kPi, -kInfinity}}});
 
+  // ------------------------------ Roots and powers
+
+  all.push_back({"sqrt",
+                 1,
+                 unary<float>(&ck::sqrt, &ref::sqrt<float>),
+                 unary<double>(&ck::sqrt, &ref::sqrt<double>),
+                 unary_oracle([](auto x) { return std::sqrt(x); }),
+                 kCorrectlyRounded,
+                 kCorrectlyRounded,
+                 {{0, 4}, {0, 1e30L}, {0, 1e300L}},
+                 {{0.0L, 0.0L},
+                  {-0.0L, -0.0L},
+                  {kInfinity, kInfinity},
+                  {-kInfinity, kNaN},
+                  {-1.0L, kNaN},
+                  {-0x1p-149L, kNaN},
+                  {4.0L, 2.0L},
+                  {0x1p-148L, 0x1p-74L}}});
+
+  all.push_back({"cbrt",
+                 1,
+                 unary<float>(&ck::cbrt, &ref::cbrt<float>),
+                 unary<double>(&ck::cbrt, &ref::cbrt<double>),
+                 unary_oracle([](auto x) { return std::cbrt(x); }),
+                 1.0,
+                 1.0,
+                 {{-10, 10}, {-1e30L, 1e30L}, {-1e300L, 1e300L}, {0.5L, 8}},
+                 {{0.0L, 0.0L},
+                  {-0.0L, -0.0L},
+                  {kInfinity, kInfinity},
+                  {-kInfinity, -kInfinity},
+                  {8.0L, 2.0L},
+                  {-27.0L, -3.0L},
+                  {0x1p-147L, 0x1p-49L}}});
+
+  all.push_back({"pow",
+                 2,
+                 binary<float>(&ck::pow, &ref::pow<float>),
+                 binary<double>(&ck::pow, &ref::pow<double>),
+                 binary_oracle([](auto x, auto y) { return std::pow(x, y); }),
+                 1.0,
+                 1.0,
+                 // pairs of ranges, x's then y's: ordinary powers, x near 1 with large y, and
+                 // results near the ends of the range
+                 {{0, 10}, {-40, 40}, {0.9L, 1.1L}, {-5000, 5000}, {0, 1e300L}, {-1.05L, 1.05L}},
+                 {// y = ±0: 1, whatever x (NaN included); x = 1: 1, whatever y (NaN included)
+                  {kNaN, 1.0L, 0.0L},
+                  {kNaN, 1.0L, -0.0L},
+                  {1.0L, 1.0L, kNaN},
+                  {1.0L, 1.0L, kInfinity},
+                  // x = ±0
+                  {0.0L, kInfinity, -3.0L},
+                  {-0.0L, -kInfinity, -3.0L},
+                  {-0.0L, kInfinity, -2.0L},
+                  {-0.0L, kInfinity, -0.5L},
+                  {0.0L, 0.0L, 3.0L},
+                  {-0.0L, -0.0L, 3.0L},
+                  {-0.0L, 0.0L, 2.0L},
+                  {-0.0L, 0.0L, 0.5L},
+                  {-0.0L, kInfinity, -kInfinity},
+                  // y = ±Inf
+                  {-1.0L, 1.0L, kInfinity},
+                  {-1.0L, 1.0L, -kInfinity},
+                  {0.5L, kInfinity, -kInfinity},
+                  {-0.5L, 0.0L, kInfinity},
+                  {2.0L, 0.0L, -kInfinity},
+                  {-2.0L, kInfinity, kInfinity},
+                  // x = ±Inf
+                  {-kInfinity, -0.0L, -3.0L},
+                  {-kInfinity, 0.0L, -2.0L},
+                  {-kInfinity, -kInfinity, 3.0L},
+                  {-kInfinity, kInfinity, 2.5L},
+                  {kInfinity, 0.0L, -0.5L},
+                  {kInfinity, kInfinity, 0.5L},
+                  // x < 0
+                  {-2.0L, -8.0L, 3.0L},
+                  {-2.0L, 4.0L, 2.0L},
+                  {-2.0L, kNaN, 0.5L},
+                  {-kInfinity, kNaN, kNaN},
+                  // overflow and underflow, with the sign of an odd power
+                  {10.0L, kInfinity, 400.0L},
+                  {-10.0L, -kInfinity, 401.0L},
+                  {10.0L, 0.0L, -400.0L},
+                  {-10.0L, -0.0L, -401.0L},
+                  // exact
+                  {2.0L, 1024.0L, 10.0L},
+                  {4.0L, 2.0L, 0.5L},
+                  {0.5L, 2.0L, -1.0L}}});
+
   // ------------------------------ Hyperbolic and activations
 
   all.push_back({"tanh",
@@ -377,10 +466,11 @@ template <class T>
 void sweep_pairs(const MathFunction& f, std::size_t random, std::uint64_t seed, std::vector<T>& x,
                  std::vector<T>& y) {
   std::mt19937_64 engine(seed);
-  const Range x_range = f.ranges.at(0), y_range = f.ranges.at(1);
-  for (std::size_t i = 0; i < random; ++i) {
-    x.push_back(draw<T>(engine, x_range));
-    y.push_back(draw<T>(engine, y_range));
+  for (std::size_t r = 0; r + 1 < f.ranges.size(); r += 2) {
+    for (std::size_t i = 0; i < random; ++i) {
+      x.push_back(draw<T>(engine, f.ranges[r]));
+      y.push_back(draw<T>(engine, f.ranges[r + 1]));
+    }
   }
   for (std::size_t i = 0; i < random; ++i) {
     x.push_back(from_bits<T>(engine()));

@@ -84,8 +84,8 @@ struct MathFunction {
   double bound_f32;
   double bound_f64;
   // Where the function's interesting inputs lie: the random sweeps draw from each uniformly
-  // (besides random bit patterns over every value). For a binary function, the first is x's
-  // range and the second y's.
+  // (besides random bit patterns over every value). For a binary function, pairs: x's range,
+  // then y's.
   std::vector<Range> ranges;
   std::vector<Special> specials;  // besides NaN -> NaN, which holds for every function
 
@@ -166,7 +166,7 @@ std::string show_ulps(double ulps);
 template <class T>
 std::vector<T> sweep_inputs(const MathFunction& f, std::uint64_t stride, std::size_t random,
                             std::uint64_t seed);
-// Pairs (x[i], y[i]) for a binary function: `random` draws of each from its range, random bit
+// Pairs (x[i], y[i]) for a binary function: `random` draws from each pair of ranges, random bit
 // patterns for both, the specials, and every pairing of a list of notable values.
 template <class T>
 void sweep_pairs(const MathFunction& f, std::size_t random, std::uint64_t seed, std::vector<T>& x,

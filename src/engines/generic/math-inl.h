@@ -29,6 +29,7 @@ HWY_BEFORE_NAMESPACE();
 #include "math/inverse_trig.h"
 #include "math/log.h"
 #include "math/ops.h"
+#include "math/power.h"
 #include "math/scalar.h"
 #include "math/trig.h"
 HWY_AFTER_NAMESPACE();
@@ -197,24 +198,43 @@ HWY_INLINE void MapUnary(std::size_t n, const T* x, T* y) {
   }
 }
 
-// z[i] = Algo(a[i], b[i]), as MapUnary (one path: the binary functions need no other).
+// z[i] = Algo(a[i], b[i]), as MapUnary.
 template <class Algo, class T>
 HWY_INLINE void MapBinary(std::size_t n, const T* a, const T* b, T* z) {
-  static_assert(math::kOnePath<Algo>, "MapBinary runs General only");
   const HwyOps<T> o;
   const auto d = o.d;
   using V = typename HwyOps<T>::V;
   const std::size_t N = hn::Lanes(d);
   std::size_t i = 0;
   for (; i + 2 * N <= n; i += 2 * N) {
-    const V r0 = Algo::General(o, hn::LoadU(d, a + i), hn::LoadU(d, b + i));
-    const V r1 = Algo::General(o, hn::LoadU(d, a + i + N), hn::LoadU(d, b + i + N));
+    const V a0 = hn::LoadU(d, a + i), a1 = hn::LoadU(d, a + i + N);
+    const V b0 = hn::LoadU(d, b + i), b1 = hn::LoadU(d, b + i + N);
+    V r0, r1;
+    if constexpr (math::kOnePath<Algo>) {
+      r0 = Algo::General(o, a0, b0);
+      r1 = Algo::General(o, a1, b1);
+    } else if (HWY_LIKELY(
+                   hn::AllTrue(d, hn::And(Algo::InRange(o, a0, b0), Algo::InRange(o, a1, b1))))) {
+      r0 = Algo::Fast(o, a0, b0);
+      r1 = Algo::Fast(o, a1, b1);
+    } else {
+      r0 = Algo::General(o, a0, b0);
+      r1 = Algo::General(o, a1, b1);
+    }
     hn::StoreU(r0, d, z + i);
     hn::StoreU(r1, d, z + i + N);
   }
   for (; i < n; i += N) {
     const auto mask = hn::FirstN(d, HWY_MIN(n - i, N));  // at most N lanes, as in MapUnary
-    const V r = Algo::General(o, hn::MaskedLoad(mask, d, a + i), hn::MaskedLoad(mask, d, b + i));
+    const V av = hn::MaskedLoad(mask, d, a + i), bv = hn::MaskedLoad(mask, d, b + i);
+    V r;
+    if constexpr (math::kOnePath<Algo>) {
+      r = Algo::General(o, av, bv);
+    } else if (hn::AllTrue(d, hn::Or(hn::Not(mask), Algo::InRange(o, av, bv)))) {
+      r = Algo::Fast(o, av, bv);
+    } else {
+      r = Algo::General(o, av, bv);
+    }
     hn::BlendedStore(r, mask, d, z + i);
   }
 }
@@ -285,6 +305,19 @@ HWY_ATTR void atan(std::size_t n, const T* x, T* y) {
 template <class T>
 HWY_ATTR void atan2(std::size_t n, const T* y, const T* x, T* z) {
   MapBinary<math::Atan2>(n, y, x, z);
+}
+
+template <class T>
+HWY_ATTR void sqrt(std::size_t n, const T* x, T* y) {
+  MapUnary<math::Sqrt>(n, x, y);
+}
+template <class T>
+HWY_ATTR void cbrt(std::size_t n, const T* x, T* y) {
+  MapUnary<math::Cbrt>(n, x, y);
+}
+template <class T>
+HWY_ATTR void pow(std::size_t n, const T* x, const T* y, T* z) {
+  MapBinary<math::Pow>(n, x, y, z);
 }
 
 // ------------------------------ Softmax
