@@ -19,7 +19,8 @@
 // bit) takes π - base and negates atan t; the result gets y's sign. C99 Annex F: atan2(±0, +0) =
 // ±0, atan2(±0, -0) = ±π, atan2(±Inf, ±Inf) = ±π/4 or ±3π/4, atan(±Inf) = ±π/2, NaN in gives NaN.
 //
-// f32: computed in double and rounded once (a and b are floats, so a ± b, the quotient and z need
+// f32 atan: in float, with t's remainder and the base's low part (AtanOfFloat). f32 asin, acos and
+// atan2: computed in double and rounded once (a and b are floats, so a ± b, the quotient and z need
 // no compensation).
 #pragma once
 
@@ -225,17 +226,58 @@ COHERIQ_MATH_INLINE Vec<O> Atan2InDouble(const O& o, Vec<O> y, Vec<O> x) {
   return o.IfThenElse(o.Or(o.IsNaN(x), o.IsNaN(y)), o.Add(x, y), XorSign(o, r, y));
 }
 
-// atan x = atan2(x, 1).
-template <bool kOfFloat, class O>
-COHERIQ_MATH_INLINE Vec<O> AtanInDouble(const O& o, Vec<O> x) {
+// atan x = atan2(x, 1), double.
+template <class O>
+COHERIQ_MATH_INLINE Vec<O> AtanOfDouble(const O& o, Vec<O> x) {
   const Vec<O> a = o.Abs(x), one = o.Set(1.0);
-  const Mask<O> x_negative = o.IsNegative(one);
-  Vec<O> r;
-  if constexpr (kOfFloat) {
-    r = AtanMagnitudesOfFloat(o, a, one, x_negative);
-  } else {
-    r = AtanMagnitudesOfDouble(o, a, one, x_negative);
-  }
+  const Vec<O> r = AtanMagnitudesOfDouble(o, a, one, o.IsNegative(one));
+  return o.IfThenElse(o.IsNaN(x), x, XorSign(o, r, x));
+}
+
+struct AtanFloatConstants {
+  static constexpr float kPiOver4Hi = 0x1.921fb6p-1f, kPiOver4Lo = -0x1.777a5cp-26f;
+  static constexpr float kPiOver2Hi = 0x1.921fb6p+0f, kPiOver2Lo = -0x1.777a5cp-25f;
+  static constexpr float kTanPiOver8 = 0x1.a8279ap-2f, kTan3PiOver8 = 0x1.3504f4p+1f;
+  // InverseTrigConstants::kAtan32 rounded to float: the term it feeds is below 0.06·t, so the
+  // rounding costs under 2^-28 of t.
+  static constexpr float kAtan[] = {0x1.9d8b24p-5f,  -0x1.614448p-4f, 0x1.c57baep-4f,
+                                    -0x1.248a18p-3f, 0x1.99997cp-3f,  -0x1.555556p-2f};
+};
+
+// atan of a float in float: the regions of AtanMagnitudesOfDouble with b = 1, t = num/den kept as
+// t + t_lo (num and den as exact sums, t = num·(1/den) and the remainder from a fused
+// multiply-add), atan(t + t_lo) = t + t_lo·(1 - t²) + t·z·P(z), and the base added by Fast2Sum
+// with its low part: the float rounding at the end dominates.
+template <class O>
+COHERIQ_MATH_INLINE Vec<O> AtanOfFloat(const O& o, Vec<O> x) {
+  using C = AtanFloatConstants;
+  const Vec<O> zero = o.Zero(), one = o.Set(1.0f);
+  const Vec<O> a = o.Abs(x);
+  const Mask<O> first = o.Lt(a, o.Set(C::kTanPiOver8));
+  const Mask<O> third = o.Gt(a, o.Set(C::kTan3PiOver8));
+  const Mask<O> middle = o.Not(o.Or(first, third));
+  Vec<O> diff_lo, sum_lo;
+  const Vec<O> diff = TwoSum(o, a, o.Neg(one), diff_lo);
+  const Vec<O> sum = TwoSum(o, a, one, sum_lo);
+  // first: a / 1; middle: (a - 1) / (a + 1); third: -1 / a.
+  const Vec<O> num = o.IfThenElse(first, a, o.IfThenElse(third, o.Neg(one), diff));
+  const Vec<O> num_lo = o.IfThenElseZero(middle, diff_lo);
+  const Vec<O> den = o.IfThenElse(first, one, o.IfThenElse(third, a, sum));
+  const Vec<O> den_lo = o.IfThenElseZero(middle, sum_lo);
+  const Vec<O> inv = o.Div(one, den);
+  const Vec<O> t = o.Mul(num, inv);
+  Vec<O> t_lo = o.Mul(o.Add(o.NegMulAdd(t, den, num), o.NegMulAdd(t, den_lo, num_lo)), inv);
+  t_lo = o.IfThenElse(o.Le(o.Abs(t_lo), one), t_lo, zero);  // a = Inf: Inf·0 remainders
+  const Vec<O> z = o.Mul(t, t);
+  const Vec<O> corr = o.MulAdd(o.Mul(t, z), Horner(o, z, C::kAtan), o.NegMulAdd(z, t_lo, t_lo));
+  const Vec<O> base_hi =
+      o.IfThenElse(first, zero, o.IfThenElse(third, o.Set(C::kPiOver2Hi), o.Set(C::kPiOver4Hi)));
+  const Vec<O> base_lo =
+      o.IfThenElse(first, zero, o.IfThenElse(third, o.Set(C::kPiOver2Lo), o.Set(C::kPiOver4Lo)));
+  // Fast2Sum: |base| > |t| unless base = 0, where it is exact anyway.
+  const Vec<O> s = o.Add(base_hi, t);
+  const Vec<O> e = o.Add(o.Sub(base_hi, s), t);
+  const Vec<O> r = o.Add(s, o.Add(e, o.Add(corr, base_lo)));
   return o.IfThenElse(o.IsNaN(x), x, XorSign(o, r, x));
 }
 
@@ -245,9 +287,9 @@ struct Atan {
   template <class O>
   static COHERIQ_MATH_INLINE Vec<O> General(const O& o, Vec<O> x) {
     if constexpr (kIsFloat<O>) {
-      return o.Widened(x, [](const auto& wo, auto w) { return AtanInDouble<true>(wo, w); });
+      return AtanOfFloat(o, x);
     } else {
-      return AtanInDouble<false>(o, x);
+      return AtanOfDouble(o, x);
     }
   }
 };
