@@ -14,8 +14,9 @@
 
 namespace coheriq {
 
-// The engine every domain has: its own reference implementation.
-inline constexpr std::string_view REFERENCE = "reference";
+// The engine every domain has: its own reference implementation. (Not `inline`: a constant of
+// each translation unit, so that no binary exports it to another; docs/decisions.md.)
+constexpr std::string_view REFERENCE = "reference";
 
 // ------------------------------ Errors
 // Every message starts with "coheriq:", names what was wrong and says what to do.

@@ -15,7 +15,8 @@
 
 namespace coheriq::kernels {
 
-inline constexpr std::string_view domain_name = "coheriq.kernels";
+// Not `inline`: a constant of each translation unit, which no binary exports (docs/decisions.md).
+constexpr std::string_view domain_name = "coheriq.kernels";
 
 // = coheriq::enable_engine(domain_name, engine)
 void enable_engine(std::string_view engine);

@@ -58,9 +58,11 @@ void log_lock(const DomainCore& d, const std::vector<std::string>& passed_over) 
 void lock(DomainCore& d, const std::string& engine, std::string reason, std::string first_use,
           const std::vector<std::string>& passed_over) {
   const Composition c = prepare(d, engine);
+  std::vector<const void*> functions;
   for (std::size_t k = 0; k < d.candidates.size(); ++k) {
-    d.desc.functions[k].install(c.provider[k]->function[k]);
+    functions.push_back(c.provider[k]->function[k]);
   }
+  d.install(std::move(functions));
   d.state = DomainCore::State::locked;
   d.engine = engine;
   d.reason = std::move(reason);

@@ -49,7 +49,7 @@ class DomainCore {
   explicit DomainCore(const DomainDesc& desc);
 
   // ------------------------------ Description (immutable after construction)
-  const DomainDesc& desc;
+  const DomainDesc& desc;  // the first copy registered: names, env var, reference, built-ins
   std::string name;
   std::vector<std::string> candidates;
   std::vector<std::string> classes;
@@ -70,6 +70,11 @@ class DomainCore {
   bool builtins_added = false;
   bool plugins_added = false;
   std::vector<std::string> broken_manifests;  // plugins: why each unreadable manifest was refused
+  // Every binary's copy of the slots (domain.hpp keeps them local to the binary that calls the
+  // domain: the library, and an application that calls coheriq::enable_engine<Domain>), and, once
+  // locked, the function installed in each slot, for a copy registered later.
+  std::vector<const DomainDesc*> copies;
+  std::vector<const void*> installed;
 
   // Every registered engine, built-ins included (adds them on first call). Needs mu.
   const std::vector<std::unique_ptr<Engine>>& all_engines();
@@ -77,6 +82,10 @@ class DomainCore {
   std::vector<std::string> engine_names();           // needs mu; priority order
   void add(std::unique_ptr<Engine> engine);          // needs mu; validates
   void load(const Engine& engine);                   // needs mu; loads a plugin once
+  // Needs mu. Adds a binary's copy of the description (throws CompositionError when its
+  // candidates differ); installs `installed` into it when locked.
+  void adopt(const DomainDesc& copy);
+  void install(std::vector<const void*> functions);  // needs mu; into every copy
 };
 
 inline constexpr std::size_t npos = static_cast<std::size_t>(-1);
