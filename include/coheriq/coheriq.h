@@ -42,7 +42,7 @@ const char* coheriq_last_error(void);
 
 /* ------------------------------ Engines */
 
-/* coheriq::enable_engine: one-way, before the domain's first use. */
+/* coheriq::enable_engine: one-way, before the domain's first use; a name, "auto" or a list. */
 int coheriq_enable_engine(const char* domain, const char* engine);
 /* The engine in effect, or the one the first use would lock, as a NUL-terminated string in
  * buf[0, size). Never locks. COHERIQ_ERROR_BUFFER_TOO_SMALL (buf untouched, the message says the

@@ -18,7 +18,7 @@ namespace coheriq::kernels {
 // Not `inline`: a constant of each translation unit, which no binary exports (docs/decisions.md).
 constexpr std::string_view domain_name = "coheriq.kernels";
 
-// = coheriq::enable_engine(domain_name, engine)
+// = coheriq::enable_engine(domain_name, engine): a name, "auto" or a list, as COHERIQ_ENGINE
 void enable_engine(std::string_view engine);
 // = coheriq::active_engine(domain_name)
 std::string active_engine();

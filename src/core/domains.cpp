@@ -168,8 +168,11 @@ void DomainCore::load(const Engine& plugin) {
   e.loader = nullptr;
   try {
     loader(e);
+  } catch (const PluginError& err) {
+    e.refusal = err.what();  // the file will not load in this process: probed once, remembered
+    throw;
   } catch (...) {
-    e.loader = std::move(loader);  // failed: unchanged, may be retried
+    e.loader = std::move(loader);  // out of memory, say: unchanged, may be retried
     throw;
   }
 }
