@@ -5,8 +5,8 @@
  * Errors: every function returns a coheriq_status (COHERIQ_OK == 0); results come back through
  * pointer arguments, written only on success. A failed call changes nothing; its message, which
  * starts with "coheriq:", names the argument and says what to do, is coheriq_last_error() on the
- * calling thread until that thread's next failed call. Link with coheriq::kernels (pkg-config
- * coheriq; C programs also need the C++ runtime: link with a C++ compiler or add -lstdc++). */
+ * calling thread until that thread's next failed call. Link with coheriq::kernels: pkg-config
+ * coheriq carries the C++ runtime and libm a C program needs (without it, add -lstdc++ -lm). */
 #ifndef COHERIQ_COHERIQ_H_
 #define COHERIQ_COHERIQ_H_
 

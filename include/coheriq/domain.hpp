@@ -11,6 +11,8 @@
 //     using candidates = coheriq::list<area, make_mesh>;
 //     static const coheriq::OverrideTable& reference();
 //     static std::vector<coheriq::EngineSpec> builtin_engines();
+//     static void check_settings();  // optional: the domain's own variables, checked at the
+//                                    // first use before the lock; throws coheriq::Error
 //   };
 //
 // Each candidate is a tag type with a name and a signature (and the classes it touches):
@@ -90,6 +92,7 @@ struct DomainDesc {
   std::size_t functions_size;
   const OverrideTable& (*reference)();
   std::vector<EngineSpec> (*builtin_engines)();
+  void (*check_settings)();  // Domain::check_settings, or nullptr when the domain has none
 };
 
 // Registers the domain (idempotent per name) and checks its reference implements every candidate.
@@ -137,6 +140,17 @@ struct COHERIQ_LOCAL_TO_BINARY touched_names<touches<Classes...>> {
   static constexpr std::size_t size = sizeof...(Classes);
 };
 
+// &Domain::check_settings when the domain declares one.
+template <class Domain, class = void>
+struct COHERIQ_LOCAL_TO_BINARY settings_check {
+  static constexpr void (*value)() = nullptr;
+};
+template <class Domain>
+struct COHERIQ_LOCAL_TO_BINARY
+    settings_check<Domain, std::void_t<decltype(&Domain::check_settings)>> {
+  static constexpr void (*value)() = &Domain::check_settings;
+};
+
 template <class Domain, class Classes = typename Domain::classes,
           class Candidates = typename Domain::candidates>
 struct COHERIQ_LOCAL_TO_BINARY describe;
@@ -157,7 +171,8 @@ struct COHERIQ_LOCAL_TO_BINARY describe<Domain, list<Classes...>, list<Candidate
                                       functions,
                                       sizeof...(Candidates),
                                       &Domain::reference,
-                                      &Domain::builtin_engines};
+                                      &Domain::builtin_engines,
+                                      settings_check<Domain>::value};
 };
 
 // This binary's registration of the domain: its copy of the description (and so of the slots),

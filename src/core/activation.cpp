@@ -77,6 +77,7 @@ void settle(DomainCore& d, const std::string& first_use) {
   if (d.locked.load(std::memory_order_acquire)) return;
   std::lock_guard<std::mutex> guard(d.mu);
   if (d.state == DomainCore::State::locked) return;
+  if (d.desc.check_settings != nullptr) d.desc.check_settings();  // throws: nothing locked
   Selection s = selection(d);
   if (d.state == DomainCore::State::chosen) s.passed_over = d.passed_over;  // by enable_engine
   lock(d, s.engine, std::move(s.reason), first_use, s.passed_over);

@@ -1,7 +1,11 @@
 /* The C API's engine and thread settings, one mode per process (tests/blas/CMakeLists.txt):
  *   auto      coheriq_enable_engine takes what COHERIQ_ENGINE takes: 'auto' and lists, with the
- *             variable's errors. */
+ *             variable's errors.
+ *   threads   run with COHERIQ_NUM_THREADS malformed: coheriq_num_threads and the first kernel
+ *             call return the error and lock nothing; coheriq_set_num_threads refuses more than
+ *             4096 threads. */
 #include <coheriq/coheriq.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -53,12 +57,35 @@ static void check_auto(void) {
   CHECK(coheriq_enable_engine(domain, "auto") == COHERIQ_OK, "auto again, after the lock");
 }
 
+static void check_threads(void) {
+  size_t n = 0;
+  CHECK(coheriq_num_threads(&n) != COHERIQ_OK && has(coheriq_last_error(), "COHERIQ_NUM_THREADS="),
+        "coheriq_num_threads returns the variable's error");
+  float x[3] = {1, 2, 3}, dot = 0;
+  CHECK(coheriq_sdot(3, x, x, &dot) != COHERIQ_OK &&
+            has(coheriq_last_error(), "COHERIQ_NUM_THREADS="),
+        "the first kernel call returns the variable's error");
+  /* Nothing locked: another engine can still be enabled. */
+  CHECK(coheriq_enable_engine(domain, "reference") == COHERIQ_OK, "the domain is still open");
+  CHECK(coheriq_set_num_threads(SIZE_MAX) == COHERIQ_ERROR_INVALID_ARGUMENT &&
+            has(coheriq_last_error(), "n = ") && has(coheriq_last_error(), "4096"),
+        "SIZE_MAX threads refused, naming the limit");
+  CHECK(coheriq_set_num_threads(4097) == COHERIQ_ERROR_INVALID_ARGUMENT, "4097 threads refused");
+  CHECK(coheriq_set_num_threads(2) == COHERIQ_OK, "2 threads");
+  CHECK(coheriq_num_threads(&n) == COHERIQ_OK && n == 2, "the explicit count wins: %zu", n);
+  CHECK(coheriq_sdot(3, x, x, &dot) == COHERIQ_OK && dot == 14.0f, "sdot with an explicit count");
+}
+
 int main(int argc, char** argv) {
-  if (argc != 2 || strcmp(argv[1], "auto") != 0) {
-    fprintf(stderr, "usage: c_api_settings_test auto\n");
+  if (argc != 2 || (strcmp(argv[1], "auto") != 0 && strcmp(argv[1], "threads") != 0)) {
+    fprintf(stderr, "usage: c_api_settings_test auto|threads\n");
     return 2;
   }
-  check_auto();
+  if (strcmp(argv[1], "auto") == 0) {
+    check_auto();
+  } else {
+    check_threads();
+  }
   if (failures != 0) return 1;
   printf("c_api_settings_test %s: all checks passed\n", argv[1]);
   return 0;
