@@ -10,9 +10,9 @@
 // GEMM's alpha == 0 and beta == 0 rules (C not read when beta == 0, A and B not read when
 // alpha == 0), 1-based i?amax in Fortran, 0-based in CBLAS.
 //
-// The engine: COHERIQ_ENGINE when set, else the highest-priority engine this host supports
-// ('auto'), because a drop-in BLAS that ran scalar code by default would be useless. The C++ API
-// keeps its reference default; this difference is documented in docs/blas.md.
+// The engine: COHERIQ_ENGINE when set, else (unset or blank) the highest-priority engine this host
+// can use ('auto'), because a drop-in BLAS that ran scalar code by default would be useless. The
+// C++ API keeps its reference default; this difference is documented in docs/blas.md.
 #include <coheriq/coheriq.hpp>
 #include <coheriq/kernels.hpp>
 
@@ -45,41 +45,38 @@ namespace k = coheriq::kernels;
 
 // ------------------------------ The engine
 
-// Settles the engine once per process: COHERIQ_ENGINE when set (the domain reads it at first
-// use), else the first supported engine in priority order, which is what 'auto' picks. Never
-// throws: a choice the application made already (EngineLockedError) stands; other errors
-// (COHERIQ_ENGINE naming an engine this host cannot run) surface at the first kernel call.
+// Settles the engine once per process, through the domain's own reading of COHERIQ_ENGINE: an
+// engine the application enabled, or the one COHERIQ_ENGINE names (the domain reads it at the
+// first kernel call), stands; unset or blank, the variable means 'auto' here, enabled as
+// enable_engine("auto") (the highest-priority engine this host can use, exactly as
+// COHERIQ_ENGINE=auto chooses: a plugin whose library does not load is passed over). Errors (a
+// malformed COHERIQ_ENGINE or host variable) propagate, for the calling routine to report once.
 void settle_engine_once() {
   static std::once_flag once;
   std::call_once(once, [] {
     const char* log = std::getenv("COHERIQ_LOG");
     const bool info = log != nullptr && std::string_view(log) == "info";
-    const char* env = std::getenv("COHERIQ_ENGINE");
-    if (env != nullptr && *env != '\0') {
+    // The reason is "default" only when nothing was enabled and the variable is unset or blank;
+    // any other reason already echoes the variable's value escaped and bounded (printable()).
+    const coheriq::DomainStatus status = coheriq::status(k::domain_name);
+    if (status.reason != "default") {
       if (info) {
-        std::fprintf(stderr, "coheriq: libcoheriq_blas: engine from COHERIQ_ENGINE=%s\n", env);
+        std::fprintf(stderr, "coheriq: libcoheriq_blas: engine %s (%s)\n", status.engine.c_str(),
+                     status.reason.c_str());
       }
       return;
     }
     try {
-      for (const coheriq::EngineInfo& e : coheriq::engines(k::domain_name)) {
-        if (!e.supported) continue;
-        k::enable_engine(e.name);
-        if (info) {
-          std::fprintf(stderr,
-                       "coheriq: libcoheriq_blas: COHERIQ_ENGINE is unset, so 'auto': %s (the "
-                       "highest-priority engine this host supports)\n",
-                       e.name.c_str());
-        }
-        return;
-      }
+      k::enable_engine("auto");
     } catch (const coheriq::EngineLockedError&) {
-      if (info) {
-        std::fprintf(stderr, "coheriq: libcoheriq_blas: the application chose the engine: %s\n",
-                     k::active_engine().c_str());
-      }
-    } catch (const std::exception& e) {
-      std::fprintf(stderr, "coheriq: libcoheriq_blas: %s\n", e.what());
+      // Another thread of the application enabled an engine meanwhile: its choice stands.
+    }
+    if (info) {
+      std::fprintf(stderr,
+                   "coheriq: libcoheriq_blas: COHERIQ_ENGINE is %s, so 'auto': %s (the "
+                   "highest-priority engine this host can use)\n",
+                   std::getenv("COHERIQ_ENGINE") == nullptr ? "unset" : "blank",
+                   k::active_engine().c_str());
     }
   });
 }

@@ -47,8 +47,9 @@ void check_reduction(const std::string& kernel, T got, Wide expected, std::size_
 
 // ------------------------------ The oracle itself
 
-// The reference is the oracle of every other test, so its own accuracy is checked on inputs
-// whose exact results naive (or merely Kahan-compensated) arithmetic gets wrong.
+// The reference is what runs by default and what engines inherit, so its own accuracy is
+// checked as well on inputs whose exact results naive (or merely Kahan-compensated) arithmetic
+// gets wrong.
 TEST_CASE("the reference engine's reductions are exact where naive arithmetic is not") {
   const double cancelling[] = {1.0, 1e100, 1.0, -1e100};  // Kahan's summation gives 0
   CHECK(ref::sum(4, cancelling) == 2.0);
