@@ -13,6 +13,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/text.hpp"
+
 namespace {
 
 namespace k = coheriq::kernels;
@@ -98,10 +100,10 @@ int copy_out(const char* function, const std::string& text, char* buf, std::size
                 std::string("coheriq: ") + function + ": buf is NULL; pass a buffer");
   }
   if (text.size() + 1 > size) {
-    return fail(COHERIQ_ERROR_BUFFER_TOO_SMALL, std::string("coheriq: ") + function + ": '" + text +
-                                                    "' needs " + std::to_string(text.size() + 1) +
-                                                    " bytes, size is " + std::to_string(size) +
-                                                    "; pass a larger buffer");
+    return fail(COHERIQ_ERROR_BUFFER_TOO_SMALL,
+                std::string("coheriq: ") + function + ": " + coheriq::detail::quoted(text) +
+                    " needs " + std::to_string(text.size() + 1) + " bytes, size is " +
+                    std::to_string(size) + "; pass a larger buffer");
   }
   std::memcpy(buf, text.c_str(), text.size() + 1);
   return COHERIQ_OK;
@@ -198,9 +200,10 @@ int coheriq_engine_supported(const char* domain, const char* engine, int* suppor
     for (const coheriq::EngineInfo& e : coheriq::engines(domain)) {
       if (e.name == engine) return e.supported ? 1 : 0;
     }
+    // The names are the caller's: escaped and cut, as every echoed value.
     throw coheriq::UnknownEngineError(
-        std::string("coheriq: coheriq_engine_supported: no engine '") + engine + "' in domain '" +
-        domain + "'; list them with coheriq_engine_name");
+        "coheriq: coheriq_engine_supported: no engine " + coheriq::detail::quoted(engine) +
+        " in domain " + coheriq::detail::quoted(domain) + "; list them with coheriq_engine_name");
   });
 }
 

@@ -1,6 +1,6 @@
 /* The C API <coheriq/coheriq.h> from C99: engines and their support, the kernels against naive
  * loops, and errors as status codes with a thread-local message and nothing changed: NULL arrays,
- * and sizes no array can have are reported, never a signal. (Every function
+ * sizes no array can have and untrusted names are reported, never a signal. (Every function
  * against the C++ API, under every engine: tests/kernels/capi_test.cpp.) */
 #include <coheriq/coheriq.h>
 #include <math.h>
@@ -166,6 +166,41 @@ static void impossible_sizes(void) {
   CHECK(r == -1 && rd == -1 && b[0] == 0, "a rejected call wrote a result");
 }
 
+/* A name the caller passes is echoed escaped and cut (the one printable() of the library): a
+ * 1 MiB name with a terminal's OSC sequence, BEL and a byte that is not UTF-8 gives a short
+ * message with none of them raw. */
+static void untrusted_names(void) {
+  const size_t size = (size_t)1 << 20;
+  char* name = malloc(size + 1);
+  CHECK(name != NULL, "allocating the name");
+  if (name == NULL) return;
+  memset(name, 'n', size);
+  memcpy(name, "\x1b]0;pwned\x07\xfe", 11);
+  name[size] = '\0';
+  int supported = 42;
+  for (int which = 0; which < 2; ++which) {
+    /* which 0: an unknown engine in the kernels domain; 1: an unknown domain. */
+    const char* domain = which == 0 ? COHERIQ_KERNELS_DOMAIN : name;
+    const int status = coheriq_engine_supported(domain, name, &supported);
+    const char* message = coheriq_last_error();
+    CHECK(status == (which == 0 ? COHERIQ_ERROR_UNKNOWN_ENGINE : COHERIQ_ERROR_UNKNOWN_DOMAIN),
+          "engine_supported with a 1 MiB name (%d): status %d", which, status);
+    CHECK(strlen(message) < 2048, "the message is cut: %zu bytes", strlen(message));
+    CHECK(strpbrk(message, "\x1b\x07\xfe") == NULL, "no raw ESC, BEL or 0xFE in the message");
+    CHECK(strstr(message, "\\x1b]0;pwned\\x07\\xfe") != NULL, "the bytes shown escaped: %s",
+          message);
+    CHECK(strstr(message, "more bytes)") != NULL, "the cut is said: %.300s", message);
+  }
+  /* The domain is locked by now: refused as another engine, the name echoed all the same. */
+  CHECK(coheriq_enable_engine(COHERIQ_KERNELS_DOMAIN, name) != COHERIQ_OK,
+        "enable_engine with a 1 MiB name");
+  CHECK(
+      strlen(coheriq_last_error()) < 4096 && strpbrk(coheriq_last_error(), "\x1b\x07\xfe") == NULL,
+      "enable_engine's message is cut and escaped");
+  CHECK(supported == 42, "a failed call wrote its result");
+  free(name);
+}
+
 /* Another thread's failure does not show in this thread's message, and the reverse. */
 static void* fail_in_thread(void* seen) {
   const int status = coheriq_enable_engine("no.such.domain.thread", "x");
@@ -256,6 +291,7 @@ int main(void) {
 
   null_arrays();
   impossible_sizes();
+  untrusted_names();
   if (failures == 0) printf("c_api_test: all checks passed\n");
   return failures == 0 ? 0 : 1;
 }
