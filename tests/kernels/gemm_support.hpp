@@ -18,7 +18,8 @@ struct Shape {
 };
 
 // Shapes around register-block and cache-block edges: 1s, odd sizes, lane multiples, k deep
-// enough to cross a k-block, and (natively) one product of a few hundred in every dimension.
+// enough to cross a k-block, odd n == k (a square op(B)), and (natively) one product of a few
+// hundred in every dimension.
 const std::vector<Shape>& gemm_shapes();
 // One large odd product, run natively only (its reference takes a while).
 inline constexpr Shape kLargeGemm{131, 257, 515};
