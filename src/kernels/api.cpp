@@ -81,6 +81,18 @@ void check_vectors(std::string_view function, std::size_t n, std::size_t vector,
   check_vectors(function, n, vector, rest...);
 }
 
+// Vector `vector` (0: x, 1: y) of n elements does not fit in memory; `inc` is its increment in
+// the _strided kernels. Out of line: the checks below stay a compare on the kernels' path.
+[[noreturn]] void throw_vector_too_large(std::string_view function, std::size_t vector,
+                                         std::size_t n, std::optional<std::ptrdiff_t> inc) {
+  const std::string count = "n = " + std::to_string(n) + " elements";
+  if (!inc) throw_too_large(function, kVectorNames[vector], count, "n");
+  const std::string inc_name(kIncrementNames[vector]);
+  throw_too_large(function, kVectorNames[vector],
+                  count + ", " + inc_name + " = " + std::to_string(*inc) + " apart",
+                  "n and " + inc_name);
+}
+
 // A strided vector: n elements |inc| apart.
 template <class T, class... Rest>
 void check_vectors(std::string_view function, std::size_t n, std::size_t vector, const T*,
@@ -88,13 +100,7 @@ void check_vectors(std::string_view function, std::size_t n, std::size_t vector,
   // |inc| in std::size_t: exact for every ptrdiff_t, PTRDIFF_MIN included.
   const std::size_t apart =
       inc < 0 ? std::size_t{0} - static_cast<std::size_t>(inc) : static_cast<std::size_t>(inc);
-  if (!fits(n, apart, 1, sizeof(T))) {
-    const std::string inc_name(kIncrementNames[vector]);
-    throw_too_large(function, kVectorNames[vector],
-                    "n = " + std::to_string(n) + " elements, " + inc_name + " = " +
-                        std::to_string(inc) + " apart",
-                    "n and " + inc_name);
-  }
+  if (!fits(n, apart, 1, sizeof(T))) throw_vector_too_large(function, vector, n, inc);
   check_vectors(function, n, vector + 1, rest...);
 }
 
@@ -102,9 +108,7 @@ void check_vectors(std::string_view function, std::size_t n, std::size_t vector,
 template <class T, class... Rest>
 void check_vectors(std::string_view function, std::size_t n, std::size_t vector, const T*,
                    const Rest&... rest) {
-  if (!fits(n, 1, 1, sizeof(T))) {
-    throw_too_large(function, kVectorNames[vector], "n = " + std::to_string(n) + " elements", "n");
-  }
+  if (!fits(n, 1, 1, sizeof(T))) throw_vector_too_large(function, vector, n, std::nullopt);
   check_vectors(function, n, vector + 1, rest...);
 }
 
