@@ -24,7 +24,8 @@ const std::vector<Shape>& gemm_shapes();
 // One large odd product, run natively only (its reference takes a while).
 inline constexpr Shape kLargeGemm{131, 257, 515};
 
-inline const char* name_of(Trans t) { return t == Trans::N ? "N" : "T"; }
+// A std::string: doctest prints a const char* as a pointer.
+inline std::string name_of(Trans t) { return t == Trans::N ? "N" : "T"; }
 
 // A row-major rows x cols matrix stored with leading dimension ld = cols + pad, `offset`
 // elements past a 64-byte boundary. The padding holds `padding` (NaN by default), so a kernel

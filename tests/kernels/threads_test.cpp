@@ -95,9 +95,17 @@ struct Problem {
     ck::gemm(ta, s.m, s.n, s.k, T(0.75), a.data(), lda, packed, T(0.5), out.data(), ldc);
     return out;
   }
-};
 
-const char* name_of(Trans t) { return t == Trans::N ? "N" : "T"; }
+  // The product, for failure messages.
+  std::string describe() const {
+    const auto name = [](Trans t) { return t == Trans::N ? "N" : "T"; };
+    return std::string("gemm.") + (sizeof(T) == 4 ? "f32 " : "f64 ") + name(ta) + name(tb) +
+           " m = " + std::to_string(s.m) + ", n = " + std::to_string(s.n) +
+           ", k = " + std::to_string(s.k) + ", lda = " + std::to_string(lda) +
+           ", ldb = " + std::to_string(ldb) + ", ldc = " + std::to_string(ldc) +
+           ", alpha = 0.75, beta = 0.5";
+  }
+};
 
 template <class T>
 bool same_bits(const std::vector<T>& x, const std::vector<T>& y) {
@@ -113,11 +121,7 @@ void check_identical_across_threads() {
     for (Trans ta : {Trans::N, Trans::T}) {
       for (Trans tb : {Trans::N, Trans::T}) {
         const Problem<T> p(ta, tb, s, seed++);
-        CAPTURE(s.m);
-        CAPTURE(s.n);
-        CAPTURE(s.k);
-        CAPTURE(name_of(ta));
-        CAPTURE(name_of(tb));
+        CAPTURE(p.describe());
         const std::vector<T> one = p.gemm(1);
         const ck::PackedMatrix<T> packed = ck::pack_b(tb, s.k, s.n, p.b.data(), p.ldb);
         const std::vector<T> one_packed = p.gemm_packed(packed, 1);
