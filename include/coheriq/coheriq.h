@@ -5,7 +5,10 @@
  * Errors: every function returns a coheriq_status (COHERIQ_OK == 0); results come back through
  * pointer arguments, written only on success. A failed call changes nothing; its message, which
  * starts with "coheriq:", names the argument and says what to do, is coheriq_last_error() on the
- * calling thread until that thread's next failed call. Link with coheriq::kernels: pkg-config
+ * calling thread until that thread's next failed call. Bad arguments never raise a signal: NULL
+ * where elements would be read or written (n > 0; a GEMM's A and B when m, n and k are > 0, C when
+ * m and n are) and sizes describing an array beyond PTRDIFF_MAX bytes are
+ * COHERIQ_ERROR_INVALID_ARGUMENT, reported before any work. Link with coheriq::kernels: pkg-config
  * coheriq carries the C++ runtime and libm a C program needs (without it, add -lstdc++ -lm). */
 #ifndef COHERIQ_COHERIQ_H_
 #define COHERIQ_COHERIQ_H_

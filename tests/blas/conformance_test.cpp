@@ -9,7 +9,6 @@
 // dimensions larger than needed, alpha == 0 with NaN in A and B, beta == 0 with NaN in C, and
 // every argument error with the outputs untouched. Results within the reference's own error
 // bounds (the reference sums in order in T; ours may fuse and reorder): documented per check.
-#include <dlfcn.h>
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -20,6 +19,8 @@
 #include <random>
 #include <string>
 #include <vector>
+
+#include "libraries.hpp"
 
 // ------------------------------ The replaced error handlers
 
@@ -55,45 +56,9 @@ extern "C" void cblas_xerbla(int info, const char* routine, const char*, ...) {
 
 namespace {
 
-// ------------------------------ The two libraries
+// ------------------------------ The two libraries (libraries.hpp)
 
-void* open_library(const char* path) {
-  void* handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-  if (handle == nullptr) {
-    std::fprintf(stderr, "coheriq: cannot load %s: %s\n", path, dlerror());
-    std::abort();
-  }
-  return handle;
-}
-void* ours() {
-  static void* handle = open_library(COHERIQ_BLAS_LIBRARY);
-  return handle;
-}
-void* reference() {
-  static void* handle = open_library(COHERIQ_REFERENCE_BLAS);
-  return handle;
-}
-template <class F>
-F symbol(void* library, const char* name) {
-  void* p = dlsym(library, name);
-  if (p == nullptr) {
-    std::fprintf(stderr, "coheriq: %s is missing from a BLAS library under test\n", name);
-    std::abort();
-  }
-  return reinterpret_cast<F>(p);
-}
-
-// Both implementations of one routine.
-template <class F>
-struct Pair {
-  explicit Pair(const char* routine_name)
-      : name(routine_name),
-        ours(symbol<F>(::ours(), routine_name)),
-        ref(symbol<F>(reference(), routine_name)) {}
-  std::string name;
-  F ours;
-  F ref;
-};
+using coheriq::blas_testing::Pair;
 
 template <class T>
 constexpr const char* prefix() {
