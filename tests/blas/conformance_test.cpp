@@ -394,7 +394,7 @@ void compare_error(const Pair<FGemm<T>>& fortran, const Pair<CGemm<T>>& cblas, b
   Report got, want;
   for (int side = 0; side < 2; ++side) {
     last_report = Report{};
-    void* library = side == 0 ? ours() : reference();
+    void* library = side == 0 ? coheriq::blas_testing::ours() : coheriq::blas_testing::reference();
     current_row_major = global_of(library, "RowMajorStrg");
     current_from_c = global_of(library, "CBLAS_CallFromC");
     REQUIRE_MESSAGE(current_row_major != nullptr, "RowMajorStrg is missing (side ", side, ")");
