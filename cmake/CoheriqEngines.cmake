@@ -284,6 +284,7 @@ ${tuning_define}// The generic kernels the engine takes: \"all\", \"none\", or c
                                                           POSITION_INDEPENDENT_CODE ON)
   coheriq_simd_headers(coheriq_engine_${name})
   coheriq_warnings(coheriq_engine_${name})
+  coheriq_private_in_static_copy(coheriq_engine_${name} coheriq_kernels)
 
   # The descriptor: baseline code generated from the line.
   set(ENGINE_NAME ${name})
