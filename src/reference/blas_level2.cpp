@@ -45,14 +45,19 @@ void symmetric_rank1(bool hermitian, bool conj_x, size_t n, T alpha, const T* x,
       continue;
     }
     const T t = mul(alpha, xi);
-    for (size_t j = r.lo; j < r.hi; ++j) {
-      const T v = mul(conj_if(mirror, conj_if(cx, at(x, incx, j))), t);
-      if (mirror && j == i) {
-        r.p[j] = T(real_part(r.p[j]) + real_part(v));
+    // x' conjugated again for the mirror: conj(x') is x when conj_x, conj(x) when not.
+    const bool cj = cx != mirror;
+    const auto update = [&](size_t lo, size_t hi) {
+      if (incx == 1) {
+        for (size_t j = lo; j < hi; ++j) r.p[j] += mul(conj_if(cj, x[j]), t);
       } else {
-        r.p[j] += v;
+        for (size_t j = lo; j < hi; ++j) r.p[j] += mul(conj_if(cj, at(x, incx, j)), t);
       }
-    }
+    };
+    update(r.lo, i);
+    const T v = mul(conj_if(cj, at(x, incx, i)), t);
+    r.p[i] = mirror ? T(real_part(r.p[i]) + real_part(v)) : r.p[i] + v;
+    update(i + 1, r.hi);
   }
 }
 
@@ -70,15 +75,23 @@ void symmetric_rank2(bool hermitian, bool conj_xy, size_t n, T alpha, const T* x
       continue;
     }
     const T t1 = mul(alpha, xi), t2 = mul(conj_if(mirror, alpha), yi);
-    for (size_t j = r.lo; j < r.hi; ++j) {
-      const T v = mul(conj_if(mirror, conj_if(c, at(y, incy, j))), t1) +
-                  mul(conj_if(mirror, conj_if(c, at(x, incx, j))), t2);
-      if (mirror && j == i) {
-        r.p[j] = T(real_part(r.p[j]) + real_part(v));
+    const bool cj = c != mirror;  // as in symmetric_rank1
+    const auto term = [&](size_t j) {
+      return mul(conj_if(cj, at(y, incy, j)), t1) + mul(conj_if(cj, at(x, incx, j)), t2);
+    };
+    const auto update = [&](size_t lo, size_t hi) {
+      if (incx == 1 && incy == 1) {
+        for (size_t j = lo; j < hi; ++j) {
+          r.p[j] += mul(conj_if(cj, y[j]), t1) + mul(conj_if(cj, x[j]), t2);
+        }
       } else {
-        r.p[j] += v;
+        for (size_t j = lo; j < hi; ++j) r.p[j] += term(j);
       }
-    }
+    };
+    update(r.lo, i);
+    const T v = term(i);
+    r.p[i] = mirror ? T(real_part(r.p[i]) + real_part(v)) : r.p[i] + v;
+    update(i + 1, r.hi);
   }
 }
 
