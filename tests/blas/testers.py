@@ -31,7 +31,7 @@ import subprocess
 import sys
 import tempfile
 
-BLAS_BAD = re.compile(r"FAIL|SUSPECT|FATAL|\*\*\*\*\*")
+BLAS_BAD = re.compile(r"FAIL|SUSPECT|FATAL|\*\*\*\*\*|AddressSanitizer|runtime error:")
 # What the library prints before it aborts when the host cannot run COHERIQ_ENGINE's engine.
 UNSUPPORTED = re.compile(r"coheriq: .*(is supported on this host|not supported on this host)")
 
@@ -50,8 +50,9 @@ def environment(library_dir, preload):
     env["LD_LIBRARY_PATH"] = library_dir + (
         ":" + env["LD_LIBRARY_PATH"] if env.get("LD_LIBRARY_PATH") else "")
     env.pop("LD_PRELOAD", None)
+    preload = [p for p in preload if p]
     if preload:
-        env["LD_PRELOAD"] = preload
+        env["LD_PRELOAD"] = " ".join(preload)
     return env
 
 
@@ -111,6 +112,8 @@ def main():
     parser.add_argument("--reference-blas", required=True)
     parser.add_argument("--coheriq", required=True)
     parser.add_argument("--preload", action="store_true")
+    parser.add_argument("--runtime", help="a sanitizer runtime the Coheriq run preloads first "
+                        "(an instrumented libcoheriq_blas in Debian's uninstrumented programs)")
     parser.add_argument("--lapack")
     parser.add_argument("--mode", choices=("blas", "lapack"), default="blas")
     parser.add_argument("--known", action="append", default=[],
@@ -125,11 +128,15 @@ def main():
 
     with tempfile.TemporaryDirectory(prefix="coheriq-blas-folders-") as scratch:
         reference_dir = folder(scratch, "reference", args.reference_blas, args.lapack)
-        reference_env = environment(reference_dir, None)
+        reference_env = environment(reference_dir, [])
         if args.preload:
-            coheriq_env = environment(reference_dir, args.coheriq)
+            coheriq_env = environment(reference_dir, [args.runtime, args.coheriq])
         else:
-            coheriq_env = environment(folder(scratch, "coheriq", args.coheriq, args.lapack), None)
+            coheriq_env = environment(folder(scratch, "coheriq", args.coheriq, args.lapack),
+                                      [args.runtime])
+        if args.runtime:
+            # The testers and the Fortran runtime leak by design; the library's errors stay fatal.
+            coheriq_env["ASAN_OPTIONS"] = "detect_leaks=0"
         reference_env.pop("COHERIQ_ENGINE", None)
 
         for env, wanted, what in ((reference_env, args.reference_blas, "the reference BLAS"),
