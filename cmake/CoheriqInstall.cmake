@@ -68,4 +68,11 @@ if(TARGET coheriq_blas)
                  ${PROJECT_BINARY_DIR}/coheriq-blas.pc @ONLY)
   install(FILES ${PROJECT_BINARY_DIR}/coheriq-blas.pc
           DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+  # The script that offers it to Debian as the system's libblas.so.3 (update-alternatives) and
+  # takes it back; it knows where the library is installed.
+  set(COHERIQ_INSTALL_LIBDIR ${CMAKE_INSTALL_FULL_LIBDIR})
+  configure_file(${PROJECT_SOURCE_DIR}/cmake/blas-alternatives.sh.in
+                 ${PROJECT_BINARY_DIR}/blas-alternatives.sh @ONLY)
+  install(PROGRAMS ${PROJECT_BINARY_DIR}/blas-alternatives.sh
+          DESTINATION ${CMAKE_INSTALL_DATADIR}/coheriq)
 endif()

@@ -1,5 +1,7 @@
-// Conformance of every routine libcoheriq_blas exports with the system's reference BLAS
-// (Debian's libblas3, netlib LAPACK 3.11), both loaded in this process with dlopen(RTLD_LOCAL):
+// Conformance of libcoheriq_blas's BLAS-1 routines on the kernels domain and its GEMM with the
+// system's reference BLAS (Debian's libblas3, netlib LAPACK 3.11; every other routine is held to
+// the reference by netlib's testers, blas.testers.*, and blas.error_exits), both loaded in this
+// process with dlopen(RTLD_LOCAL):
 // neither library sees the other's symbols (the reference's own internal calls stay its own),
 // and both see this program's xerbla_ and cblas_xerbla (it is linked with exported symbols), so
 // every error exit of either library is recorded here and compared.
