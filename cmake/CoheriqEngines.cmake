@@ -285,6 +285,7 @@ ${tuning_define}// The generic kernels the engine takes: \"all\", \"none\", or c
   coheriq_simd_headers(coheriq_engine_${name})
   coheriq_warnings(coheriq_engine_${name})
   coheriq_exact_floating_point(coheriq_engine_${name})
+  coheriq_private_in_static_copy(coheriq_engine_${name} coheriq_kernels)
 
   # The descriptor: baseline code generated from the line.
   set(ENGINE_NAME ${name})

@@ -86,29 +86,30 @@ struct packed_bf16 : coheriq::candidate_class {
 // one COHERIQ_KERNELS_UNARY(op, ...) line: the row `op` with signature
 // void (std::size_t n, const T* x, T* y), implemented by op<T>. The C API names it
 // coheriq_vs<op> / coheriq_vd<op>. A function of two arrays, z[i] = f(a[i], b[i]) with the
-// arguments in C's order (atan2(y, x)), is one COHERIQ_KERNELS_BINARY line.
+// arguments in C's order and named as C names them (pow(x, y), atan2(y, x)), is one
+// COHERIQ_KERNELS_BINARY line; the C API's messages use these names.
 #define COHERIQ_KERNELS_UNARY(op, X, T, S) \
   X(op, S, op<T>, touches<>, void, (std::size_t n, const T* x, T* y), (n, x, y))
-#define COHERIQ_KERNELS_BINARY(op, X, T, S) \
+#define COHERIQ_KERNELS_BINARY(op, a, b, X, T, S) \
   X(op, S, op<T>, touches<>, void, (std::size_t n, const T* a, const T* b, T* z), (n, a, b, z))
-#define COHERIQ_KERNELS_MATH_TYPED(X, T, S) \
-  COHERIQ_KERNELS_UNARY(exp, X, T, S)       \
-  COHERIQ_KERNELS_UNARY(exp2, X, T, S)      \
-  COHERIQ_KERNELS_UNARY(expm1, X, T, S)     \
-  COHERIQ_KERNELS_UNARY(log, X, T, S)       \
-  COHERIQ_KERNELS_UNARY(log2, X, T, S)      \
-  COHERIQ_KERNELS_UNARY(log10, X, T, S)     \
-  COHERIQ_KERNELS_UNARY(log1p, X, T, S)     \
-  COHERIQ_KERNELS_UNARY(sqrt, X, T, S)      \
-  COHERIQ_KERNELS_UNARY(cbrt, X, T, S)      \
-  COHERIQ_KERNELS_BINARY(pow, X, T, S)      \
-  COHERIQ_KERNELS_UNARY(sin, X, T, S)       \
-  COHERIQ_KERNELS_UNARY(cos, X, T, S)       \
-  COHERIQ_KERNELS_UNARY(tan, X, T, S)       \
-  COHERIQ_KERNELS_UNARY(asin, X, T, S)      \
-  COHERIQ_KERNELS_UNARY(acos, X, T, S)      \
-  COHERIQ_KERNELS_UNARY(atan, X, T, S)      \
-  COHERIQ_KERNELS_BINARY(atan2, X, T, S)
+#define COHERIQ_KERNELS_MATH_TYPED(X, T, S)  \
+  COHERIQ_KERNELS_UNARY(exp, X, T, S)        \
+  COHERIQ_KERNELS_UNARY(exp2, X, T, S)       \
+  COHERIQ_KERNELS_UNARY(expm1, X, T, S)      \
+  COHERIQ_KERNELS_UNARY(log, X, T, S)        \
+  COHERIQ_KERNELS_UNARY(log2, X, T, S)       \
+  COHERIQ_KERNELS_UNARY(log10, X, T, S)      \
+  COHERIQ_KERNELS_UNARY(log1p, X, T, S)      \
+  COHERIQ_KERNELS_UNARY(sqrt, X, T, S)       \
+  COHERIQ_KERNELS_UNARY(cbrt, X, T, S)       \
+  COHERIQ_KERNELS_BINARY(pow, x, y, X, T, S) \
+  COHERIQ_KERNELS_UNARY(sin, X, T, S)        \
+  COHERIQ_KERNELS_UNARY(cos, X, T, S)        \
+  COHERIQ_KERNELS_UNARY(tan, X, T, S)        \
+  COHERIQ_KERNELS_UNARY(asin, X, T, S)       \
+  COHERIQ_KERNELS_UNARY(acos, X, T, S)       \
+  COHERIQ_KERNELS_UNARY(atan, X, T, S)       \
+  COHERIQ_KERNELS_BINARY(atan2, y, x, X, T, S)
 #define COHERIQ_KERNELS_MATH(X)                 \
   COHERIQ_KERNELS_MATH_TYPED(X, float, f32)     \
   COHERIQ_KERNELS_MATH_TYPED(X, double, f64)    \
@@ -192,6 +193,8 @@ struct Domain {
 #undef COHERIQ_KERNELS_TAG_NAME
   static const coheriq::OverrideTable& reference();           // src/reference
   static std::vector<coheriq::EngineSpec> builtin_engines();  // the generated registry
+  // COHERIQ_NUM_THREADS, checked at the first use (src/kernels/threads.cpp).
+  static void check_settings();
 };
 
 }  // namespace coheriq::kernels

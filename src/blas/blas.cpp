@@ -1,85 +1,76 @@
-// libcoheriq_blas: the Fortran BLAS and CBLAS entry points of the routines Coheriq accelerates,
-// with the reference BLAS's semantics (netlib LAPACK 3.11, Debian's libblas3), forwarded to the
-// kernels domain. Nothing else is defined, so every other BLAS routine resolves from the system
-// BLAS when this library is preloaded or linked before it (docs/blas.md).
+// libcoheriq_blas: every routine of the reference BLAS (netlib LAPACK 3.11, Debian's libblas3),
+// Fortran and CBLAS, expanded from the table of src/blas/routines.hpp onto the computations of
+// src/blas/layer.hpp: the kernels domain's BLAS-1 and real GEMM, the reference engine's BLAS
+// kernels (src/reference/blas.hpp) for the rest. docs/blas.md says what holds.
 //
-// Semantics kept from the reference in every corner: any increment (a negative one walks the
-// vector from its far end, 0 repeats element 1), n <= 0 quick returns, the reference's own quick
-// returns (incx <= 0 for ?scal, ?asum, i?amax; alpha == 0 for ?axpy), argument errors reported
-// through xerbla_ / cblas_xerbla with the reference's parameter numbers and nothing written,
-// GEMM's alpha == 0 and beta == 0 rules (C not read when beta == 0, A and B not read when
-// alpha == 0), 1-based i?amax in Fortran, 0-based in CBLAS.
+// Each row of the table becomes, for each of its types, a Fortran entry point (sgemv_) and a
+// CBLAS one (cblas_sgemv) which check the arguments in the reference's order with its parameter
+// numbers (errors.cpp reports them by netlib CBLAS's protocol; a failed call writes nothing),
+// then compute: col::stem for a column-major call, row::stem for a row-major one, l1::function
+// at level 1.
 //
-// The engine: COHERIQ_ENGINE when set, else the highest-priority engine this host supports
-// ('auto'), because a drop-in BLAS that ran scalar code by default would be useless. The C++ API
-// keeps its reference default; this difference is documented in docs/blas.md.
+// The engine: COHERIQ_ENGINE when set, else (unset or blank) the highest-priority engine this host
+// can use ('auto'), because a drop-in BLAS that ran scalar code by default would be useless. The
+// C++ API keeps its reference default; this difference is documented in docs/blas.md.
 #include <coheriq/coheriq.hpp>
 #include <coheriq/kernels.hpp>
 
 #include <atomic>
-#include <cctype>
-#include <cmath>
-#include <cstdarg>
+#include <complex>
 #include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <initializer_list>
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <utility>
 
-// The error handlers are weak references: the application's own xerbla_ / cblas_xerbla, or the
-// system BLAS's when the process has one, receive the errors (as with the reference BLAS, where
-// the application replaces xerbla_ by defining it). Without any, the library prints the
-// reference's message itself (fallback_* below). Defining no xerbla_ here keeps a preload from
-// replacing the system BLAS's handler for the routines that still run there (LAPACK included).
-extern "C" {
-void xerbla_(const char* srname, const int* info, std::size_t srname_len) __attribute__((weak));
-void cblas_xerbla(int info, const char* rout, const char* form, ...) __attribute__((weak));
-}
+#include "blas/errors.hpp"
+#include "blas/kinds.hpp"
+#include "blas/layer.hpp"
+#include "blas/preprocessor.hpp"
+#include "blas/routines.hpp"
 
 namespace coheriq::blas {
 namespace {
 
-namespace k = coheriq::kernels;
-
 // ------------------------------ The engine
 
-// Settles the engine once per process: COHERIQ_ENGINE when set (the domain reads it at first
-// use), else the first supported engine in priority order, which is what 'auto' picks. Never
-// throws: a choice the application made already (EngineLockedError) stands; other errors
-// (COHERIQ_ENGINE naming an engine this host cannot run) surface at the first kernel call.
+// Settles the engine once per process, through the domain's own reading of COHERIQ_ENGINE: an
+// engine the application enabled, or the one COHERIQ_ENGINE names (the domain reads it at the
+// first kernel call), stands; unset or blank, the variable means 'auto' here, enabled as
+// enable_engine("auto") (the highest-priority engine this host can use, exactly as
+// COHERIQ_ENGINE=auto chooses: a plugin whose library does not load is passed over). Errors (a
+// malformed COHERIQ_ENGINE or host variable) propagate, for the calling routine to report once.
 void settle_engine_once() {
   static std::once_flag once;
   std::call_once(once, [] {
     const char* log = std::getenv("COHERIQ_LOG");
     const bool info = log != nullptr && std::string_view(log) == "info";
-    const char* env = std::getenv("COHERIQ_ENGINE");
-    if (env != nullptr && *env != '\0') {
+    // The reason is "default" only when nothing was enabled and the variable is unset or blank;
+    // any other reason already echoes the variable's value escaped and bounded (printable()).
+    const coheriq::DomainStatus status = coheriq::status(k::domain_name);
+    if (status.reason != "default") {
       if (info) {
-        std::fprintf(stderr, "coheriq: libcoheriq_blas: engine from COHERIQ_ENGINE=%s\n", env);
+        std::fprintf(stderr, "coheriq: libcoheriq_blas: engine %s (%s)\n", status.engine.c_str(),
+                     status.reason.c_str());
       }
       return;
     }
     try {
-      for (const coheriq::EngineInfo& e : coheriq::engines(k::domain_name)) {
-        if (!e.supported) continue;
-        k::enable_engine(e.name);
-        if (info) {
-          std::fprintf(stderr,
-                       "coheriq: libcoheriq_blas: COHERIQ_ENGINE is unset, so 'auto': %s (the "
-                       "highest-priority engine this host supports)\n",
-                       e.name.c_str());
-        }
-        return;
-      }
+      k::enable_engine("auto");
     } catch (const coheriq::EngineLockedError&) {
-      if (info) {
-        std::fprintf(stderr, "coheriq: libcoheriq_blas: the application chose the engine: %s\n",
-                     k::active_engine().c_str());
-      }
-    } catch (const std::exception& e) {
-      std::fprintf(stderr, "coheriq: libcoheriq_blas: %s\n", e.what());
+      // Another thread of the application enabled an engine meanwhile: its choice stands.
+    }
+    if (info) {
+      std::fprintf(stderr,
+                   "coheriq: libcoheriq_blas: COHERIQ_ENGINE is %s, so 'auto': %s (the "
+                   "highest-priority engine this host can use)\n",
+                   std::getenv("COHERIQ_ENGINE") == nullptr ? "unset" : "blank",
+                   k::active_engine().c_str());
     }
   });
 }
@@ -93,15 +84,22 @@ inline void settle_engine() {
   engine_settled.store(true, std::memory_order_release);
 }
 
-// A kernel error cannot be returned through the BLAS interface: say what it was and stop, as
-// the reference BLAS stops on what it cannot do.
+// Errors that are not argument errors (no memory for a workspace or a thread, a COHERIQ_ENGINE or
+// COHERIQ_NUM_THREADS this process cannot honour) cannot be returned through the BLAS
+// interface, and returning with the output unwritten would hand the caller wrong results: say
+// what it was and stop. Argument errors never come here: they are reported before `compute`
+// runs, so an application's xerbla_ that throws propagates through the entry points.
 [[noreturn]] void fatal(const char* routine, const std::exception& e) {
-  std::fprintf(stderr, "coheriq: %s: %s\n", routine, e.what());
+  std::string_view what = e.what();
+  constexpr std::string_view prefix = "coheriq: ";  // the kernels' messages start with it too
+  if (what.substr(0, prefix.size()) == prefix) what.remove_prefix(prefix.size());
+  std::fprintf(stderr, "coheriq: %s: %.*s\n", routine, static_cast<int>(what.size()), what.data());
   std::abort();
 }
 
+// Runs the computation of a call whose arguments are valid; `f` calls no application code.
 template <class F>
-auto guarded(const char* routine, F f) noexcept -> decltype(f()) {
+auto compute(const char* routine, F f) noexcept -> decltype(f()) {
   try {
     settle_engine();
     return f();
@@ -110,311 +108,163 @@ auto guarded(const char* routine, F f) noexcept -> decltype(f()) {
   }
 }
 
-// ------------------------------ Errors
+// ------------------------------ What the rows' row-major statements use
 
-// The reference xerbla's message (xerbla.f), when the process has no handler.
-void report_xerbla(const char* srname, int info) {
-  if (xerbla_ != nullptr) {
-    xerbla_(srname, &info, std::char_traits<char>::length(srname));
-    return;
+// netlib CBLAS's row-major letters: a transpose for ?gemv, ?gbmv, the triangular routines, ?syrk
+// and ?syr2k (N -> T, T or C -> N), and for ?herk and ?her2k (N -> C, T or C -> N).
+char to_t(char c) { return c == 'N' ? 'T' : 'N'; }
+char to_c(char c) { return c == 'N' ? 'C' : 'N'; }
+char flip_uplo(char c) { return c == 'U' ? 'L' : 'U'; }
+char flip_side(char c) { return c == 'L' ? 'R' : 'L'; }
+// netlib's row-major cblas_?gerc calls ?geru, whose name its errors carry.
+const char* as_geru(const char* routine) { return routine[0] == 'c' ? "cgeru" : "zgeru"; }
+
+// The number of the first failed check (1-based), 0 when all pass.
+int first_failure(std::initializer_list<bool> passed) {
+  int position = 0;
+  for (const bool ok : passed) {
+    ++position;
+    if (!ok) return position;
   }
-  std::fprintf(stderr, " ** On entry to %s parameter number %d had an illegal value\n", srname,
-               info);
-}
-
-// The reference cblas_xerbla's message, then exit(-1) as it does, when the process has none.
-void report_cblas(int info, const char* routine, const char* form, int value) {
-  if (cblas_xerbla != nullptr) {
-    cblas_xerbla(info, routine, form, value);
-    return;
-  }
-  std::fprintf(stderr, "Parameter %d to routine %s was incorrect\n", info, routine);
-  std::fprintf(stderr, form, value);
-  std::exit(-1);
-}
-
-// ------------------------------ BLAS-1 (the reference's rules, then the kernels)
-
-// Element 1 of a Fortran vector: x itself, or its far end for a negative increment.
-template <class T>
-T* first(T* x, int n, int inc) {
-  return inc < 0 ? x + static_cast<std::ptrdiff_t>(n - 1) * -inc : x;
-}
-
-template <class T>
-T dot(int n, const T* x, int incx, const T* y, int incy) {
-  if (n <= 0) return T{0};
-  const auto count = static_cast<std::size_t>(n);
-  if (incx == 1 && incy == 1) return k::dot(count, x, y);
-  return k::dot_strided(count, first(x, n, incx), incx, first(y, n, incy), incy);
-}
-
-template <class T>
-void axpy(int n, T a, const T* x, int incx, T* y, int incy) {
-  if (n <= 0 || a == T{0}) return;
-  const auto count = static_cast<std::size_t>(n);
-  if (incx == 1 && incy == 1) return k::axpy(count, a, x, y);
-  k::axpy_strided(count, a, first(x, n, incx), incx, first(y, n, incy), incy);
-}
-
-template <class T>
-void scal(int n, T a, T* x, int incx) {
-  if (n <= 0 || incx <= 0) return;
-  const auto count = static_cast<std::size_t>(n);
-  if (incx == 1) return k::scal(count, a, x);
-  k::scal_strided(count, a, x, incx);
-}
-
-template <class T>
-T asum(int n, const T* x, int incx) {
-  if (n <= 0 || incx <= 0) return T{0};
-  const auto count = static_cast<std::size_t>(n);
-  return incx == 1 ? k::asum(count, x) : k::asum_strided(count, x, incx);
-}
-
-// The reference's nrm2 (LAPACK 3.10 and later) takes any increment, 0 and negative included.
-template <class T>
-T nrm2(int n, const T* x, int incx) {
-  if (n <= 0) return T{0};
-  const auto count = static_cast<std::size_t>(n);
-  return incx == 1 ? k::nrm2(count, x) : k::nrm2_strided(count, first(x, n, incx), incx);
-}
-
-// 1-based, 0 for n < 1 or incx <= 0. The reference compares |x_i| > max, so a NaN wins only as
-// element 1; the kernels return the first NaN, so a later one means the reference's scan.
-template <class T>
-int iamax(int n, const T* x, int incx) {
-  if (n < 1 || incx <= 0) return 0;
-  const auto count = static_cast<std::size_t>(n);
-  const std::size_t i = incx == 1 ? k::iamax(count, x) : k::iamax_strided(count, x, incx);
-  const T v = x[static_cast<std::ptrdiff_t>(i) * incx];
-  if (i == 0 || !std::isnan(v)) return static_cast<int>(i) + 1;
-  int best = 1;
-  T largest = std::fabs(x[0]);
-  for (int j = 1; j < n; ++j) {
-    const T magnitude = std::fabs(x[static_cast<std::ptrdiff_t>(j) * incx]);
-    if (magnitude > largest) {
-      best = j + 1;
-      largest = magnitude;
-    }
-  }
-  return best;
-}
-
-// ------------------------------ GEMM, column-major (the Fortran routine)
-
-bool lsame(char c, char upper) { return std::toupper(static_cast<unsigned char>(c)) == upper; }
-
-// The reference's checks in its order; 0 when the arguments are valid.
-int gemm_info(char ta, char tb, int m, int n, int k_, int lda, int ldb, int ldc) {
-  const bool nota = lsame(ta, 'N'), notb = lsame(tb, 'N');
-  const int nrowa = nota ? m : k_, nrowb = notb ? k_ : n;
-  const auto at_least_one = [](int v) { return v > 1 ? v : 1; };
-  if (!nota && !lsame(ta, 'C') && !lsame(ta, 'T')) return 1;
-  if (!notb && !lsame(tb, 'C') && !lsame(tb, 'T')) return 2;
-  if (m < 0) return 3;
-  if (n < 0) return 4;
-  if (k_ < 0) return 5;
-  if (lda < at_least_one(nrowa)) return 8;
-  if (ldb < at_least_one(nrowb)) return 10;
-  if (ldc < at_least_one(m)) return 13;
   return 0;
-}
-
-// Valid column-major arguments. The reference's quick return and alpha == 0 / k == 0 cases are
-// handled here (C = beta·C, zero when beta == 0, A and B never read); the product maps onto the
-// row-major kernels by transposing the whole equation: C^T = alpha·op(B)^T·op(A)^T + beta·C^T,
-// where a column-major matrix read row-major is its transpose.
-template <class T>
-void gemm(bool ta, bool tb, int m, int n, int k_, T alpha, const T* A, int lda, const T* B, int ldb,
-          T beta, T* C, int ldc) {
-  if (m == 0 || n == 0 || ((alpha == T{0} || k_ == 0) && beta == T{1})) return;
-  if (alpha == T{0} || k_ == 0) {
-    for (int j = 0; j < n; ++j) {
-      T* column = C + static_cast<std::ptrdiff_t>(j) * ldc;
-      for (int i = 0; i < m; ++i) column[i] = beta == T{0} ? T{0} : beta * column[i];
-    }
-    return;
-  }
-  k::gemm(tb ? k::Trans::T : k::Trans::N, ta ? k::Trans::T : k::Trans::N,
-          static_cast<std::size_t>(n), static_cast<std::size_t>(m), static_cast<std::size_t>(k_),
-          alpha, B, static_cast<std::size_t>(ldb), A, static_cast<std::size_t>(lda), beta, C,
-          static_cast<std::size_t>(ldc));
-}
-
-template <class T>
-void fortran_gemm(const char* name, char ta, char tb, int m, int n, int k_, T alpha, const T* A,
-                  int lda, const T* B, int ldb, T beta, T* C, int ldc) {
-  const int info = gemm_info(ta, tb, m, n, k_, lda, ldb, ldc);
-  if (info != 0) return report_xerbla(name, info);
-  gemm(!lsame(ta, 'N'), !lsame(tb, 'N'), m, n, k_, alpha, A, lda, B, ldb, beta, C, ldc);
-}
-
-// ------------------------------ CBLAS GEMM
-
-enum Layout { kRowMajor = 101, kColMajor = 102 };
-enum Transpose { kNoTrans = 111, kTrans = 112, kConjTrans = 113 };
-
-// 'N', 'T' (ConjTrans is Trans for real data), or 0 for an invalid value.
-char trans_char(int t) {
-  if (t == kNoTrans) return 'N';
-  if (t == kTrans || t == kConjTrans) return 'T';
-  return 0;
-}
-
-// The reference CBLAS (cblas_?gemm.c with its xerbla.c) in its order: the layout (1), TransA (2)
-// and TransB (3; 2 in row-major, as the reference reports it), then the Fortran checks of the
-// call it makes, renumbered to the CBLAS argument list. Row-major calls the Fortran routine with
-// A and B, M and N swapped, so its N < 0 (CBLAS M) is checked after its M < 0 (CBLAS N).
-template <class T>
-void cblas_gemm(const char* routine, int layout, int trans_a, int trans_b, int m, int n, int k_,
-                T alpha, const T* A, int lda, const T* B, int ldb, T beta, T* C, int ldc) {
-  if (layout != kRowMajor && layout != kColMajor) {
-    return report_cblas(1, routine, "Illegal layout setting, %d\n", layout);
-  }
-  const char ta = trans_char(trans_a), tb = trans_char(trans_b);
-  if (ta == 0) return report_cblas(2, routine, "Illegal TransA setting, %d\n", trans_a);
-  if (tb == 0) {
-    return report_cblas(layout == kRowMajor ? 2 : 3, routine, "Illegal TransB setting, %d\n",
-                        trans_b);
-  }
-  if (layout == kColMajor) {
-    const int info = gemm_info(ta, tb, m, n, k_, lda, ldb, ldc);
-    if (info != 0) return report_cblas(info + 1, routine, "", 0);
-    return gemm(ta == 'T', tb == 'T', m, n, k_, alpha, A, lda, B, ldb, beta, C, ldc);
-  }
-  const int info = gemm_info(tb, ta, n, m, k_, ldb, lda, ldc);
-  if (info != 0) {
-    // Fortran argument of the swapped call -> CBLAS argument.
-    int cblas_info = info + 1;
-    if (info == 3) cblas_info = 5;   // N
-    if (info == 4) cblas_info = 4;   // M
-    if (info == 8) cblas_info = 11;  // ldb
-    if (info == 10) cblas_info = 9;  // lda
-    return report_cblas(cblas_info, routine, "", 0);
-  }
-  gemm(tb == 'T', ta == 'T', n, m, k_, alpha, B, ldb, A, lda, beta, C, ldc);
 }
 
 }  // namespace
+
+// A CBLAS argument's value for the message of an invalid character (the enum itself).
+template <class V>
+int enum_value(V v) {
+  if constexpr (std::is_same_v<V, int>) {
+    return v;
+  } else {
+    return 0;
+  }
+}
+
+// CBLAS's i?amax: 0-based, and 0 where the Fortran function returns 0.
+std::size_t cblas_index(int i) { return i > 0 ? static_cast<std::size_t>(i - 1) : 0; }
+
 }  // namespace coheriq::blas
 
-// ------------------------------ The exported symbols
+// ------------------------------ The entry points, from the table
 
-namespace b = coheriq::blas;
+// One argument (kind, name[, extra]) in each place it appears.
+#define COHERIQ_FORTRAN_PARAMETER(K, name, ...) , COHERIQ_KIND(K)::fortran<T> name
+#define COHERIQ_CBLAS_PARAMETER(K, name, ...) , COHERIQ_KIND(K)::cblas<T> name
+#define COHERIQ_VALUE_PARAMETER(K, name, ...) , COHERIQ_KIND(K)::value<T> name
+#define COHERIQ_CANONICAL_PARAMETER(K, name, ...) , COHERIQ_KIND(K)::canonical<T> name
+#define COHERIQ_CANONICAL_REFERENCE(K, name, ...) \
+  , [[maybe_unused]] COHERIQ_KIND(K)::canonical<T>& name
+#define COHERIQ_NAME(K, name, ...) , name
+#define COHERIQ_COPY_NAME(K, name, ...) , checked_##name
+#define COHERIQ_FROM_FORTRAN(K, name, ...) , COHERIQ_KIND(K)::from_fortran(name)
+#define COHERIQ_FROM_CBLAS(K, name, ...) , COHERIQ_KIND(K)::from_cblas(name)
+#define COHERIQ_CANONICAL_COPY(K, name, ...) \
+  COHERIQ_KIND(K)::canonical<T> checked_##name = COHERIQ_KIND(K)::from_cblas_value(name);
+#define COHERIQ_CHECK(K, name, ...) , COHERIQ_KIND(K)::check(name __VA_OPT__(, ) __VA_ARGS__)
+#define COHERIQ_CBLAS_CHECK(K, name, ...)                                        \
+  , ::coheriq::blas::CblasCheck {                                                \
+    COHERIQ_KIND(K)::valid_enum(name), COHERIQ_KIND(K)::row_major_number, #name, \
+        ::coheriq::blas::enum_value(name)                                        \
+  }
+#define COHERIQ_COMPUTE(K, name, ...) , COHERIQ_KIND(K)::to_compute(name)
+#define COHERIQ_COMPUTE_COPY(K, name, ...) , COHERIQ_KIND(K)::to_compute(checked_##name)
+#define COHERIQ_COMPUTE_ENUM(K, name, ...) , COHERIQ_KIND(K)::to_compute_enum(name)
+#define COHERIQ_EACH(M, ...) COHERIQ_FOR_EACH(M, __VA_ARGS__)
+#define COHERIQ_LIST(M, ...) COHERIQ_TAIL(~COHERIQ_FOR_EACH(M, __VA_ARGS__))
 
-extern "C" {
+// A level-2/3 routine in one type: its checks, its row-major mapping, the two entry points.
+#define COHERIQ_ENTRIES_23(letter, Type, stem, mapping, ...)                                   \
+  namespace coheriq::blas::entry_##letter##stem {                                              \
+    using T = Type;                                                                            \
+    int check(COHERIQ_LIST(COHERIQ_CANONICAL_PARAMETER, __VA_ARGS__)) {                        \
+      return first_failure({COHERIQ_LIST(COHERIQ_CHECK, __VA_ARGS__)});                        \
+    }                                                                                          \
+    void to_column_major([[maybe_unused]] const char*& routine COHERIQ_EACH(                   \
+        COHERIQ_CANONICAL_REFERENCE, __VA_ARGS__)) {                                           \
+      COHERIQ_UNPAREN mapping                                                                  \
+    }                                                                                          \
+    void fortran(const char* routine COHERIQ_EACH(COHERIQ_CANONICAL_PARAMETER, __VA_ARGS__)) { \
+      if (const int info = check(COHERIQ_LIST(COHERIQ_NAME, __VA_ARGS__))) {                   \
+        return report_fortran_error(routine, info);                                            \
+      }                                                                                        \
+      compute(#letter #stem "_",                                                               \
+              [&] { col::stem<T>(COHERIQ_LIST(COHERIQ_COMPUTE, __VA_ARGS__)); });              \
+    }                                                                                          \
+    void cblas(const char* routine,                                                            \
+               int layout COHERIQ_EACH(COHERIQ_VALUE_PARAMETER, __VA_ARGS__)) {                \
+      if (layout != kRowMajor && layout != kColMajor) return report_layout(routine, layout);   \
+      const bool row_major = layout == kRowMajor;                                              \
+      if (report_cblas_checks(routine, row_major,                                              \
+                              {COHERIQ_LIST(COHERIQ_CBLAS_CHECK, __VA_ARGS__)})) {             \
+        return;                                                                                \
+      }                                                                                        \
+      COHERIQ_EACH(COHERIQ_CANONICAL_COPY, __VA_ARGS__)                                        \
+      const char* checked = routine;                                                           \
+      if (row_major) to_column_major(checked COHERIQ_EACH(COHERIQ_COPY_NAME, __VA_ARGS__));    \
+      if (const int info = check(COHERIQ_LIST(COHERIQ_COPY_NAME, __VA_ARGS__))) {              \
+        return report_cblas_error(checked, row_major, info);                                   \
+      }                                                                                        \
+      compute("cblas_" #letter #stem, [&] {                                                    \
+        if (row_major) return row::stem<T>(COHERIQ_LIST(COHERIQ_COMPUTE_ENUM, __VA_ARGS__));   \
+        col::stem<T>(COHERIQ_LIST(COHERIQ_COMPUTE_COPY, __VA_ARGS__));                         \
+      });                                                                                      \
+    }                                                                                          \
+    extern "C" void letter##stem##_(COHERIQ_LIST(COHERIQ_FORTRAN_PARAMETER, __VA_ARGS__)       \
+                                        COHERIQ_EACH(COHERIQ_HIDDEN_LENGTH, __VA_ARGS__)) {    \
+      fortran(#letter #stem COHERIQ_EACH(COHERIQ_FROM_FORTRAN, __VA_ARGS__));                  \
+    }                                                                                          \
+    extern "C" void cblas_##letter##stem(                                                      \
+        int layout COHERIQ_EACH(COHERIQ_CBLAS_PARAMETER, __VA_ARGS__)) {                       \
+      cblas(#letter #stem, layout COHERIQ_EACH(COHERIQ_FROM_CBLAS, __VA_ARGS__));              \
+    }                                                                                          \
+  }
 
-// Fortran (gfortran's convention: every argument by reference, REAL results returned as float,
-// CHARACTER lengths as trailing hidden size_t arguments).
-float sdot_(const int* n, const float* x, const int* incx, const float* y, const int* incy) {
-  return b::guarded("sdot_", [&] { return b::dot(*n, x, *incx, y, *incy); });
-}
-double ddot_(const int* n, const double* x, const int* incx, const double* y, const int* incy) {
-  return b::guarded("ddot_", [&] { return b::dot(*n, x, *incx, y, *incy); });
-}
-void saxpy_(const int* n, const float* a, const float* x, const int* incx, float* y,
-            const int* incy) {
-  b::guarded("saxpy_", [&] { b::axpy(*n, *a, x, *incx, y, *incy); });
-}
-void daxpy_(const int* n, const double* a, const double* x, const int* incx, double* y,
-            const int* incy) {
-  b::guarded("daxpy_", [&] { b::axpy(*n, *a, x, *incx, y, *incy); });
-}
-void sscal_(const int* n, const float* a, float* x, const int* incx) {
-  b::guarded("sscal_", [&] { b::scal(*n, *a, x, *incx); });
-}
-void dscal_(const int* n, const double* a, double* x, const int* incx) {
-  b::guarded("dscal_", [&] { b::scal(*n, *a, x, *incx); });
-}
-float sasum_(const int* n, const float* x, const int* incx) {
-  return b::guarded("sasum_", [&] { return b::asum(*n, x, *incx); });
-}
-double dasum_(const int* n, const double* x, const int* incx) {
-  return b::guarded("dasum_", [&] { return b::asum(*n, x, *incx); });
-}
-float snrm2_(const int* n, const float* x, const int* incx) {
-  return b::guarded("snrm2_", [&] { return b::nrm2(*n, x, *incx); });
-}
-double dnrm2_(const int* n, const double* x, const int* incx) {
-  return b::guarded("dnrm2_", [&] { return b::nrm2(*n, x, *incx); });
-}
-int isamax_(const int* n, const float* x, const int* incx) {
-  return b::guarded("isamax_", [&] { return b::iamax(*n, x, *incx); });
-}
-int idamax_(const int* n, const double* x, const int* incx) {
-  return b::guarded("idamax_", [&] { return b::iamax(*n, x, *incx); });
-}
-void sgemm_(const char* ta, const char* tb, const int* m, const int* n, const int* k,
-            const float* alpha, const float* A, const int* lda, const float* B, const int* ldb,
-            const float* beta, float* C, const int* ldc, std::size_t, std::size_t) {
-  b::guarded("sgemm_", [&] {
-    b::fortran_gemm("SGEMM ", *ta, *tb, *m, *n, *k, *alpha, A, *lda, B, *ldb, *beta, C, *ldc);
-  });
-}
-void dgemm_(const char* ta, const char* tb, const int* m, const int* n, const int* k,
-            const double* alpha, const double* A, const int* lda, const double* B, const int* ldb,
-            const double* beta, double* C, const int* ldc, std::size_t, std::size_t) {
-  b::guarded("dgemm_", [&] {
-    b::fortran_gemm("DGEMM ", *ta, *tb, *m, *n, *k, *alpha, A, *lda, B, *ldb, *beta, C, *ldc);
-  });
-}
+// A level-1 routine in one type: the Fortran function, and the CBLAS one by its result kind.
+#define COHERIQ_CBLAS_1(result_type, convert, letter, stem, function, ...)   \
+  extern "C" result_type cblas_##letter##stem(                               \
+      COHERIQ_LIST(COHERIQ_CBLAS_PARAMETER, __VA_ARGS__)) {                  \
+    return convert(compute("cblas_" #letter #stem, [&] {                     \
+      return l1::function<T>(COHERIQ_LIST(COHERIQ_FROM_CBLAS, __VA_ARGS__)); \
+    }));                                                                     \
+  }
+#define COHERIQ_CBLAS_1_VOID(...) COHERIQ_CBLAS_1(void, static_cast<void>, __VA_ARGS__)
+#define COHERIQ_CBLAS_1_T(...) COHERIQ_CBLAS_1(T, , __VA_ARGS__)
+#define COHERIQ_CBLAS_1_REAL(...) COHERIQ_CBLAS_1(::coheriq::blas::real_t<T>, , __VA_ARGS__)
+#define COHERIQ_CBLAS_1_DOUBLE(...) COHERIQ_CBLAS_1(double, , __VA_ARGS__)
+#define COHERIQ_CBLAS_1_INDEX(...) \
+  COHERIQ_CBLAS_1(std::size_t, ::coheriq::blas::cblas_index, __VA_ARGS__)
+#define COHERIQ_CBLAS_1_COMPLEX(letter, stem, function, ...)                                     \
+  extern "C" void cblas_##letter##stem##_sub(COHERIQ_LIST(COHERIQ_CBLAS_PARAMETER, __VA_ARGS__), \
+                                             T* result) {                                        \
+    *result = compute("cblas_" #letter #stem "_sub", [&] {                                       \
+      return l1::function<T>(COHERIQ_LIST(COHERIQ_FROM_CBLAS, __VA_ARGS__));                     \
+    });                                                                                          \
+  }
+// The Fortran function's return statement by result kind (gfortran's COMPLEX as the struct).
+#define COHERIQ_FORTRAN_RETURN_VOID(value) value;
+#define COHERIQ_FORTRAN_RETURN_T(value) return value;
+#define COHERIQ_FORTRAN_RETURN_REAL(value) return value;
+#define COHERIQ_FORTRAN_RETURN_DOUBLE(value) return value;
+#define COHERIQ_FORTRAN_RETURN_INDEX(value) return value;
+#define COHERIQ_FORTRAN_RETURN_COMPLEX(value) \
+  const T result = value;                     \
+  return {result.real(), result.imag()};
+#define COHERIQ_ENTRIES_1(letter, Type, stem, function, result, ...)               \
+  namespace coheriq::blas::entry_##letter##stem {                                  \
+    using T = Type;                                                                \
+    extern "C" COHERIQ_FORTRAN_RESULT_##result letter##stem##_(                    \
+        COHERIQ_LIST(COHERIQ_FORTRAN_PARAMETER, __VA_ARGS__)){                     \
+        COHERIQ_FORTRAN_RETURN_##result(compute(#letter #stem "_", [&] {           \
+          return l1::function<T>(COHERIQ_LIST(COHERIQ_FROM_FORTRAN, __VA_ARGS__)); \
+        }))} COHERIQ_CBLAS_1_##result(letter, stem, function, __VA_ARGS__)         \
+  }
 
-// CBLAS (<cblas.h>: enums passed as int, CBLAS_INDEX is size_t).
-float cblas_sdot(int n, const float* x, int incx, const float* y, int incy) {
-  return b::guarded("cblas_sdot", [&] { return b::dot(n, x, incx, y, incy); });
-}
-double cblas_ddot(int n, const double* x, int incx, const double* y, int incy) {
-  return b::guarded("cblas_ddot", [&] { return b::dot(n, x, incx, y, incy); });
-}
-void cblas_saxpy(int n, float a, const float* x, int incx, float* y, int incy) {
-  b::guarded("cblas_saxpy", [&] { b::axpy(n, a, x, incx, y, incy); });
-}
-void cblas_daxpy(int n, double a, const double* x, int incx, double* y, int incy) {
-  b::guarded("cblas_daxpy", [&] { b::axpy(n, a, x, incx, y, incy); });
-}
-void cblas_sscal(int n, float a, float* x, int incx) {
-  b::guarded("cblas_sscal", [&] { b::scal(n, a, x, incx); });
-}
-void cblas_dscal(int n, double a, double* x, int incx) {
-  b::guarded("cblas_dscal", [&] { b::scal(n, a, x, incx); });
-}
-float cblas_sasum(int n, const float* x, int incx) {
-  return b::guarded("cblas_sasum", [&] { return b::asum(n, x, incx); });
-}
-double cblas_dasum(int n, const double* x, int incx) {
-  return b::guarded("cblas_dasum", [&] { return b::asum(n, x, incx); });
-}
-float cblas_snrm2(int n, const float* x, int incx) {
-  return b::guarded("cblas_snrm2", [&] { return b::nrm2(n, x, incx); });
-}
-double cblas_dnrm2(int n, const double* x, int incx) {
-  return b::guarded("cblas_dnrm2", [&] { return b::nrm2(n, x, incx); });
-}
-// 0-based; 0 also where the Fortran routine returns 0 (the reference's `iamax ? iamax - 1 : 0`).
-std::size_t cblas_isamax(int n, const float* x, int incx) {
-  return b::guarded("cblas_isamax", [&] {
-    const int i = b::iamax(n, x, incx);
-    return i > 0 ? static_cast<std::size_t>(i - 1) : std::size_t{0};
-  });
-}
-std::size_t cblas_idamax(int n, const double* x, int incx) {
-  return b::guarded("cblas_idamax", [&] {
-    const int i = b::iamax(n, x, incx);
-    return i > 0 ? static_cast<std::size_t>(i - 1) : std::size_t{0};
-  });
-}
-void cblas_sgemm(int layout, int ta, int tb, int m, int n, int k, float alpha, const float* A,
-                 int lda, const float* B, int ldb, float beta, float* C, int ldc) {
-  b::guarded("cblas_sgemm", [&] {
-    b::cblas_gemm("cblas_sgemm", layout, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
-  });
-}
-void cblas_dgemm(int layout, int ta, int tb, int m, int n, int k, double alpha, const double* A,
-                 int lda, const double* B, int ldb, double beta, double* C, int ldc) {
-  b::guarded("cblas_dgemm", [&] {
-    b::cblas_gemm("cblas_dgemm", layout, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
-  });
-}
+#define COHERIQ_ROW_ENTRIES_23(stem, types, row_major, ...) \
+  COHERIQ_ROW_23(COHERIQ_ENTRIES_23, stem, types, row_major, __VA_ARGS__)
+#define COHERIQ_ROW_ENTRIES_1(stem, function, types, result, ...) \
+  COHERIQ_ROW_1(COHERIQ_ENTRIES_1, stem, function, types, result, __VA_ARGS__)
 
-}  // extern "C"
+COHERIQ_BLAS_LEVEL1(COHERIQ_ROW_ENTRIES_1)
+COHERIQ_BLAS_LEVEL2(COHERIQ_ROW_ENTRIES_23)
+COHERIQ_BLAS_LEVEL3(COHERIQ_ROW_ENTRIES_23)

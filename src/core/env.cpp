@@ -22,10 +22,13 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
-std::vector<std::string> parse_list(std::string_view value, std::string_view variable,
+// `source` echoes the value in messages: VARIABLE='value', or function('value'). A token with a
+// character outside the name alphabet throws `BadName` (an engine list: it names no engine).
+template <class BadName>
+std::vector<std::string> parse_list(std::string_view value, const std::string& source,
                                     std::string_view what) {
   std::vector<std::string> tokens;
-  if (trim(value).empty()) return tokens;
+  if (blank(value)) return tokens;
   std::size_t start = 0;
   while (true) {
     const std::size_t comma = value.find(',', start);
@@ -33,16 +36,15 @@ std::vector<std::string> parse_list(std::string_view value, std::string_view var
         start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
     const std::string_view token = trim(raw);
     if (token.empty()) {
-      throw Error("coheriq: " + std::string(variable) + "='" + printable(value) +
-                  "' has an empty " + std::string(what) + " at position " + std::to_string(start) +
+      throw Error("coheriq: " + source + " has an empty " + std::string(what) + " at position " +
+                  std::to_string(start) +
                   "; write a comma-separated list such as 'avx512,avx2,reference'");
     }
     for (std::size_t i = 0; i < token.size(); ++i) {
       if (!is_name_char(token[i])) {
-        throw Error("coheriq: " + std::string(variable) + "='" + printable(value) +
-                    "': " + std::string(what) + " '" + printable(token) + "' contains '" +
-                    printable(token.substr(i, 1)) +
-                    "'; names use only letters, digits, '_', '.' and '-', separated by commas");
+        throw BadName("coheriq: " + source + ": " + std::string(what) + " '" + printable(token) +
+                      "' contains '" + printable(token.substr(i, 1)) +
+                      "'; names use only letters, digits, '_', '.' and '-', separated by commas");
       }
     }
     tokens.emplace_back(token);
@@ -72,9 +74,11 @@ std::optional<std::size_t> parse_number(std::string_view s, bool suffixes, std::
 
 }  // namespace
 
+bool blank(std::string_view value) { return trim(value).empty(); }
+
 HostOverride parse_host_override(std::string_view value, std::string_view variable) {
   HostOverride o;
-  if (trim(value).empty()) return o;
+  if (blank(value)) return o;
   const auto fail = [&](const std::string& what) -> void {
     throw Error("coheriq: " + std::string(variable) + "='" + printable(value) + "': " + what +
                 "; write comma-separated key=value pairs with the keys vendor, family, model, "
@@ -134,11 +138,18 @@ HostOverride parse_host_override(std::string_view value, std::string_view variab
 }
 
 std::vector<std::string> parse_engine_list(std::string_view value, std::string_view variable) {
-  return parse_list(value, variable, "engine name");
+  return parse_list<UnknownEngineError>(
+      value, std::string(variable) + "='" + printable(value) + "'", "engine name");
+}
+
+std::vector<std::string> parse_engine_argument(std::string_view value, std::string_view function) {
+  return parse_list<UnknownEngineError>(
+      value, std::string(function) + "('" + printable(value) + "')", "engine name");
 }
 
 std::vector<std::string> parse_feature_list(std::string_view value, std::string_view variable) {
-  return parse_list(value, variable, "feature name");
+  return parse_list<Error>(value, std::string(variable) + "='" + printable(value) + "'",
+                           "feature name");
 }
 
 }  // namespace coheriq::detail

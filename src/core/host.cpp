@@ -5,7 +5,6 @@
 // here executes an instruction the baseline ISA lacks: the SVE length comes from the kernel.
 #include <algorithm>
 #include <cstdlib>
-#include <fstream>
 #include <optional>
 
 #include "core/core.hpp"
@@ -38,40 +37,6 @@ struct Detected {
   HostInfo info;                   // as detected, before the variables
   std::vector<std::string> known;  // sorted: every name cpu_features has for this arch
 };
-
-// A sysfs cache size ("48K", "1024K", "32M"), or 0.
-std::size_t parse_cache_size(const std::string& text) {
-  std::size_t n = 0;
-  std::size_t i = 0;
-  for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) {
-    n = n * 10 + static_cast<std::size_t>(text[i] - '0');
-  }
-  if (i == 0) return 0;
-  if (i < text.size() && text[i] == 'K') return n * 1024;
-  if (i < text.size() && text[i] == 'M') return n * 1024 * 1024;
-  return n;
-}
-
-// The per-core L1d and L2 sizes from /sys/devices/system/cpu/cpu0/cache (Linux); 0 when unknown.
-void read_sysfs_caches(HostInfo& h) {
-  for (int index = 0; index < 16; ++index) {
-    const std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index);
-    std::ifstream level_file(dir + "/level");
-    if (!level_file) break;
-    std::ifstream type_file(dir + "/type");
-    std::ifstream size_file(dir + "/size");
-    int level = 0;
-    std::string type;
-    std::string size;
-    level_file >> level;
-    type_file >> type;
-    size_file >> size;
-    const bool data = type == "Data" || type == "Unified";
-    if (!data) continue;
-    if (level == 1 && h.l1d_bytes == 0) h.l1d_bytes = parse_cache_size(size);
-    if (level == 2 && h.l2_bytes == 0) h.l2_bytes = parse_cache_size(size);
-  }
-}
 
 #if defined(CPU_FEATURES_ARCH_AARCH64)
 // cpu_features 0.7 prints "Parsing /proc/self/auxv to extract ELF hwcaps!" to stdout when
@@ -133,21 +98,9 @@ Detected detect() {
 #else
   h.arch = "unknown";
 #endif
-  read_sysfs_caches(h);
-#if defined(CPU_FEATURES_ARCH_X86)
-  if (h.l1d_bytes == 0 || h.l2_bytes == 0) {  // no sysfs: ask cpuid through cpu_features
-    const CacheInfo caches = GetX86CacheInfo();
-    for (int i = 0; i < caches.size; ++i) {
-      const CacheLevelInfo& c = caches.levels[i];
-      const bool data =
-          c.cache_type == CPU_FEATURE_CACHE_DATA || c.cache_type == CPU_FEATURE_CACHE_UNIFIED;
-      if (!data || c.cache_size <= 0) continue;
-      const auto size = static_cast<std::size_t>(c.cache_size);
-      if (c.level == 1 && h.l1d_bytes == 0) h.l1d_bytes = size;
-      if (c.level == 2 && h.l2_bytes == 0) h.l2_bytes = size;
-    }
-  }
-#endif
+  const CacheSizes caches = detect_cache_sizes("/sys/devices/system/cpu/cpu0/cache");
+  h.l1d_bytes = caches.l1d_bytes;
+  h.l2_bytes = caches.l2_bytes;
   // Trim the brand string's padding.
   while (!h.brand.empty() && h.brand.back() == ' ') h.brand.pop_back();
   while (!h.brand.empty() && h.brand.front() == ' ') h.brand.erase(h.brand.begin());

@@ -16,8 +16,9 @@
 namespace coheriq::kernels::math {
 
 // 2/π = 0.a2f9836e... in hexadecimal: limb j holds the bits 64j + 1 to 64j + 64 after the point.
-// 22 limbs reach bit 1408, past the 971 + 256 + 64 that the largest double needs.
-inline constexpr std::uint64_t kTwoOverPiBits[] = {
+// 22 limbs reach bit 1408, past the 971 + 256 + 64 that the largest double needs. Not inline:
+// internal linkage, so that an engine TU defines no external symbol (tests/symbols).
+constexpr std::uint64_t kTwoOverPiBits[] = {
     0xa2f9836e4e441529, 0xfc2757d1f534ddc0, 0xdb6295993c439041, 0xfe5163abdebbc561,
     0xb7246e3a424dd2e0, 0x06492eea09d1921c, 0xfe1deb1cb129a73e, 0xe88235f52ebb4484,
     0xe99c7026b45f7e41, 0x3991d639835339f4, 0x9c845f8bbdf9283b, 0x1ff897ffde05980f,

@@ -16,6 +16,9 @@
 
 namespace coheriq::kernels::math {
 
+// In an unnamed namespace: the tables are odr-used, and an engine TU defines no external symbol
+// (tests/symbols).
+namespace {
 struct TrigConstants {
   static constexpr double kTwoOverPi = 0x1.45f306dc9c883p-1;
   // π/2 = kP1 + kP2 + kP3 + O(2^-163). k·kP1 is exact inside an FMA and so is |x| - k·kP1 (a
@@ -48,6 +51,7 @@ struct TrigConstants {
                                       -0.000198410865614788, 0.008333332768753579,
                                       -0.16666666663881236};
 };
+}  // namespace
 
 // ------------------------------ double
 

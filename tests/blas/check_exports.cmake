@@ -1,6 +1,6 @@
-# The dynamic symbols libcoheriq_blas.so defines are exactly the BLAS routines of
-# src/blas/exports.map: no symbol of the kernels linked inside, of the C++ runtime, or a BLAS
-# routine it does not accelerate (that one would hide the system BLAS's).
+# The dynamic symbols libcoheriq_blas.so defines are exactly those of its version script (made
+# from the table of routines by src/blas/exports.cpp): no symbol of the kernels linked inside or
+# of the C++ runtime.
 #   cmake -DNM=<nm> -DLIBRARY=<libcoheriq_blas.so> -DMAP=<exports.map> -P check_exports.cmake
 execute_process(COMMAND ${NM} -D --defined-only ${LIBRARY} RESULT_VARIABLE rc OUTPUT_VARIABLE out)
 if(NOT rc EQUAL 0)

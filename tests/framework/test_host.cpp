@@ -4,8 +4,13 @@
 // in its own process and sets the variables it needs before anything reads the host.
 #include <coheriq/engine.hpp>
 
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 
+#include "core/core.hpp"
 #include "core/env.hpp"
 #include "support.hpp"
 
@@ -15,6 +20,7 @@ using shapes::test::fresh_process;
 using shapes::test::info_of;
 using shapes::test::same_status;
 using shapes::test::set_env;
+using shapes::test::skip;
 using Names = std::vector<std::string>;
 
 namespace {
@@ -39,6 +45,43 @@ coheriq::HostRequirements amd_zen() {
   return r;
 }
 
+// Whether no fallback source (CPUID, sysconf) knows any cache size on this host.
+bool nothing_reports_caches() {
+  const auto cpuid = coheriq::detail::cpuid_cache_sizes();
+  const auto libc = coheriq::detail::sysconf_cache_sizes();
+  return cpuid.l1d_bytes == 0 && cpuid.l2_bytes == 0 && libc.l1d_bytes == 0 && libc.l2_bytes == 0;
+}
+
+// An empty directory of this process's own under the temporary directory, removed at the end.
+struct ScratchDir {
+  explicit ScratchDir(const std::string& name) {
+    const char* tmp = std::getenv("TMPDIR");
+    path = std::filesystem::path(tmp != nullptr ? tmp : "/tmp") /
+           ("coheriq-host-" + std::to_string(getpid()) + "-" + name);
+    std::filesystem::remove_all(path);
+    std::filesystem::create_directories(path);
+  }
+  ScratchDir(const ScratchDir&) = delete;
+  ScratchDir& operator=(const ScratchDir&) = delete;
+  ~ScratchDir() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path, ignored);
+  }
+  std::string str() const { return path.string(); }
+  std::filesystem::path path;
+};
+
+// <dir>/index<i>/{level,type,size}, as Linux writes them.
+void write_cache_entry(const std::string& dir, int index, int level, const std::string& type,
+                       const std::string& size) {
+  const std::filesystem::path entry =
+      std::filesystem::path(dir) / ("index" + std::to_string(index));
+  std::filesystem::create_directories(entry);
+  std::ofstream(entry / "level") << level << "\n";
+  std::ofstream(entry / "type") << type << "\n";
+  std::ofstream(entry / "size") << size << "\n";
+}
+
 }  // namespace
 
 // ------------------------------ Detection
@@ -53,6 +96,11 @@ TEST_CASE("host: vendor, family, model and cache sizes are detected") {
   CHECK(h.vendor.size() == 12);  // every x86 vendor string has 12 characters
   CHECK(h.family > 0);
   CHECK(h.vector_bits == 0);  // no scalable vectors on x86
+  if (h.l1d_bytes == 0 && h.l2_bytes == 0 && nothing_reports_caches()) {
+    skip(
+        "no source reports cache sizes on this host (no sysfs cache directory, CPUID and sysconf "
+        "give none), so there is nothing to compare with");
+  }
   CHECK(h.l1d_bytes >= 8 * 1024);
   CHECK(h.l2_bytes > h.l1d_bytes);
   // Where sysfs describes the first cache as a data cache, its size is what was detected.
@@ -63,6 +111,51 @@ TEST_CASE("host: vendor, family, model and cache sizes are detected") {
   if (type >> t && size >> s && t == "Data" && s.back() == 'K') {
     CHECK(h.l1d_bytes == std::stoul(s) * 1024);
   }
+}
+
+// The sysfs directory is a parameter of the detection, so every host can run it without one (as
+// some guests are) and with one written here.
+TEST_CASE("host: cache sizes without sysfs come from CPUID or sysconf") {
+  fresh_process();
+  using coheriq::detail::CacheSizes;
+  const CacheSizes none =
+      coheriq::detail::detect_cache_sizes(ScratchDir("no-sysfs").str() + "/absent");
+  const CacheSizes cpuid = coheriq::detail::cpuid_cache_sizes();
+  const CacheSizes libc = coheriq::detail::sysconf_cache_sizes();
+  if (nothing_reports_caches()) {
+    skip("neither CPUID nor sysconf reports cache sizes on this host (" + coheriq::host().arch +
+         "), so without sysfs they are unknown, as HostInfo documents");
+  }
+  CHECK(none.l1d_bytes >= 8 * 1024);
+  CHECK(none.l2_bytes > none.l1d_bytes);
+  // CPUID first, then sysconf for what it left unknown.
+  CHECK(none.l1d_bytes == (cpuid.l1d_bytes != 0 ? cpuid.l1d_bytes : libc.l1d_bytes));
+  CHECK(none.l2_bytes == (cpuid.l2_bytes != 0 ? cpuid.l2_bytes : libc.l2_bytes));
+  // Two independent readings of one CPU agree where both have one (glibc decodes CPUID itself).
+  if (cpuid.l1d_bytes != 0 && libc.l1d_bytes != 0) CHECK(cpuid.l1d_bytes == libc.l1d_bytes);
+  if (cpuid.l2_bytes != 0 && libc.l2_bytes != 0) CHECK(cpuid.l2_bytes == libc.l2_bytes);
+}
+
+TEST_CASE("host: a sysfs cache description wins, and gaps in it are filled") {
+  fresh_process();
+  const ScratchDir scratch("sysfs");
+  const std::string dir = scratch.str();
+  write_cache_entry(dir, 0, 1, "Data", "32K");
+  write_cache_entry(dir, 1, 1, "Instruction", "64K");
+  write_cache_entry(dir, 2, 2, "Unified", "2048K");
+  write_cache_entry(dir, 3, 3, "Unified", "32M");
+  const auto full = coheriq::detail::detect_cache_sizes(dir);
+  CHECK(full.l1d_bytes == 32 * 1024);
+  CHECK(full.l2_bytes == 2 * 1024 * 1024);
+
+  const ScratchDir scratch_partial("sysfs-l1-only");
+  const std::string partial = scratch_partial.str();
+  write_cache_entry(partial, 0, 1, "Data", "16K");
+  const auto filled = coheriq::detail::detect_cache_sizes(partial);
+  CHECK(filled.l1d_bytes == 16 * 1024);
+  const auto cpuid = coheriq::detail::cpuid_cache_sizes();
+  const auto libc = coheriq::detail::sysconf_cache_sizes();
+  CHECK(filled.l2_bytes == (cpuid.l2_bytes != 0 ? cpuid.l2_bytes : libc.l2_bytes));
 }
 
 // ------------------------------ COHERIQ_HOST_OVERRIDE
