@@ -70,7 +70,85 @@ std::optional<std::size_t> parse_number(std::string_view s, bool suffixes, std::
   return n * multiplier;
 }
 
+// A size in bytes: digits, optionally followed by K or M (binary multiples), at most 2^40.
+std::optional<std::size_t> parse_size(std::string_view s) {
+  return parse_number(s, true, std::size_t{1} << 40);
+}
+
+// Splits `value` into comma-separated key=value items, blanks around keys and values ignored,
+// each key at most once, and calls item(key, value) on each; returns the first error (from the
+// splitter or from `item`), or empty. `keys` lists the valid keys (items), for the messages.
+template <class Item>
+std::string for_each_item(std::string_view value, std::string_view keys, Item item) {
+  std::vector<std::string> seen;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t comma = value.find(',', start);
+    const std::string_view text = trim(value.substr(
+        start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
+    const std::size_t eq = text.find('=');
+    if (eq == std::string_view::npos || trim(text.substr(0, eq)).empty() ||
+        trim(text.substr(eq + 1)).empty()) {
+      return "item " + quoted(text) + " is not 'name=value'; items are " + std::string(keys) +
+             ", separated by ','";
+    }
+    const std::string key(trim(text.substr(0, eq)));
+    if (std::find(seen.begin(), seen.end(), key) != seen.end()) {
+      return "item " + quoted(key) + " appears twice";
+    }
+    seen.push_back(key);
+    if (std::string error = item(key, trim(text.substr(eq + 1))); !error.empty()) return error;
+    if (comma == std::string_view::npos) return "";
+    start = comma + 1;
+  }
+}
+
 }  // namespace
+
+std::string parse_host_requirements(std::string_view value, HostRequirements& out) {
+  constexpr std::string_view keys =
+      "vendor, families, min_vector_bits, min_l1d_bytes, min_l2_bytes";
+  HostRequirements host;
+  std::string error = for_each_item(value, keys, [&](const std::string& key, std::string_view v) {
+    const auto size = [&](std::size_t& field) {
+      const std::optional<std::size_t> n = parse_size(v);
+      if (!n) {
+        return key +
+               " must be a decimal number of bits or bytes, optionally followed by K or M, "
+               "got " +
+               quoted(v);
+      }
+      field = *n;
+      return std::string();
+    };
+    if (key == "vendor") {
+      host.vendor = v;
+    } else if (key == "families") {
+      std::string_view rest = v;
+      while (true) {
+        const std::size_t bar = rest.find('|');
+        const std::optional<std::size_t> f = parse_number(trim(rest.substr(0, bar)), false, 65535);
+        if (!f) {
+          return "families must be numbers separated by '|' (e.g. 25|26), got " + quoted(v);
+        }
+        host.families.push_back(static_cast<int>(*f));
+        if (bar == std::string_view::npos) break;
+        rest = rest.substr(bar + 1);
+      }
+    } else if (key == "min_vector_bits") {
+      return size(host.min_vector_bits);
+    } else if (key == "min_l1d_bytes") {
+      return size(host.min_l1d_bytes);
+    } else if (key == "min_l2_bytes") {
+      return size(host.min_l2_bytes);
+    } else {
+      return "unknown item " + quoted(key) + "; items are " + std::string(keys);
+    }
+    return std::string();
+  });
+  if (error.empty()) out = std::move(host);
+  return error;
+}
 
 HostOverride parse_host_override(std::string_view value, std::string_view variable) {
   HostOverride o;

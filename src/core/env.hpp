@@ -1,5 +1,8 @@
-// Parsers of outside input held in environment variables. Pure functions: fuzzed in tests/fuzz.
+// Parsers of outside input: environment variables, and the lists and host requirements of engine
+// lines and plugin manifests. Pure functions: fuzzed in tests/fuzz.
 #pragma once
+
+#include <coheriq/engine.hpp>
 
 #include <cstddef>
 #include <optional>
@@ -17,6 +20,14 @@ std::vector<std::string> parse_engine_list(std::string_view value, std::string_v
 
 // The value of COHERIQ_DISABLE_CPU_FEATURES: comma-separated cpu_features names, same grammar.
 std::vector<std::string> parse_feature_list(std::string_view value, std::string_view variable);
+
+// Host requirements beyond feature bits, as an engine states them: an engine line's HOST
+// (cmake/CoheriqEngines.cmake) and a plugin manifest's `host` key. Comma-separated key=value
+// items, blanks around them ignored, each key at most once, every one optional; the keys are the
+// fields of coheriq::HostRequirements: vendor (a vendor string), families (decimal CPU family
+// numbers separated by '|'), min_vector_bits, min_l1d_bytes and min_l2_bytes (digits, optionally
+// followed by K or M). Fills `out` and returns empty, or returns what is wrong (`out` untouched).
+std::string parse_host_requirements(std::string_view value, HostRequirements& out);
 
 // The value of COHERIQ_HOST_OVERRIDE, the test hook that makes the host look different:
 // comma-separated key=value pairs, blanks around them ignored, each key at most once. Keys:
