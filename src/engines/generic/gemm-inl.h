@@ -1,8 +1,8 @@
 // Generic GEMM and packed GEMM, written once with Highway (BLIS/GotoBLAS structure).
 //
-// Compiled once per engine, inside its kernels TU (src/engines/<engine>/kernels.cpp, through
-// engine-inl.h), in the engine's own namespace with internal linkage. It calls nothing in std::,
-// never allocates and never throws (ISA hygiene, docs/engine-guide.md).
+// Compiled once per engine, inside its kernels TU (through engines/generic/engine-table.h), in the
+// engine's own namespace with internal linkage. It calls nothing in std::, never allocates and
+// never throws (ISA hygiene, docs/engine-guide.md).
 //
 // Fixed-width and scalable (SVE) targets share everything but the microkernel: the loops,
 // k-blocking and packing read the lane count and NR through GemmShape (constants on a fixed-width
@@ -40,10 +40,8 @@
 
 #include <cstddef>
 
-#include COHERIQ_ENGINE_TUNING  // kGemm<T>: the engine's MR, NR, KC, MC, NC
-#include "engines/generic/gemm-tuning.hpp"
-#include "engines/generic/namespace.h"
-#include "hwy/cache_control.h"  // FlushStream, after the non-temporal stores of pack_b
+#include "engines/generic/namespace.h"  // kTuning.gemm: the engine's MR, NR, KC, MC, NC
+#include "hwy/cache_control.h"          // FlushStream, after the non-temporal stores of pack_b
 #include "kernels/candidates.hpp"
 
 COHERIQ_GENERIC_BEGIN
@@ -60,16 +58,19 @@ struct GemmShape {
   // at compile time; Lanes() is the run-time count).
   static constexpr std::size_t kLanes = HWY_LANES(T);
   static constexpr bool kScalable = HWY_HAVE_SCALABLE != 0;
-  static constexpr GemmTuning kTuning = kGemm<T>;  // the engine's tuning.hpp
-  static_assert(kTuning.scalable == kScalable,
+  static constexpr GemmTuning kBlocking = kTuning.gemm.of<T>();  // the engine's tuning.hpp
+  static_assert(kBlocking.mr != 0,
+                "tuning: the engine's record sets no GEMM blocking; set gemm in its tuning.hpp, or "
+                "refine a record that has one");
+  static_assert(kBlocking.scalable == kScalable,
                 "tuning: set scalable = true exactly for an engine of a scalable target (SVE)");
   // A scalable tuning states nr and nc for 128-bit vectors.
   static constexpr std::size_t kTuningLanes = kScalable ? 16 / sizeof(T) : kLanes;
-  static constexpr std::size_t kMR = kTuning.mr;
-  static constexpr std::size_t kNR = kTuning.nr;  // fixed-width targets (else NR())
-  static constexpr std::size_t kKC = kTuning.kc;
-  static constexpr std::size_t kMC = kTuning.mc;
-  static constexpr std::size_t kNC = kTuning.nc;  // fixed-width targets (else NC())
+  static constexpr std::size_t kMR = kBlocking.mr;
+  static constexpr std::size_t kNR = kBlocking.nr;  // fixed-width targets (else NR())
+  static constexpr std::size_t kKC = kBlocking.kc;
+  static constexpr std::size_t kMC = kBlocking.mc;
+  static constexpr std::size_t kNC = kBlocking.nc;  // fixed-width targets (else NC())
   static constexpr std::size_t kNRVectors = kNR / kTuningLanes;
   // Packed A runs k in groups of 4 (see GemmPackA); the microkernel unrolls k by as much.
   static constexpr std::size_t kKGroup = 4;
@@ -97,7 +98,7 @@ struct GemmShape {
   // whole number of groups would be overrun (found with neon's 2-lane f64 and NR = 6).
   static_assert(kNR % kKGroup == 0, "tuning: NR must be a multiple of 4 (the k group)");
   // Accumulators + the B vectors + one broadcast of A, in the ISA record's registers.
-  static_assert(kMR * kNRVectors + kNRVectors + 1 <= COHERIQ_ENGINE_VECTOR_REGISTERS,
+  static_assert(kMR * kNRVectors + kNRVectors + 1 <= kEngine.vector_registers,
                 "tuning: the MR x NR register tile does not fit the ISA's vector registers");
   static_assert(kKC >= 16 && kKC % 16 == 0, "tuning: KC must be a positive multiple of 16");
   static_assert(kMC >= kMR && kMC % kMR == 0, "tuning: MC must be a positive multiple of MR");
