@@ -62,6 +62,9 @@ struct Blas1Tuning {
 // Everything an engine's record holds. Grouped by the code that reads it.
 struct Tuning {
   PerType<GemmTuning> gemm;
+  // pack_b writes a packed matrix of more bytes than this around the caches (streaming stores):
+  // about a quarter of the last-level cache, beyond which it would not stay there for the product.
+  std::size_t pack_b_stream_bytes = std::size_t{8} << 20;
   Blas1Tuning blas1;
 };
 

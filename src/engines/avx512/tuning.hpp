@@ -4,8 +4,8 @@
 // takes about 60% of a 48 KiB L1d; MC, NC: the packed A block (f32 336 x 512, 672 KiB; f64
 // 240 x 384, 720 KiB) and the B columns used against it, for a 1 MiB L2. asum: half-width loads
 // for arrays that live in a 1 MiB L2 and not in L1d, which AVX-512 hosts with slow 64-byte loads
-// from L2 read faster. Both were measured on a Zen 5 host (docs/performance.md, "Tuning records"):
-// an AVX-512 host of another family is the first place to revisit them.
+// from L2 read faster. Both were measured on a Zen 5 host (docs/performance.md, "What the tuned
+// figures rest on"): an AVX-512 host of another family is the first place to revisit them.
 #pragma once
 
 #include "engines/avx2/tuning.hpp"

@@ -32,8 +32,8 @@
 // same loops without packing B (and gives the same bits: the k-blocks depend on k alone). It has
 // no workspace: it packs A one micro-panel at a time into a buffer on the stack (MC = MR), which
 // streams the B k-block once per MR rows; the 9 bytes per cycle that takes (128 bytes per 14
-// cycles with zmm) are within what L3 delivers. (MC rows of A in a workspace, as gemm has, was
-// measured no faster, and slower for f32 at n = 1024 on 2 threads.)
+// cycles with zmm) are within what L3 delivers (MC rows of A in a workspace measured no faster:
+// docs/performance.md, "What the tuned figures rest on").
 
 #ifndef COHERIQ_ENGINES_GENERIC_GEMM_INL_H_
 #define COHERIQ_ENGINES_GENERIC_GEMM_INL_H_
@@ -258,10 +258,8 @@ HWY_INLINE void GemmPackB(Trans tb, const T* HWY_RESTRICT B, std::size_t ldb, st
 // (mr rows of nr values at c, ldc apart) fetched for writing 32 steps before the end (at the start
 // of a shorter loop). The tile is needed only after the loop, and a tile fetched at its start can
 // be evicted by the A and B panels streaming through L1 before it is used (its rows, a multiple of
-// 4 KiB apart at n = 1024 doubles, share L1 sets). dgemm at n = 1024 on Zen 5, % of the FMA peak in
-// the same process, interleaved runs: fetched at the start 85.4-89.8%, 32 steps before the
-// end 90.0-92.0%, 64 steps 87.5-89.3%; sgemm the same or better. 32 steps are at least 320 FMAs,
-// enough to hide a fetch from L3.
+// 4 KiB apart at n = 1024 doubles, share L1 sets). 32 steps are at least 320 FMAs, enough to hide a
+// fetch from L3 (docs/performance.md, "What the tuned figures rest on").
 template <class T, class Group>
 HWY_INLINE void GemmKLoop(std::size_t kc_full, const T* HWY_RESTRICT& a, const T* HWY_RESTRICT& b,
                           Group group, T* HWY_RESTRICT c, std::size_t ldc, std::size_t mr,
@@ -629,12 +627,9 @@ void pack_b(Trans tb, std::size_t k, std::size_t n, const T* B, std::size_t ldb,
   const auto block_of = [&](std::size_t pc) {
     return dst + pc * n_padded + j0 * GemmMin(k_block, k - pc);
   };
-  // Past 8 MiB the packed matrix is written around the caches (streaming stores): a quarter of
-  // the last-level cache of the hosts we tune for (32 MiB per Zen 5 CCX), beyond which it would
-  // not stay there for the product anyway. Measured on Zen 5 against the reference's plain copy:
-  // streaming from 2 MiB made 4 and 8 MiB packs 0.8x and 0.85x the reference's speed, not
-  // streaming at all made 16 MiB 0.7x; 8 MiB is where the two meet.
-  const bool stream = n_padded * k * sizeof(T) > (std::size_t{8} << 20);
+  // A packed matrix larger than a part of the last-level cache would not stay there for the
+  // product anyway: it is written around the caches (streaming stores; the engine's record).
+  const bool stream = n_padded * k * sizeof(T) > kTuning.pack_b_stream_bytes;
   for (std::size_t pc = 0; pc < k; pc += k_block) {
     const std::size_t kc = GemmMin(k_block, k - pc);
     if (stream) {
