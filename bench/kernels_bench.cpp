@@ -38,7 +38,7 @@ namespace {
 namespace ck = coheriq::kernels;
 
 // ------------------------------ One benchmark per row of the candidate list
-// Every public row of coheriq/kernels_domain.hpp is registered by the shape of its signature, so a
+// Every public row of coheriq/kernels_table.hpp is registered by the shape of its signature, so a
 // new kernel is benchmarked with nothing written here. A row of a new shape does not compile
 // (Row's primary template): add the shape below.
 template <auto F, class Signature = decltype(F)>

@@ -78,7 +78,7 @@ constexpr bool EveryTakenNameIsGeneric() {
 }
 static_assert(EveryTakenNameIsGeneric(),
               "the engine line's KERNELS names a candidate that has no generic kernel for this "
-              "target (see COHERIQ_KERNELS_CANDIDATES in coheriq/kernels_domain.hpp)");
+              "target (see COHERIQ_KERNELS_CANDIDATES in coheriq/kernels_table.hpp)");
 
 // A candidate both hand-written and taken from the generic kernels would be provided twice.
 constexpr bool OwnKernelsAreNotTaken() {
