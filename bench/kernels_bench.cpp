@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "bench_config.hpp"
+#include "core/text.hpp"
 #include "harness.hpp"
 #include "peers/peers.hpp"
 
@@ -36,6 +37,7 @@ namespace coheriq_bench {
 namespace {
 
 namespace ck = coheriq::kernels;
+using coheriq::detail::join;
 
 // ------------------------------ One benchmark per row of the candidate list
 // Every public row of coheriq/kernels_table.hpp is registered by the shape of its signature, so a
@@ -301,12 +303,6 @@ std::string lock_engine() {
   return coheriq::status(ck::domain_name).engine;
 }
 
-std::string joined(const std::vector<std::string>& items, const char* sep) {
-  std::string s;
-  for (const std::string& item : items) s += (s.empty() ? "" : sep) + item;
-  return s;
-}
-
 int run(int argc, char** argv) {
   // Line-buffered, so a caller reading the console report through a pipe sees progress live.
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
@@ -357,7 +353,7 @@ int run(int argc, char** argv) {
   for (const PeerStatus& p : peers) {
     benchmark::AddCustomContext("peer_" + p.name, (p.available ? "" : "unavailable: ") + p.detail);
   }
-  benchmark::AddCustomContext("peers_skipped", joined(skipped, "; "));
+  benchmark::AddCustomContext("peers_skipped", join(skipped, "; "));
   for (const auto& [kernel, traits] : described_kernels()) {
     benchmark::AddCustomContext("coheriq_kernel:" + kernel, traits);
     if (describe_kernels) std::printf("@kernel %s %s\n", kernel.c_str(), traits.c_str());
@@ -366,9 +362,9 @@ int run(int argc, char** argv) {
   std::fprintf(stderr, "kernels_bench: engine %s (COHERIQ_ENGINE=%s)\n", engine.c_str(),
                env != nullptr ? env : "");
   std::fprintf(stderr, "kernels_bench: peers: %s\n",
-               used.empty() ? "none" : joined(used, "; ").c_str());
+               used.empty() ? "none" : join(used, "; ").c_str());
   if (!skipped.empty()) {
-    std::fprintf(stderr, "kernels_bench: skipped peers: %s\n", joined(skipped, "; ").c_str());
+    std::fprintf(stderr, "kernels_bench: skipped peers: %s\n", join(skipped, "; ").c_str());
   }
   std::fprintf(stderr, "kernels_bench: cache: %s\n", cache_policy().c_str());
   std::fprintf(stderr, "kernels_bench: threads: %zu%s\n", threads,

@@ -21,6 +21,11 @@ std::vector<std::string> parse_engine_list(std::string_view value, std::string_v
 // The value of COHERIQ_DISABLE_CPU_FEATURES: comma-separated cpu_features names, same grammar.
 std::vector<std::string> parse_feature_list(std::string_view value, std::string_view variable);
 
+// A size in bytes: decimal digits, optionally followed by K or M (binary multiples: 48K, 1M), at
+// most 2^40; nullopt for anything else. The sizes of host requirements and COHERIQ_HOST_OVERRIDE,
+// and of the kernel's description of the caches (sysfs: "48K").
+std::optional<std::size_t> parse_size(std::string_view text);
+
 // Host requirements beyond feature bits, as an engine states them: an engine line's HOST
 // (cmake/CoheriqEngines.cmake) and a plugin manifest's `host` key. Comma-separated key=value
 // items, blanks around them ignored, each key at most once, every one optional; the keys are the
@@ -29,11 +34,12 @@ std::vector<std::string> parse_feature_list(std::string_view value, std::string_
 // followed by K or M). Fills `out` and returns empty, or returns what is wrong (`out` untouched).
 std::string parse_host_requirements(std::string_view value, HostRequirements& out);
 
-// The value of COHERIQ_HOST_OVERRIDE, the test hook that makes the host look different:
-// comma-separated key=value pairs, blanks around them ignored, each key at most once. Keys:
-// vendor (a vendor string such as AuthenticAMD), family and model (decimal), vector_bits (0 or a
-// multiple of 128), l1d and l2 (bytes, optionally with a K or M suffix: 48K, 1M). An empty or
-// blank value overrides nothing. Throws coheriq::Error naming `variable` on anything else.
+// The value of COHERIQ_HOST_OVERRIDE, the test hook that makes the host look different: items
+// in the grammar of parse_host_requirements, whose keys are the fields of coheriq::HostInfo it
+// replaces (a requirement's key is min_ and the same name): vendor (a vendor string such as
+// AuthenticAMD), family and model (decimal), vector_bits (0 or a multiple of 128), l1d_bytes and
+// l2_bytes (digits, optionally with a K or M suffix: 48K, 1M). An empty or blank value overrides
+// nothing. Throws coheriq::Error naming `variable` on anything else.
 struct HostOverride {
   std::optional<std::string> vendor;
   std::optional<int> family;
