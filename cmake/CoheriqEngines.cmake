@@ -308,6 +308,7 @@ function(coheriq_kernels_engine name)
     set_target_properties(${target} PROPERTIES CXX_STANDARD 20 CXX_EXTENSIONS OFF
                                                POSITION_INDEPENDENT_CODE ON)
     coheriq_warnings(${target})
+    coheriq_private_in_static_copy(${target} coheriq_kernels)
   endforeach()
   target_sources(coheriq_kernels PRIVATE $<TARGET_OBJECTS:coheriq_descriptor_${name}>
                                          $<TARGET_OBJECTS:coheriq_engine_${name}>)

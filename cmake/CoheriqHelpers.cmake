@@ -14,3 +14,16 @@ function(coheriq_simd_headers target)
   get_target_property(hwy_inc hwy::hwy INTERFACE_INCLUDE_DIRECTORIES)
   target_include_directories(${target} SYSTEM PRIVATE ${hwy_inc})
 endfunction()
+
+# coheriq_private_in_static_copy(<target> <library>): when <library> is built static, <target>'s
+# symbols (it is part of <library>) are hidden. A static copy is private to the binary it is
+# linked into: two shared objects that each link one (two Python extensions, say) must never bind
+# to each other's functions or data, whether loaded RTLD_LOCAL or RTLD_GLOBAL
+# (docs/decisions.md, "Static copies"). Shared builds keep their exports.
+function(coheriq_private_in_static_copy target library)
+  get_target_property(type ${library} TYPE)
+  if(type STREQUAL "STATIC_LIBRARY")
+    set_target_properties(${target} PROPERTIES CXX_VISIBILITY_PRESET hidden
+                                               VISIBILITY_INLINES_HIDDEN ON)
+  endif()
+endfunction()

@@ -26,9 +26,10 @@ install(FILES ${PROJECT_BINARY_DIR}/coheriqConfig.cmake
         DESTINATION ${COHERIQ_CMAKE_DIR})
 
 # coheriq.pc. Decision (docs/decisions.md, "pkg-config"): the plain `pkg-config --libs coheriq`
-# must link. A static coheriq (the default, and all a default install holds) needs cpu_features,
-# libdl and pthread on the consumer's link line, so they go in Libs; only a shared coheriq, which
-# records them itself, keeps them in Libs.private (for --static).
+# must link, from C++ and from C (gcc adds neither the C++ runtime nor libm). A static coheriq
+# (the default, and all a default install holds) needs cpu_features, libdl, pthread, libstdc++
+# and libm on the consumer's link line, so they go in Libs; only a shared coheriq, which records
+# them itself, keeps them in Libs.private (for --static).
 set(COHERIQ_PC_DEPENDENCIES)
 # cpu_features: -L its directory unless the linker searches it anyway, then -lcpu_features.
 get_target_property(cpu_features_location CpuFeatures::cpu_features LOCATION)
@@ -42,7 +43,7 @@ list(APPEND COHERIQ_PC_DEPENDENCIES -lcpu_features)
 foreach(lib IN LISTS CMAKE_DL_LIBS)
   list(APPEND COHERIQ_PC_DEPENDENCIES -l${lib})
 endforeach()
-list(APPEND COHERIQ_PC_DEPENDENCIES -pthread)
+list(APPEND COHERIQ_PC_DEPENDENCIES -pthread -lstdc++ -lm)
 list(JOIN COHERIQ_PC_DEPENDENCIES " " COHERIQ_PC_DEPENDENCIES)
 if(BUILD_SHARED_LIBS)
   set(COHERIQ_PC_LIBS "")

@@ -26,8 +26,9 @@ aarch64=(
 )
 for arg in "$@"; do
   case "$arg" in
-    # --tests: the bench chart; exit-time gemm; tests/blas (reference BLAS, Fortran, numpy); aarch64
-    --tests) packages+=(chromium valgrind libblas3 gfortran python3-numpy "${aarch64[@]}") ;;
+    # --tests: the bench chart; exit-time gemm; tests/blas (reference BLAS and its netlib test
+    # programs, Fortran, numpy); aarch64
+    --tests) packages+=(chromium valgrind libblas3 libblas-test gfortran python3-numpy "${aarch64[@]}") ;;
     --aarch64) packages+=("${aarch64[@]}") ;;
     *) echo "coheriq: scripts/deps.sh: unknown option '$arg' (--tests, --aarch64)" >&2; exit 2 ;;
   esac

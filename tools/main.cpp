@@ -6,7 +6,9 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <string>
 
@@ -41,6 +43,18 @@ void detect_host_quietly() {
   close(saved);
   close(devnull);
 }
+
+// A value that parses as a finite number: "nan" and "inf" are numbers to strtod, not durations.
+const CLI::Validator finite_number(
+    [](std::string& text) -> std::string {
+      char* end = nullptr;
+      const double value = std::strtod(text.c_str(), &end);
+      if (end == text.c_str() || *end != '\0' || !std::isfinite(value)) {
+        return "'" + coheriq::tool::shown(text) + "' is not a finite number";
+      }
+      return "";
+    },
+    "FINITE");
 
 std::string command_line(int argc, char** argv) {
   std::string s = "coheriq";
@@ -104,6 +118,7 @@ int main(int argc, char** argv) {
   bench_app
       ->add_option("--min-time", bench.min_time,
                    "Seconds per repetition (default 0.05, 0.01 with --quick)")
+      ->check(finite_number)  // before the range, which NaN would pass (no comparison is true)
       ->check(CLI::Range(0.0, 1000.0));
   bench_app
       ->add_option("--threads", bench.threads,

@@ -5,8 +5,11 @@
  * Errors: every function returns a coheriq_status (COHERIQ_OK == 0); results come back through
  * pointer arguments, written only on success. A failed call changes nothing; its message, which
  * starts with "coheriq:", names the argument and says what to do, is coheriq_last_error() on the
- * calling thread until that thread's next failed call. Link with coheriq::kernels (pkg-config
- * coheriq; C programs also need the C++ runtime: link with a C++ compiler or add -lstdc++). */
+ * calling thread until that thread's next failed call. Bad arguments never raise a signal: NULL
+ * where elements would be read or written (n > 0; a GEMM's A and B when m, n and k are > 0, C when
+ * m and n are) and sizes describing an array beyond PTRDIFF_MAX bytes are
+ * COHERIQ_ERROR_INVALID_ARGUMENT, reported before any work. Link with coheriq::kernels: pkg-config
+ * coheriq carries the C++ runtime and libm a C program needs (without it, add -lstdc++ -lm). */
 #ifndef COHERIQ_COHERIQ_H_
 #define COHERIQ_COHERIQ_H_
 
@@ -42,7 +45,7 @@ const char* coheriq_last_error(void);
 
 /* ------------------------------ Engines */
 
-/* coheriq::enable_engine: one-way, before the domain's first use. */
+/* coheriq::enable_engine: one-way, before the domain's first use; a name, "auto" or a list. */
 int coheriq_enable_engine(const char* domain, const char* engine);
 /* The engine in effect, or the one the first use would lock, as a NUL-terminated string in
  * buf[0, size). Never locks. COHERIQ_ERROR_BUFFER_TOO_SMALL (buf untouched, the message says the

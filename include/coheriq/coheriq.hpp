@@ -14,8 +14,9 @@
 
 namespace coheriq {
 
-// The engine every domain has: its own reference implementation.
-inline constexpr std::string_view REFERENCE = "reference";
+// The engine every domain has: its own reference implementation. (Not `inline`: a constant of
+// each translation unit, so that no binary exports it to another; docs/decisions.md.)
+constexpr std::string_view REFERENCE = "reference";
 
 // ------------------------------ Errors
 // Every message starts with "coheriq:", names what was wrong and says what to do.
@@ -119,10 +120,14 @@ struct HostInfo {
 // ------------------------------ User API
 
 // Enables `engine` for `domain`, process-wide and one-way. Must happen before the first use of
-// any candidate of the domain. Enabling the engine already in effect is a no-op.
+// any candidate of the domain. `engine` takes what the domain's variable takes: a name, "auto" or
+// a comma-separated list ("avx512,avx2"), with the variable's errors; a list is chosen now, as
+// the variable's is at first use, and the engine it chose is then fixed. Asking again for the
+// engine in effect (its name, or a list that chooses it) is a no-op.
 void enable_engine(std::string_view domain, std::string_view engine);
 
-// The engine in effect now, or the one that would be at first use. Never locks. May throw the
+// The engine in effect now, or the one the first use will lock to (a plugin engine the variable
+// would pick is probed: its library loaded, as the first use would). Never locks. May throw the
 // errors of the domain's environment variable when that decides.
 std::string active_engine(std::string_view domain);
 
@@ -137,7 +142,7 @@ std::vector<std::string> domains();
 // Every engine of the domain, highest priority first. Never locks, never loads a plugin.
 std::vector<EngineInfo> engines(std::string_view domain);
 
-// The domain's state, engine and the reason for it. Never locks.
+// The domain's state, engine and the reason for it (as active_engine decides it). Never locks.
 DomainStatus status(std::string_view domain);
 
 // The host CPU and its features. Throws Error when COHERIQ_DISABLE_CPU_FEATURES or

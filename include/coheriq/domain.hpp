@@ -11,6 +11,8 @@
 //     using candidates = coheriq::list<area, make_mesh>;
 //     static const coheriq::OverrideTable& reference();
 //     static std::vector<coheriq::EngineSpec> builtin_engines();
+//     static void check_settings();  // optional: the domain's own variables, checked at the
+//                                    // first use before the lock; throws coheriq::Error
 //   };
 //
 // Each candidate is a tag type with a name and a signature (and the classes it touches):
@@ -90,9 +92,12 @@ struct DomainDesc {
   std::size_t functions_size;
   const OverrideTable& (*reference)();
   std::vector<EngineSpec> (*builtin_engines)();
+  void (*check_settings)();  // Domain::check_settings, or nullptr when the domain has none
 };
 
 // Registers the domain (idempotent per name) and checks its reference implements every candidate.
+// Each binary's copy of `desc` (its slots) is added to the domain, and installed at once when the
+// domain is locked already.
 DomainCore& materialize(const DomainDesc& desc);
 // Slow paths: settle the choice, install the resolved table and lock. Thread-safe.
 void settle_function(DomainCore& core, std::size_t candidate);
@@ -107,13 +112,15 @@ struct index_of<T, list<U, Rest...>>
     : std::integral_constant<std::size_t, 1 + index_of<T, list<Rest...>>::value> {};
 
 template <class Domain>
-DomainCore& core();
+COHERIQ_LOCAL_TO_BINARY DomainCore& core();
 
+// A candidate's slot: one per binary that calls the candidate (COHERIQ_LOCAL_TO_BINARY); the
+// domain installs the engine's function into every binary's copy (domains.cpp).
 template <class Domain, class Candidate, class Signature = typename Candidate::signature>
-struct slot;
+struct COHERIQ_LOCAL_TO_BINARY slot;
 
 template <class Domain, class Candidate, class R, class... A>
-struct slot<Domain, Candidate, R(A...)> {
+struct COHERIQ_LOCAL_TO_BINARY slot<Domain, Candidate, R(A...)> {
   // Until the domain locks, every slot points here: settle, then forward.
   static R first_use(A... args) {
     settle_function(core<Domain>(), index_of<Candidate, typename Domain::candidates>::value);
@@ -126,19 +133,30 @@ struct slot<Domain, Candidate, R(A...)> {
 };
 
 template <class Touches>
-struct touched_names;
+struct COHERIQ_LOCAL_TO_BINARY touched_names;
 template <class... Classes>
-struct touched_names<touches<Classes...>> {
+struct COHERIQ_LOCAL_TO_BINARY touched_names<touches<Classes...>> {
   static constexpr std::string_view value[sizeof...(Classes) + 1] = {Classes::name..., {}};
   static constexpr std::size_t size = sizeof...(Classes);
 };
 
+// &Domain::check_settings when the domain declares one.
+template <class Domain, class = void>
+struct COHERIQ_LOCAL_TO_BINARY settings_check {
+  static constexpr void (*value)() = nullptr;
+};
+template <class Domain>
+struct COHERIQ_LOCAL_TO_BINARY
+    settings_check<Domain, std::void_t<decltype(&Domain::check_settings)>> {
+  static constexpr void (*value)() = &Domain::check_settings;
+};
+
 template <class Domain, class Classes = typename Domain::classes,
           class Candidates = typename Domain::candidates>
-struct describe;
+struct COHERIQ_LOCAL_TO_BINARY describe;
 
 template <class Domain, class... Classes, class... Candidates>
-struct describe<Domain, list<Classes...>, list<Candidates...>> {
+struct COHERIQ_LOCAL_TO_BINARY describe<Domain, list<Classes...>, list<Candidates...>> {
   static_assert((std::is_base_of_v<candidate_class, Classes> && ...),
                 "every entry of Domain::classes derives from coheriq::candidate_class");
   static constexpr std::string_view classes[sizeof...(Classes) + 1] = {Classes::name..., {}};
@@ -153,11 +171,14 @@ struct describe<Domain, list<Classes...>, list<Candidates...>> {
                                       functions,
                                       sizeof...(Candidates),
                                       &Domain::reference,
-                                      &Domain::builtin_engines};
+                                      &Domain::builtin_engines,
+                                      settings_check<Domain>::value};
 };
 
+// This binary's registration of the domain: its copy of the description (and so of the slots),
+// added to the domain of the framework this binary calls.
 template <class Domain>
-DomainCore& core() {
+COHERIQ_LOCAL_TO_BINARY DomainCore& core() {
   static DomainCore& c = materialize(describe<Domain>::desc);
   return c;
 }
@@ -167,33 +188,33 @@ DomainCore& core() {
 // Registers the domain in this process (idempotent). Domains call it from their public entry
 // points; nothing runs at load time.
 template <class Domain>
-void materialize() {
+COHERIQ_LOCAL_TO_BINARY void materialize() {
   (void)detail::core<Domain>();
 }
 
 // coheriq::enable_engine and coheriq::active_engine for this domain, materializing it first so
 // that they work before anything of it was called: a domain's own shortcuts forward to these.
 template <class Domain>
-void enable_engine(std::string_view engine) {
+COHERIQ_LOCAL_TO_BINARY void enable_engine(std::string_view engine) {
   materialize<Domain>();
   enable_engine(Domain::name, engine);
 }
 template <class Domain>
-std::string active_engine() {
+COHERIQ_LOCAL_TO_BINARY std::string active_engine() {
   materialize<Domain>();
   return active_engine(Domain::name);
 }
 
 // Calls the candidate in the engine in effect; the first call settles and locks the domain.
 template <class Domain, class Candidate, class... Args>
-inline decltype(auto) call(Args&&... args) {
+COHERIQ_LOCAL_TO_BINARY inline decltype(auto) call(Args&&... args) {
   return detail::slot<Domain, Candidate>::fn.load(std::memory_order_acquire)(
       std::forward<Args>(args)...);
 }
 
 // Constructing an object of a candidate class is a first use: call this in its constructors.
 template <class Domain, class Class>
-inline void use_class() {
+COHERIQ_LOCAL_TO_BINARY inline void use_class() {
   detail::settle_class(detail::core<Domain>(),
                        detail::index_of<Class, typename Domain::classes>::value);
 }

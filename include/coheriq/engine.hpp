@@ -27,9 +27,20 @@ struct OverrideTable {
   std::size_t size;
 };
 
+// The framework's templates that hold state (a domain's slots, its registration) or addresses
+// are local to the binary that instantiates them: hidden visibility, so that two binaries that
+// each link a static copy of a domain (two Python extensions, say) never bind to each other's
+// copy. GCC would otherwise make them STB_GNU_UNIQUE symbols, which the dynamic linker binds
+// process-wide even across dlopen(RTLD_LOCAL) (docs/decisions.md, "Static copies").
+#if defined(__GNUC__) || defined(__clang__)
+#define COHERIQ_LOCAL_TO_BINARY __attribute__((visibility("hidden")))
+#else
+#define COHERIQ_LOCAL_TO_BINARY
+#endif
+
 namespace detail {
 template <class Candidate, typename Candidate::pointer F>
-inline constexpr typename Candidate::pointer function_holder = F;
+inline constexpr typename Candidate::pointer function_holder COHERIQ_LOCAL_TO_BINARY = F;
 }  // namespace detail
 
 // The override entry for `Candidate` implemented by `F`. A function whose signature differs from
@@ -85,7 +96,7 @@ void register_engine(const EngineSpec& spec);
 // described by a manifest (docs/engine-guide.md). It is loaded only when its engine, or one that
 // inherits it, is enabled on a host that has its required features.
 
-inline constexpr std::uint32_t plugin_abi_version = 1;
+constexpr std::uint32_t plugin_abi_version = 1;  // not `inline`: no binary exports it
 
 struct PluginEngine {
   std::uint32_t abi_version;       // plugin_abi_version when the plugin was built

@@ -17,18 +17,21 @@
 
 namespace coheriq::kernels {
 
-inline constexpr std::string_view domain_name = "coheriq.kernels";
+// Not `inline`: a constant of each translation unit, which no binary exports (docs/decisions.md).
+constexpr std::string_view domain_name = "coheriq.kernels";
 
-// = coheriq::enable_engine(domain_name, engine)
+// = coheriq::enable_engine(domain_name, engine): a name, "auto" or a list, as COHERIQ_ENGINE
 void enable_engine(std::string_view engine);
 // = coheriq::active_engine(domain_name)
 std::string active_engine();
 
 // ------------------------------ Threads
-// The threads kernels may use (GEMM; results never depend on the count). 0 restores the default:
-// COHERIQ_NUM_THREADS when set (a positive integer), else the CPUs of the process's affinity mask.
-// Allowed before and after the first use. num_threads() throws coheriq::Error when
-// COHERIQ_NUM_THREADS is malformed and no count was set explicitly.
+// The threads kernels may use (GEMM; results never depend on the count), at most 4096. 0 restores
+// the default: COHERIQ_NUM_THREADS when set (an integer from 1 to 4096), else the CPUs of the
+// process's affinity mask. Allowed before and after the first use; set_num_threads throws
+// std::invalid_argument above 4096. A malformed COHERIQ_NUM_THREADS fails the domain's first use
+// (nothing locks), and num_threads() throws coheriq::Error for it when no count was set
+// explicitly.
 void set_num_threads(std::size_t n);
 std::size_t num_threads();
 

@@ -65,6 +65,8 @@ struct Domain {
 #undef COHERIQ_KERNELS_TAG_NAME
   static const coheriq::OverrideTable& reference();           // src/reference
   static std::vector<coheriq::EngineSpec> builtin_engines();  // the generated registry
+  // COHERIQ_NUM_THREADS, checked at the first use (src/kernels/threads.cpp).
+  static void check_settings();
 };
 
 }  // namespace coheriq::kernels

@@ -10,7 +10,10 @@
 #include <new>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
+
+#include "core/text.hpp"
 
 namespace {
 
@@ -23,9 +26,25 @@ int fail(int status, std::string message) {
   return status;
 }
 
-// Runs f, mapping what it throws to a status; f's results are written by f itself, last.
+// The C++ API's argument errors name its function ("coheriq: gemm: lda = 3 ..."); the C caller
+// called `function` (coheriq_sgemm), so that is the name the message shows.
+std::string renamed(const std::string& message, const char* function) {
+  constexpr std::string_view head = "coheriq: ";
+  if (message.compare(0, head.size(), head) != 0) return message;
+  const std::size_t end = message.find(": ", head.size());
+  if (end == std::string::npos) return message;
+  const std::string_view name = std::string_view(message).substr(head.size(), end - head.size());
+  if (name.empty() ||
+      name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_") != std::string_view::npos) {
+    return message;
+  }
+  return std::string(head) + function + message.substr(end);
+}
+
+// Runs f for the C function `function`, mapping what it throws to a status; f's results are
+// written by f itself, last.
 template <class F>
-int run(F f) noexcept {
+int run(const char* function, F f) noexcept {
   try {
     f();
     return COHERIQ_OK;
@@ -42,21 +61,35 @@ int run(F f) noexcept {
   } catch (const coheriq::PluginError& e) {
     return fail(COHERIQ_ERROR_PLUGIN, e.what());
   } catch (const std::invalid_argument& e) {
-    return fail(COHERIQ_ERROR_INVALID_ARGUMENT, e.what());
+    return fail(COHERIQ_ERROR_INVALID_ARGUMENT, renamed(e.what(), function));
   } catch (const std::bad_alloc&) {
-    return fail(COHERIQ_ERROR_OUT_OF_MEMORY,
-                "coheriq: out of memory; free memory or use smaller sizes");
+    return fail(
+        COHERIQ_ERROR_OUT_OF_MEMORY,
+        std::string("coheriq: ") + function + ": out of memory; free memory or use smaller sizes");
   } catch (const std::exception& e) {
     return fail(COHERIQ_ERROR_OTHER, e.what());
   } catch (...) {
-    return fail(COHERIQ_ERROR_OTHER, "coheriq: unexpected error");
+    return fail(COHERIQ_ERROR_OTHER, std::string("coheriq: ") + function + ": unexpected error");
   }
+}
+
+[[noreturn]] void throw_invalid(const char* function, const std::string& what) {
+  throw std::invalid_argument(std::string("coheriq: ") + function + ": " + what);
 }
 
 void require(const void* p, const char* function, const char* argument) {
   if (p == nullptr) {
-    throw std::invalid_argument(std::string("coheriq: ") + function + ": " + argument +
-                                " is NULL; pass a valid pointer");
+    throw_invalid(function, std::string(argument) + " is NULL; pass a valid pointer");
+  }
+}
+
+// What C++ cannot express: a NULL array where the call reads or writes elements. (Sizes are
+// checked by the C++ API.) A vector is read when n > 0.
+void require_vector(const void* p, std::size_t n, const char* function, const char* argument) {
+  if (p == nullptr && n > 0) {
+    throw_invalid(function, std::string(argument) + " is NULL with n = " + std::to_string(n) +
+                                "; pass its " + std::to_string(n) +
+                                " elements (NULL only with n = 0)");
   }
 }
 
@@ -67,10 +100,10 @@ int copy_out(const char* function, const std::string& text, char* buf, std::size
                 std::string("coheriq: ") + function + ": buf is NULL; pass a buffer");
   }
   if (text.size() + 1 > size) {
-    return fail(COHERIQ_ERROR_BUFFER_TOO_SMALL, std::string("coheriq: ") + function + ": '" + text +
-                                                    "' needs " + std::to_string(text.size() + 1) +
-                                                    " bytes, size is " + std::to_string(size) +
-                                                    "; pass a larger buffer");
+    return fail(COHERIQ_ERROR_BUFFER_TOO_SMALL,
+                std::string("coheriq: ") + function + ": " + coheriq::detail::quoted(text) +
+                    " needs " + std::to_string(text.size() + 1) + " bytes, size is " +
+                    std::to_string(size) + "; pass a larger buffer");
   }
   std::memcpy(buf, text.c_str(), text.size() + 1);
   return COHERIQ_OK;
@@ -79,17 +112,39 @@ int copy_out(const char* function, const std::string& text, char* buf, std::size
 k::Trans trans_of(int t, const char* function, const char* argument) {
   if (t == COHERIQ_NO_TRANS) return k::Trans::N;
   if (t == COHERIQ_TRANS) return k::Trans::T;
-  throw std::invalid_argument(std::string("coheriq: ") + function + ": " + argument + " = " +
-                              std::to_string(t) +
+  throw_invalid(function, std::string(argument) + " = " + std::to_string(t) +
                               " is not a coheriq_trans; pass COHERIQ_NO_TRANS or COHERIQ_TRANS");
 }
 
 template <class R, class F>
 int result_of(const char* function, R* result, F f) {
-  return run([&] {
+  return run(function, [&] {
     require(result, function, "result");
     const R value = f();
     *result = value;
+  });
+}
+
+// coheriq_?gemm: A and B are read when the product has terms (m, n and k > 0), C written when
+// it has elements (m and n > 0); NULL is allowed otherwise.
+template <class T>
+int gemm(const char* function, int ta, int tb, std::size_t m, std::size_t n, std::size_t k, T alpha,
+         const T* A, std::size_t lda, const T* B, std::size_t ldb, T beta, T* C, std::size_t ldc) {
+  return run(function, [&] {
+    const k::Trans op_a = trans_of(ta, function, "ta"), op_b = trans_of(tb, function, "tb");
+    const std::string sizes =
+        "m = " + std::to_string(m) + ", n = " + std::to_string(n) + ", k = " + std::to_string(k);
+    const auto require_matrix = [&](const void* p, bool used, const char* argument,
+                                    const char* allowed) {
+      if (p == nullptr && used) {
+        throw_invalid(function, std::string(argument) + " is NULL with " + sizes +
+                                    "; pass the matrix (NULL only when " + allowed + ")");
+      }
+    };
+    require_matrix(A, m > 0 && n > 0 && k > 0, "A", "m, n or k is 0");
+    require_matrix(B, m > 0 && n > 0 && k > 0, "B", "m, n or k is 0");
+    require_matrix(C, m > 0 && n > 0, "C", "m or n is 0");
+    k::gemm(op_a, op_b, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
   });
 }
 
@@ -100,7 +155,7 @@ extern "C" {
 const char* coheriq_last_error(void) { return last_error.c_str(); }
 
 int coheriq_enable_engine(const char* domain, const char* engine) {
-  return run([&] {
+  return run("coheriq_enable_engine", [&] {
     require(domain, "coheriq_enable_engine", "domain");
     require(engine, "coheriq_enable_engine", "engine");
     coheriq::enable_engine(domain, engine);
@@ -109,7 +164,7 @@ int coheriq_enable_engine(const char* domain, const char* engine) {
 
 int coheriq_active_engine(const char* domain, char* buf, size_t size) {
   std::string name;
-  const int status = run([&] {
+  const int status = run("coheriq_active_engine", [&] {
     require(domain, "coheriq_active_engine", "domain");
     name = coheriq::active_engine(domain);
   });
@@ -125,7 +180,7 @@ int coheriq_engine_count(const char* domain, size_t* count) {
 
 int coheriq_engine_name(const char* domain, size_t index, char* buf, size_t size) {
   std::string name;
-  const int status = run([&] {
+  const int status = run("coheriq_engine_name", [&] {
     require(domain, "coheriq_engine_name", "domain");
     const std::vector<coheriq::EngineInfo> all = coheriq::engines(domain);
     if (index >= all.size()) {
@@ -145,128 +200,126 @@ int coheriq_engine_supported(const char* domain, const char* engine, int* suppor
     for (const coheriq::EngineInfo& e : coheriq::engines(domain)) {
       if (e.name == engine) return e.supported ? 1 : 0;
     }
+    // The names are the caller's: escaped and cut, as every echoed value.
     throw coheriq::UnknownEngineError(
-        std::string("coheriq: coheriq_engine_supported: no engine '") + engine + "' in domain '" +
-        domain + "'; list them with coheriq_engine_name");
+        "coheriq: coheriq_engine_supported: no engine " + coheriq::detail::quoted(engine) +
+        " in domain " + coheriq::detail::quoted(domain) + "; list them with coheriq_engine_name");
   });
 }
 
 int coheriq_set_num_threads(size_t n) {
-  return run([&] { k::set_num_threads(n); });
+  return run("coheriq_set_num_threads", [&] { k::set_num_threads(n); });
 }
 int coheriq_num_threads(size_t* n) {
   return result_of("coheriq_num_threads", n, [] { return k::num_threads(); });
 }
 
 // ------------------------------ Kernels
+// Each checks what C++ cannot express (NULL where elements are read or written), then runs its
+// C++ counterpart, which checks the sizes. `f` is the function's name, for the messages.
 
-#define COHERIQ_C_REDUCE(name, T, call)                             \
-  int name(size_t n, const T* x, T* result) {                       \
-    return result_of(#name, result, [&] { return k::call(n, x); }); \
+// The BLAS-1 functions of one element type T, named with its letter P (s or d).
+#define COHERIQ_C_BLAS1(P, T)                                                                      \
+  int coheriq_##P##dot(size_t n, const T* x, const T* y, T* result) {                              \
+    const char* f = __func__;                                                                      \
+    return result_of(f, result, [&] {                                                              \
+      require_vector(x, n, f, "x");                                                                \
+      require_vector(y, n, f, "y");                                                                \
+      return k::dot(n, x, y);                                                                      \
+    });                                                                                            \
+  }                                                                                                \
+  int coheriq_##P##dot_strided(size_t n, const T* x, ptrdiff_t incx, const T* y, ptrdiff_t incy,   \
+                               T* result) {                                                        \
+    const char* f = __func__;                                                                      \
+    return result_of(f, result, [&] {                                                              \
+      require_vector(x, n, f, "x");                                                                \
+      require_vector(y, n, f, "y");                                                                \
+      return k::dot_strided(n, x, incx, y, incy);                                                  \
+    });                                                                                            \
+  }                                                                                                \
+  int coheriq_##P##axpy(size_t n, T a, const T* x, T* y) {                                         \
+    const char* f = __func__;                                                                      \
+    return run(f, [&] {                                                                            \
+      require_vector(x, n, f, "x");                                                                \
+      require_vector(y, n, f, "y");                                                                \
+      k::axpy(n, a, x, y);                                                                         \
+    });                                                                                            \
+  }                                                                                                \
+  int coheriq_##P##axpy_strided(size_t n, T a, const T* x, ptrdiff_t incx, T* y, ptrdiff_t incy) { \
+    const char* f = __func__;                                                                      \
+    return run(f, [&] {                                                                            \
+      require_vector(x, n, f, "x");                                                                \
+      require_vector(y, n, f, "y");                                                                \
+      k::axpy_strided(n, a, x, incx, y, incy);                                                     \
+    });                                                                                            \
+  }                                                                                                \
+  int coheriq_##P##scal(size_t n, T a, T* x) {                                                     \
+    const char* f = __func__;                                                                      \
+    return run(f, [&] {                                                                            \
+      require_vector(x, n, f, "x");                                                                \
+      k::scal(n, a, x);                                                                            \
+    });                                                                                            \
+  }                                                                                                \
+  int coheriq_##P##scal_strided(size_t n, T a, T* x, ptrdiff_t incx) {                             \
+    const char* f = __func__;                                                                      \
+    return run(f, [&] {                                                                            \
+      require_vector(x, n, f, "x");                                                                \
+      k::scal_strided(n, a, x, incx);                                                              \
+    });                                                                                            \
+  }                                                                                                \
+  COHERIQ_C_REDUCE(coheriq_##P##sum, T, T, k::sum(n, x))                                           \
+  COHERIQ_C_REDUCE(coheriq_##P##asum, T, T, k::asum(n, x))                                         \
+  COHERIQ_C_REDUCE(coheriq_##P##nrm2, T, T, k::nrm2(n, x))                                         \
+  COHERIQ_C_REDUCE(coheriq_i##P##amax, T, size_t, k::iamax(n, x))                                  \
+  COHERIQ_C_REDUCE_STRIDED(coheriq_##P##asum_strided, T, T, k::asum_strided(n, x, incx))           \
+  COHERIQ_C_REDUCE_STRIDED(coheriq_##P##nrm2_strided, T, T, k::nrm2_strided(n, x, incx))           \
+  COHERIQ_C_REDUCE_STRIDED(coheriq_i##P##amax_strided, T, size_t, k::iamax_strided(n, x, incx))
+// A reduction of x (elements of type T) to one value of type R.
+#define COHERIQ_C_REDUCE(name, T, R, call)    \
+  int name(size_t n, const T* x, R* result) { \
+    const char* f = __func__;                 \
+    return result_of(f, result, [&] {         \
+      require_vector(x, n, f, "x");           \
+      return call;                            \
+    });                                       \
   }
-COHERIQ_C_REDUCE(coheriq_ssum, float, sum)
-COHERIQ_C_REDUCE(coheriq_dsum, double, sum)
-COHERIQ_C_REDUCE(coheriq_sasum, float, asum)
-COHERIQ_C_REDUCE(coheriq_dasum, double, asum)
-COHERIQ_C_REDUCE(coheriq_snrm2, float, nrm2)
-COHERIQ_C_REDUCE(coheriq_dnrm2, double, nrm2)
-#undef COHERIQ_C_REDUCE
-
-#define COHERIQ_C_REDUCE_STRIDED(name, T, call)                           \
-  int name(size_t n, const T* x, ptrdiff_t incx, T* result) {             \
-    return result_of(#name, result, [&] { return k::call(n, x, incx); }); \
+#define COHERIQ_C_REDUCE_STRIDED(name, T, R, call)            \
+  int name(size_t n, const T* x, ptrdiff_t incx, R* result) { \
+    const char* f = __func__;                                 \
+    return result_of(f, result, [&] {                         \
+      require_vector(x, n, f, "x");                           \
+      return call;                                            \
+    });                                                       \
   }
-COHERIQ_C_REDUCE_STRIDED(coheriq_sasum_strided, float, asum_strided)
-COHERIQ_C_REDUCE_STRIDED(coheriq_dasum_strided, double, asum_strided)
-COHERIQ_C_REDUCE_STRIDED(coheriq_snrm2_strided, float, nrm2_strided)
-COHERIQ_C_REDUCE_STRIDED(coheriq_dnrm2_strided, double, nrm2_strided)
+COHERIQ_C_BLAS1(s, float)
+COHERIQ_C_BLAS1(d, double)
 #undef COHERIQ_C_REDUCE_STRIDED
+#undef COHERIQ_C_REDUCE
+#undef COHERIQ_C_BLAS1
 
-int coheriq_sdot(size_t n, const float* x, const float* y, float* result) {
-  return result_of("coheriq_sdot", result, [&] { return k::dot(n, x, y); });
-}
-int coheriq_ddot(size_t n, const double* x, const double* y, double* result) {
-  return result_of("coheriq_ddot", result, [&] { return k::dot(n, x, y); });
-}
-int coheriq_sdot_strided(size_t n, const float* x, ptrdiff_t incx, const float* y, ptrdiff_t incy,
-                         float* result) {
-  return result_of("coheriq_sdot_strided", result,
-                   [&] { return k::dot_strided(n, x, incx, y, incy); });
-}
-int coheriq_ddot_strided(size_t n, const double* x, ptrdiff_t incx, const double* y, ptrdiff_t incy,
-                         double* result) {
-  return result_of("coheriq_ddot_strided", result,
-                   [&] { return k::dot_strided(n, x, incx, y, incy); });
-}
-int coheriq_isamax(size_t n, const float* x, size_t* result) {
-  return result_of("coheriq_isamax", result, [&] { return k::iamax(n, x); });
-}
-int coheriq_idamax(size_t n, const double* x, size_t* result) {
-  return result_of("coheriq_idamax", result, [&] { return k::iamax(n, x); });
-}
-int coheriq_isamax_strided(size_t n, const float* x, ptrdiff_t incx, size_t* result) {
-  return result_of("coheriq_isamax_strided", result, [&] { return k::iamax_strided(n, x, incx); });
-}
-int coheriq_idamax_strided(size_t n, const double* x, ptrdiff_t incx, size_t* result) {
-  return result_of("coheriq_idamax_strided", result, [&] { return k::iamax_strided(n, x, incx); });
-}
-
-int coheriq_saxpy(size_t n, float a, const float* x, float* y) {
-  return run([&] { k::axpy(n, a, x, y); });
-}
-int coheriq_daxpy(size_t n, double a, const double* x, double* y) {
-  return run([&] { k::axpy(n, a, x, y); });
-}
-int coheriq_saxpy_strided(size_t n, float a, const float* x, ptrdiff_t incx, float* y,
-                          ptrdiff_t incy) {
-  return run([&] { k::axpy_strided(n, a, x, incx, y, incy); });
-}
-int coheriq_daxpy_strided(size_t n, double a, const double* x, ptrdiff_t incx, double* y,
-                          ptrdiff_t incy) {
-  return run([&] { k::axpy_strided(n, a, x, incx, y, incy); });
-}
-int coheriq_sscal(size_t n, float a, float* x) {
-  return run([&] { k::scal(n, a, x); });
-}
-int coheriq_dscal(size_t n, double a, double* x) {
-  return run([&] { k::scal(n, a, x); });
-}
-int coheriq_sscal_strided(size_t n, float a, float* x, ptrdiff_t incx) {
-  return run([&] { k::scal_strided(n, a, x, incx); });
-}
-int coheriq_dscal_strided(size_t n, double a, double* x, ptrdiff_t incx) {
-  return run([&] { k::scal_strided(n, a, x, incx); });
-}
-
-int coheriq_vsexp(size_t n, const float* x, float* y) {
-  return run([&] { k::exp(n, x, y); });
-}
-int coheriq_vslog(size_t n, const float* x, float* y) {
-  return run([&] { k::log(n, x, y); });
-}
-int coheriq_vstanh(size_t n, const float* x, float* y) {
-  return run([&] { k::tanh(n, x, y); });
-}
-int coheriq_vssigmoid(size_t n, const float* x, float* y) {
-  return run([&] { k::sigmoid(n, x, y); });
-}
-int coheriq_vssoftmax(size_t n, const float* x, float* y) {
-  return run([&] { k::softmax(n, x, y); });
-}
+#define COHERIQ_C_MATH(name, call)               \
+  int name(size_t n, const float* x, float* y) { \
+    const char* f = __func__;                    \
+    return run(f, [&] {                          \
+      require_vector(x, n, f, "x");              \
+      require_vector(y, n, f, "y");              \
+      k::call(n, x, y);                          \
+    });                                          \
+  }
+COHERIQ_C_MATH(coheriq_vsexp, exp)
+COHERIQ_C_MATH(coheriq_vslog, log)
+COHERIQ_C_MATH(coheriq_vstanh, tanh)
+COHERIQ_C_MATH(coheriq_vssigmoid, sigmoid)
+COHERIQ_C_MATH(coheriq_vssoftmax, softmax)
+#undef COHERIQ_C_MATH
 
 int coheriq_sgemm(int ta, int tb, size_t m, size_t n, size_t k, float alpha, const float* A,
                   size_t lda, const float* B, size_t ldb, float beta, float* C, size_t ldc) {
-  return run([&] {
-    k::gemm(trans_of(ta, "coheriq_sgemm", "ta"), trans_of(tb, "coheriq_sgemm", "tb"), m, n, k,
-            alpha, A, lda, B, ldb, beta, C, ldc);
-  });
+  return gemm(__func__, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
 }
 int coheriq_dgemm(int ta, int tb, size_t m, size_t n, size_t k, double alpha, const double* A,
                   size_t lda, const double* B, size_t ldb, double beta, double* C, size_t ldc) {
-  return run([&] {
-    k::gemm(trans_of(ta, "coheriq_dgemm", "ta"), trans_of(tb, "coheriq_dgemm", "tb"), m, n, k,
-            alpha, A, lda, B, ldb, beta, C, ldc);
-  });
+  return gemm(__func__, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
 }
 
 }  // extern "C"

@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "core/core.hpp"
+#include "core/env.hpp"
 #include "core/messages.hpp"
 
 namespace coheriq::detail {
@@ -34,7 +35,8 @@ Composition prepare(DomainCore& d, std::string_view engine) {
   return load_plugins(d, c) ? compose_coherent(d, engine) : c;
 }
 
-// With COHERIQ_LOG=info: the engines the variable's list passed over and why, then the lock.
+// With COHERIQ_LOG=info: the engines the list (the variable's or enable_engine's) passed over and
+// why, then the lock.
 void log_lock(const DomainCore& d, const std::vector<std::string>& passed_over) {
   const char* level = std::getenv("COHERIQ_LOG");
   if (level == nullptr || std::string_view(level) != "info") return;
@@ -44,9 +46,9 @@ void log_lock(const DomainCore& d, const std::vector<std::string>& passed_over) 
   }
   // An explicit choice beats the variable: say so, or the log reads as if it had been honoured.
   std::string ignored;
-  if (d.reason == "enable_engine" && !d.desc.env_var.empty()) {
+  if (d.reason.rfind("enable_engine", 0) == 0 && !d.desc.env_var.empty()) {
     const char* value = std::getenv(std::string(d.desc.env_var).c_str());
-    if (value != nullptr && *value != '\0') {
+    if (value != nullptr && !blank(value)) {
       ignored = "; " + std::string(d.desc.env_var) + "=" + printable(value) + " ignored";
     }
   }
@@ -58,9 +60,11 @@ void log_lock(const DomainCore& d, const std::vector<std::string>& passed_over) 
 void lock(DomainCore& d, const std::string& engine, std::string reason, std::string first_use,
           const std::vector<std::string>& passed_over) {
   const Composition c = prepare(d, engine);
+  std::vector<const void*> functions;
   for (std::size_t k = 0; k < d.candidates.size(); ++k) {
-    d.desc.functions[k].install(c.provider[k]->function[k]);
+    functions.push_back(c.provider[k]->function[k]);
   }
+  d.install(std::move(functions));
   d.state = DomainCore::State::locked;
   d.engine = engine;
   d.reason = std::move(reason);
@@ -73,8 +77,38 @@ void settle(DomainCore& d, const std::string& first_use) {
   if (d.locked.load(std::memory_order_acquire)) return;
   std::lock_guard<std::mutex> guard(d.mu);
   if (d.state == DomainCore::State::locked) return;
-  Selection s = selection(d, true);
+  if (d.desc.check_settings != nullptr) d.desc.check_settings();  // throws: nothing locked
+  Selection s = selection(d);
+  if (d.state == DomainCore::State::chosen) s.passed_over = d.passed_over;  // by enable_engine
   lock(d, s.engine, std::move(s.reason), first_use, s.passed_over);
+}
+
+// enable_engine's argument in the variable's grammar: a name, or a list with "auto".
+std::vector<std::string> requested(DomainCore& d, std::string_view engine) {
+  std::vector<std::string> tokens = parse_engine_argument(engine, "enable_engine");
+  if (tokens.empty()) {
+    throw UnknownEngineError("coheriq: enable_engine('" + printable(engine) +
+                             "') names no engine in domain '" + d.name + "'; " +
+                             known_engines(d, true) + ". Pass one of them, a comma-separated " +
+                             "list of them, or 'auto'");
+  }
+  return tokens;
+}
+
+Request request_of(const std::vector<std::string>& tokens) {
+  return {"enable_engine(" + quoted(join(tokens, ",")) + ")", "the list passed to enable_engine"};
+}
+
+// Whether `engine` asks for the engine in effect: the same name, or a list that would choose it.
+bool asks_for_engine_in_effect(DomainCore& d, std::string_view engine) {
+  if (engine == d.engine) return true;
+  try {
+    const std::vector<std::string> tokens = requested(d, engine);
+    if (tokens.size() == 1 && tokens[0] != "auto") return tokens[0] == d.engine;
+    return choose(d, tokens, request_of(tokens), false).engine == d.engine;
+  } catch (const Error&) {  // a list that cannot be used asks for something else
+    return false;
+  }
 }
 
 }  // namespace
@@ -92,7 +126,7 @@ bool load_plugins(DomainCore& d, const Composition& c) {
 
 void enable(DomainCore& d, std::string_view engine) {
   if (d.state != DomainCore::State::open) {
-    if (d.engine == engine) return;  // re-enabling the engine in effect is harmless
+    if (asks_for_engine_in_effect(d, engine)) return;  // re-enabling it is harmless
     throw EngineLockedError(
         "coheriq: cannot enable engine '" + printable(engine) + "' in domain '" + d.name +
         "': " + describe_lock(d) +
@@ -101,10 +135,22 @@ void enable(DomainCore& d, std::string_view engine) {
         (d.desc.env_var.empty() ? std::string("enable_engine") : std::string(d.desc.env_var)) +
         " at start-up");
   }
-  (void)prepare(d, engine);
+  const std::vector<std::string> tokens = requested(d, engine);
+  if (tokens.size() == 1 && tokens[0] != "auto") {  // one name: its own errors, as named
+    (void)prepare(d, tokens[0]);
+    d.state = DomainCore::State::chosen;
+    d.engine = tokens[0];
+    d.reason = "enable_engine";
+    d.passed_over.clear();
+    return;
+  }
+  // A list: chosen now as the variable's list is at first use (plugins probed), then fixed.
+  Selection s = choose(d, tokens, request_of(tokens), true);
+  (void)prepare(d, s.engine);
   d.state = DomainCore::State::chosen;
-  d.engine = std::string(engine);
-  d.reason = "enable_engine";
+  d.engine = std::move(s.engine);
+  d.reason = std::move(s.reason);
+  d.passed_over = std::move(s.passed_over);
 }
 
 void settle_function(DomainCore& d, std::size_t candidate) { settle(d, d.candidates[candidate]); }

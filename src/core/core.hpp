@@ -50,7 +50,7 @@ class DomainCore {
   explicit DomainCore(const DomainDesc& desc);
 
   // ------------------------------ Description (immutable after construction)
-  const DomainDesc& desc;
+  const DomainDesc& desc;  // the first copy registered: names, env var, reference, built-ins
   std::string name;
   std::vector<std::string> candidates;
   std::vector<std::string> classes;
@@ -63,21 +63,33 @@ class DomainCore {
   enum class State { open, chosen, locked };
   std::mutex mu;
   State state = State::open;
-  std::string engine;     // chosen or locked engine
-  std::string reason;     // why that engine
-  std::string locked_by;  // the first use that locked
+  std::string engine;                    // chosen or locked engine
+  std::string reason;                    // why that engine
+  std::string locked_by;                 // the first use that locked
+  std::vector<std::string> passed_over;  // what enable_engine's list passed over, for the log
   std::atomic<bool> locked{false};
   std::vector<std::unique_ptr<Engine>> engines;  // reference first; builtins added lazily
   bool builtins_added = false;
   bool plugins_added = false;
   std::vector<std::string> broken_manifests;  // plugins: why each unreadable manifest was refused
+  // Every binary's copy of the slots (domain.hpp keeps them local to the binary that calls the
+  // domain: the library, and an application that calls coheriq::enable_engine<Domain>), and, once
+  // locked, the function installed in each slot, for a copy registered later.
+  std::vector<const DomainDesc*> copies;
+  std::vector<const void*> installed;
 
   // Every registered engine, built-ins included (adds them on first call). Needs mu.
   const std::vector<std::unique_ptr<Engine>>& all_engines();
   const Engine* find(std::string_view engine_name);  // needs mu; nullptr when unknown
   std::vector<std::string> engine_names();           // needs mu; priority order
   void add(std::unique_ptr<Engine> engine);          // needs mu; validates
-  void load(const Engine& engine);                   // needs mu; loads a plugin once
+  // Needs mu. Loads a plugin once; a library that does not load (PluginError) is remembered as
+  // the engine's refusal, so that every later selection and listing passes it over alike.
+  void load(const Engine& engine);
+  // Needs mu. Adds a binary's copy of the description (throws CompositionError when its
+  // candidates differ); installs `installed` into it when locked.
+  void adopt(const DomainDesc& copy);
+  void install(std::vector<const void*> functions);  // needs mu; into every copy
 };
 
 inline constexpr std::size_t npos = static_cast<std::size_t>(-1);
@@ -99,16 +111,31 @@ struct Selection {
 std::vector<const Engine*> by_priority(DomainCore& d);  // highest priority first
 // The engines this host can run, highest priority first: for the remedy of an error message.
 std::vector<std::string> supported_engines(DomainCore& d);
-// What is in effect or would be at first use: the explicit choice, else the env var, else the
-// reference. Throws the env var's errors, and the host's (a malformed COHERIQ_DISABLE_CPU_FEATURES
-// is never a reason to pass an engine over). With `loading`, for the first use, an entry of the
-// list is taken only once its plugins are loaded; one whose library does not load is passed over.
-// Without it nothing is loaded (introspection).
-Selection selection(DomainCore& d, bool loading = false);
+// A list of engine names and "auto" (the grammar of an engine variable), as one source gave it:
+// `setting` names it in messages and reasons ("COHERIQ_ENGINE=auto", "enable_engine('auto')"),
+// `target` is what the user fixes ("COHERIQ_ENGINE", "the list passed to enable_engine").
+struct Request {
+  std::string setting;
+  std::string target;
+};
+// The first entry of the list this host can use, "auto" standing for every engine in priority
+// order; each engine passed over is in `passed_over` with the reason. Throws UnknownEngineError
+// for a token that names no engine (wherever it is), the host's errors (a malformed
+// COHERIQ_DISABLE_CPU_FEATURES is never a reason to pass an engine over), and
+// UnsupportedEngineError listing every reason when nothing can be used. With `probe`, a plugin
+// engine is taken only once its library loads (as the first use would load it); one that does not
+// load is passed over, and remembered as refused (DomainCore::load). Without, nothing is loaded.
+Selection choose(DomainCore& d, const std::vector<std::string>& tokens, const Request& request,
+                 bool probe);
+// What is in effect or would be at first use: the explicit choice, else the env var's list (chosen
+// with probing, so that introspection and the first use agree), else the reference.
+Selection selection(DomainCore& d);
 
 // ------------------------------ Activation (activation.cpp); needs the domain's mu
-// enable_engine for `d`: checks, loads plugins, then marks `engine` chosen. Changes nothing on
-// failure.
+// enable_engine for `d`: `engine` is a name, or a list in the grammar of the domain's variable
+// ("auto", "avx512,avx2"), which is chosen now as the variable's would be at first use. Checks,
+// loads plugins, then marks the engine chosen. Changes nothing on failure (beyond remembering a
+// plugin library that did not load).
 void enable(DomainCore& d, std::string_view engine);
 // Loads the plugins of `c`'s MRO not loaded yet; returns whether it loaded any. Throws
 // PluginError (the library is missing, does not load, or is not what its manifest says).

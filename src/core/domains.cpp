@@ -83,6 +83,33 @@ DomainCore::DomainCore(const DomainDesc& dd) : desc(dd), name(dd.name) {
                            join(missing) + "; every candidate needs one in the reference table");
   }
   engines.push_back(std::move(e));
+  copies.push_back(&dd);
+}
+
+void DomainCore::adopt(const DomainDesc& copy) {
+  if (std::find(copies.begin(), copies.end(), &copy) != copies.end()) return;
+  bool same = copy.functions_size == candidates.size() && copy.classes_size == classes.size();
+  for (std::size_t k = 0; same && k < candidates.size(); ++k) {
+    same = copy.functions[k].name == candidates[k];
+  }
+  for (std::size_t c = 0; same && c < classes.size(); ++c) same = copy.classes[c] == classes[c];
+  if (!same) {
+    throw CompositionError("coheriq: two binaries of this process define domain '" + name +
+                           "' (ABI " + std::string(desc.abi) +
+                           ") with different candidates; rebuild them against the same version of "
+                           "the domain, or bump its `abi`");
+  }
+  copies.push_back(&copy);
+  if (!installed.empty()) {
+    for (std::size_t k = 0; k < candidates.size(); ++k) copy.functions[k].install(installed[k]);
+  }
+}
+
+void DomainCore::install(std::vector<const void*> functions) {
+  for (const DomainDesc* copy : copies) {
+    for (std::size_t k = 0; k < candidates.size(); ++k) copy->functions[k].install(functions[k]);
+  }
+  installed = std::move(functions);
 }
 
 std::size_t DomainCore::candidate_index(std::string_view c) const {
@@ -141,8 +168,11 @@ void DomainCore::load(const Engine& plugin) {
   e.loader = nullptr;
   try {
     loader(e);
+  } catch (const PluginError& err) {
+    e.refusal = err.what();  // the file will not load in this process: probed once, remembered
+    throw;
   } catch (...) {
-    e.loader = std::move(loader);  // failed: unchanged, may be retried
+    e.loader = std::move(loader);  // out of memory, say: unchanged, may be retried
     throw;
   }
 }
@@ -177,12 +207,15 @@ DomainCore& materialize(const DomainDesc& desc) {
   std::lock_guard<std::mutex> guard(r.mu);
   auto it = r.domains.find(desc.name);
   if (it != r.domains.end()) {
-    if (it->second->desc.abi != desc.abi) {
+    DomainCore& d = *it->second;
+    if (d.desc.abi != desc.abi) {
       throw CompositionError("coheriq: two different domains are named '" + std::string(desc.name) +
-                             "' (ABI " + std::string(it->second->desc.abi) + " and " +
-                             std::string(desc.abi) + "); domain names must be unique per process");
+                             "' (ABI " + std::string(d.desc.abi) + " and " + std::string(desc.abi) +
+                             "); domain names must be unique per process");
     }
-    return *it->second;
+    std::lock_guard<std::mutex> domain_guard(d.mu);  // the registry's lock first, as before_fork
+    d.adopt(desc);
+    return d;
   }
   auto* core = new DomainCore(desc);  // lives as long as the process
   r.domains.emplace(std::string(desc.name), core);

@@ -23,10 +23,13 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
-std::vector<std::string> parse_list(std::string_view value, std::string_view variable,
+// `source` echoes the value in messages: VARIABLE='value', or function('value'). A token with a
+// character outside the name alphabet throws `BadName` (an engine list: it names no engine).
+template <class BadName>
+std::vector<std::string> parse_list(std::string_view value, const std::string& source,
                                     std::string_view what) {
   std::vector<std::string> tokens;
-  if (trim(value).empty()) return tokens;
+  if (blank(value)) return tokens;
   std::size_t start = 0;
   while (true) {
     const std::size_t comma = value.find(',', start);
@@ -34,16 +37,15 @@ std::vector<std::string> parse_list(std::string_view value, std::string_view var
         start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
     const std::string_view token = trim(raw);
     if (token.empty()) {
-      throw Error("coheriq: " + std::string(variable) + "='" + printable(value) +
-                  "' has an empty " + std::string(what) + " at position " + std::to_string(start) +
+      throw Error("coheriq: " + source + " has an empty " + std::string(what) + " at position " +
+                  std::to_string(start) +
                   "; write a comma-separated list such as 'avx512,avx2,reference'");
     }
     for (std::size_t i = 0; i < token.size(); ++i) {
       if (!is_name_char(token[i])) {
-        throw Error("coheriq: " + std::string(variable) + "='" + printable(value) +
-                    "': " + std::string(what) + " '" + printable(token) + "' contains '" +
-                    printable(token.substr(i, 1)) +
-                    "'; names use only letters, digits, '_', '.' and '-', separated by commas");
+        throw BadName("coheriq: " + source + ": " + std::string(what) + " '" + printable(token) +
+                      "' contains '" + printable(token.substr(i, 1)) +
+                      "'; names use only letters, digits, '_', '.' and '-', separated by commas");
       }
     }
     tokens.emplace_back(token);
@@ -101,6 +103,8 @@ std::string for_each_item(std::string_view value, std::string_view keys, Item it
 
 }  // namespace
 
+bool blank(std::string_view value) { return trim(value).empty(); }
+
 std::optional<std::size_t> parse_size(std::string_view s) {
   return parse_number(s, true, std::size_t{1} << 40);
 }
@@ -153,7 +157,7 @@ std::string parse_host_requirements(std::string_view value, HostRequirements& ou
 HostOverride parse_host_override(std::string_view value, std::string_view variable) {
   constexpr std::string_view keys = "vendor, family, model, vector_bits, l1d_bytes, l2_bytes";
   HostOverride o;
-  if (trim(value).empty()) return o;
+  if (blank(value)) return o;
   std::string error = for_each_item(value, keys, [&](const std::string& key, std::string_view v) {
     const auto number = [&](auto& field, bool suffixes, std::size_t limit) {
       const std::optional<std::size_t> n = parse_number(v, suffixes, limit);
@@ -198,11 +202,18 @@ HostOverride parse_host_override(std::string_view value, std::string_view variab
 }
 
 std::vector<std::string> parse_engine_list(std::string_view value, std::string_view variable) {
-  return parse_list(value, variable, "engine name");
+  return parse_list<UnknownEngineError>(
+      value, std::string(variable) + "='" + printable(value) + "'", "engine name");
+}
+
+std::vector<std::string> parse_engine_argument(std::string_view value, std::string_view function) {
+  return parse_list<UnknownEngineError>(
+      value, std::string(function) + "('" + printable(value) + "')", "engine name");
 }
 
 std::vector<std::string> parse_feature_list(std::string_view value, std::string_view variable) {
-  return parse_list(value, variable, "feature name");
+  return parse_list<Error>(value, std::string(variable) + "='" + printable(value) + "'",
+                           "feature name");
 }
 
 }  // namespace coheriq::detail

@@ -12,11 +12,16 @@
 
 namespace coheriq::detail {
 
+// Whether `value` is empty or only blanks (spaces and tabs): for every variable the same as unset.
+bool blank(std::string_view value);
+
 // The value of an engine variable (COHERIQ_ENGINE): comma-separated tokens, blanks (spaces and
 // tabs) around them ignored. A token is an engine name ([A-Za-z0-9_.-]+) or "auto". An empty or
 // blank value gives no tokens (the reference). Throws coheriq::Error naming `variable` on an
-// empty token or a character outside the name alphabet.
+// empty token, UnknownEngineError on a character outside the name alphabet (no engine has it).
 std::vector<std::string> parse_engine_list(std::string_view value, std::string_view variable);
+// The same grammar for the argument of `function` (enable_engine), which messages name instead.
+std::vector<std::string> parse_engine_argument(std::string_view value, std::string_view function);
 
 // The value of COHERIQ_DISABLE_CPU_FEATURES: comma-separated cpu_features names, same grammar.
 std::vector<std::string> parse_feature_list(std::string_view value, std::string_view variable);

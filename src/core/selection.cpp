@@ -31,21 +31,13 @@ std::vector<std::string> supported_engines(DomainCore& d) {
   return supported;
 }
 
-Selection selection(DomainCore& d, bool loading) {
-  if (d.state != DomainCore::State::open) return {d.engine, d.reason, {}};
-  const std::string var(d.desc.env_var);
-  const char* raw = var.empty() ? nullptr : std::getenv(var.c_str());
-  const std::vector<std::string> tokens =
-      raw == nullptr ? std::vector<std::string>{} : parse_engine_list(raw, var);
-  if (tokens.empty()) return {std::string(REFERENCE), "default", {}};
-  // Tokens are names (the parser checked their alphabet) but may be long: bound the echo.
-  const std::string setting = var + "=" + printable(join(tokens, ","));
-
+Selection choose(DomainCore& d, const std::vector<std::string>& tokens, const Request& request,
+                 bool probe) {
   for (const std::string& t : tokens) {  // typos fail loudly, wherever they are in the list
     if (t != "auto" && d.find(t) == nullptr) {
-      throw UnknownEngineError("coheriq: " + setting + " names " + quoted(t) +
+      throw UnknownEngineError("coheriq: " + request.setting + " names " + quoted(t) +
                                ", which is not an engine of domain '" + d.name + "'; " +
-                               known_engines(d, true) + ". Fix " + var + " and rerun");
+                               known_engines(d, true) + ". Fix " + request.target + " and rerun");
     }
   }
   (void)host_info();  // a malformed host variable fails here, never as one engine's reason
@@ -65,9 +57,10 @@ Selection selection(DomainCore& d, bool loading) {
       try {
         const Composition c = compose_coherent(d, e->spec.name);
         if (c.host_ok()) {
-          if (loading) load_plugins(d, c);
+          // A plugin is taken once its library loads; what it really overrides must compose.
+          if (probe && load_plugins(d, c)) (void)compose_coherent(d, e->spec.name);
           s.engine = e->spec.name;
-          s.reason = setting;
+          s.reason = request.setting;
           return s;
         }
         why = "missing " + missing_of(c);
@@ -85,11 +78,22 @@ Selection selection(DomainCore& d, bool loading) {
   }
   // "Supported on this host" only when the host is what stands in the way; a broken engine is
   // not a CPU problem.
-  throw UnsupportedEngineError("coheriq: " + setting +
+  throw UnsupportedEngineError("coheriq: " + request.setting +
                                (only_host ? ": no engine in the list is supported on this host ("
                                           : ": no engine in the list can be used (") +
                                join(reasons, "; ") + "). " + host_supports(d) +
-                               "; add one of them to " + var);
+                               "; add one of them to " + request.target);
+}
+
+Selection selection(DomainCore& d) {
+  if (d.state != DomainCore::State::open) return {d.engine, d.reason, {}};
+  const std::string var(d.desc.env_var);
+  const char* raw = var.empty() ? nullptr : std::getenv(var.c_str());
+  const std::vector<std::string> tokens =
+      raw == nullptr ? std::vector<std::string>{} : parse_engine_list(raw, var);
+  if (tokens.empty()) return {std::string(REFERENCE), "default", {}};
+  // Tokens are names (the parser checked their alphabet) but may be long: bound the echo.
+  return choose(d, tokens, {var + "=" + printable(join(tokens, ",")), var}, true);
 }
 
 }  // namespace coheriq::detail

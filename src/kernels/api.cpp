@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <limits>
 #include <new>
 #include <optional>
 #include <stdexcept>
@@ -35,50 +34,153 @@ std::string_view name_of(Trans t) { return t == Trans::N ? "Trans::N" : "Trans::
   throw std::invalid_argument("coheriq: " + std::string(function) + ": " + what);
 }
 
-// A leading dimension must hold a row of the matrix as stored: `row_name` = `row` elements
-// (`trans` says which operand dimension that is, when the matrix may be transposed).
-void check_ld(std::string_view function, std::string_view ld_name, std::size_t ld,
-              std::string_view matrix, std::string_view row_name, std::size_t row,
-              std::optional<Trans> trans) {
-  if (ld >= row) return;
-  std::string what = std::string(ld_name) + " = " + std::to_string(ld) +
-                     " is smaller than a row of " + std::string(matrix) + " (" +
-                     std::string(row_name) + " = " + std::to_string(row);
-  if (trans) what += " for " + std::string(name_of(*trans));
-  what += "); pass " + std::string(ld_name) + " >= " + std::to_string(row);
-  throw_invalid(function, what);
+// No array is larger than PTRDIFF_MAX bytes (pointer differences must be representable, and
+// malloc refuses more), so sizes that describe a larger one cannot be right. Rejecting them
+// before any work also keeps every offset computed from them (rows·ld, i·inc) from overflowing.
+constexpr std::size_t kMaxArrayBytes = static_cast<std::size_t>(PTRDIFF_MAX);
+
+// Whether an array argument fits in memory: it spans (rows − 1)·ld + cols elements of
+// `element_bytes` (a matrix: rows of cols elements, ld apart; a strided vector: n rows of 1,
+// |inc| apart), none when rows or cols is 0.
+bool fits(std::size_t rows, std::size_t ld, std::size_t cols, std::size_t element_bytes) {
+  if (rows == 0 || cols == 0) return true;
+  std::size_t elements = 0;
+  const bool overflow = __builtin_mul_overflow(rows - 1, ld, &elements) ||
+                        __builtin_add_overflow(elements, cols, &elements);
+  return !overflow && elements <= kMaxArrayBytes / element_bytes;
 }
+
+// `argument` (its `shape`, "n = 5 elements") does not fit in memory; `sizes` are the arguments
+// that say so.
+[[noreturn]] void throw_too_large(std::string_view function, std::string_view argument,
+                                  const std::string& shape, const std::string& sizes) {
+  const std::string name(argument);
+  throw_invalid(function, name + " (" + shape +
+                              ") spans more bytes than an array can hold (PTRDIFF_MAX); pass the " +
+                              sizes + " of " + name + " as allocated");
+}
+
+// ------------------------------ Vectors
+
+// The vectors of a BLAS-1 or vector-math call in the order the candidate list passes them:
+// after n, each vector's pointer, followed by its increment in the _strided kernels, with
+// scalars (axpy's and scal's a) in between. Vectors are x, then y. Each must fit in memory.
+constexpr std::string_view kVectorNames[] = {"x", "y"};
+constexpr std::string_view kIncrementNames[] = {"incx", "incy"};
+
+void check_vectors(std::string_view, std::size_t, std::size_t) {}
+template <class T, class... Rest>
+void check_vectors(std::string_view function, std::size_t n, std::size_t vector, const T*,
+                   std::ptrdiff_t inc, const Rest&... rest);
+template <class T, class... Rest>
+void check_vectors(std::string_view function, std::size_t n, std::size_t vector, const T*,
+                   const Rest&... rest);
+template <class Scalar, class... Rest, std::enable_if_t<std::is_arithmetic_v<Scalar>, int> = 0>
+void check_vectors(std::string_view function, std::size_t n, std::size_t vector, Scalar,
+                   const Rest&... rest) {
+  check_vectors(function, n, vector, rest...);
+}
+
+// Vector `vector` (0: x, 1: y) of n elements does not fit in memory; `inc` is its increment in
+// the _strided kernels. Out of line: the checks below stay a compare on the kernels' path.
+[[noreturn]] void throw_vector_too_large(std::string_view function, std::size_t vector,
+                                         std::size_t n, std::optional<std::ptrdiff_t> inc) {
+  const std::string count = "n = " + std::to_string(n) + " elements";
+  if (!inc) throw_too_large(function, kVectorNames[vector], count, "n");
+  const std::string inc_name(kIncrementNames[vector]);
+  throw_too_large(function, kVectorNames[vector],
+                  count + ", " + inc_name + " = " + std::to_string(*inc) + " apart",
+                  "n and " + inc_name);
+}
+
+// A strided vector: n elements |inc| apart.
+template <class T, class... Rest>
+void check_vectors(std::string_view function, std::size_t n, std::size_t vector, const T*,
+                   std::ptrdiff_t inc, const Rest&... rest) {
+  // |inc| in std::size_t: exact for every ptrdiff_t, PTRDIFF_MIN included.
+  const std::size_t apart =
+      inc < 0 ? std::size_t{0} - static_cast<std::size_t>(inc) : static_cast<std::size_t>(inc);
+  if (!fits(n, apart, 1, sizeof(T))) throw_vector_too_large(function, vector, n, inc);
+  check_vectors(function, n, vector + 1, rest...);
+}
+
+// A contiguous vector: n elements.
+template <class T, class... Rest>
+void check_vectors(std::string_view function, std::size_t n, std::size_t vector, const T*,
+                   const Rest&... rest) {
+  if (!fits(n, 1, 1, sizeof(T))) throw_vector_too_large(function, vector, n, std::nullopt);
+  check_vectors(function, n, vector + 1, rest...);
+}
+
+// check_vectors for the function `name`, called with the candidate list's arguments:
+// VectorCheck{"dot"}(n, x, y).
+struct VectorCheck {
+  std::string_view name;
+  template <class... Args>
+  void operator()(std::size_t n, const Args&... args) const {
+    check_vectors(name, n, 0, args...);
+  }
+};
+
+// ------------------------------ Matrices
+
+// A matrix argument as stored: `rows` rows of `cols` elements, `ld` elements apart, each count
+// named as the operand dimension it is (`trans` says how the operand is stored, when it may be
+// transposed).
+struct Stored {
+  std::string_view matrix;
+  std::string_view rows_name;
+  std::size_t rows;
+  std::string_view cols_name;
+  std::size_t cols;
+  std::string_view ld_name;
+  std::size_t ld;
+  std::optional<Trans> trans;
+};
 
 // op(A) is m x k: stored m x k for Trans::N, k x m for Trans::T.
-void check_lda(std::string_view function, Trans ta, std::size_t m, std::size_t k, std::size_t lda) {
-  if (ta == Trans::N) {
-    check_ld(function, "lda", lda, "A", "k", k, ta);
-  } else {
-    check_ld(function, "lda", lda, "A", "m", m, ta);
-  }
+Stored stored_a(std::optional<Trans> ta, std::size_t m, std::size_t k, std::size_t lda) {
+  if (ta == Trans::T) return {"A", "k", k, "m", m, "lda", lda, ta};
+  return {"A", "m", m, "k", k, "lda", lda, ta};
 }
-
 // op(B) is k x n: stored k x n for Trans::N, n x k for Trans::T.
-void check_ldb(std::string_view function, Trans tb, std::size_t k, std::size_t n, std::size_t ldb) {
-  if (tb == Trans::N) {
-    check_ld(function, "ldb", ldb, "B", "n", n, tb);
-  } else {
-    check_ld(function, "ldb", ldb, "B", "k", k, tb);
+Stored stored_b(std::optional<Trans> tb, std::size_t k, std::size_t n, std::size_t ldb) {
+  if (tb == Trans::T) return {"B", "n", n, "k", k, "ldb", ldb, tb};
+  return {"B", "k", k, "n", n, "ldb", ldb, tb};
+}
+Stored stored_c(std::size_t m, std::size_t n, std::size_t ldc) {
+  return {"C", "m", m, "n", n, "ldc", ldc, std::nullopt};
+}
+
+// The leading dimension must hold a row of the matrix as stored, and the matrix must fit in
+// memory. (A packed matrix holds k·n elements, no more than B spans: pack_b's allocation is
+// covered too.)
+void check_matrix(std::string_view function, const Stored& s, std::size_t element_bytes) {
+  const auto with_trans = [&] {
+    return s.trans ? " for " + std::string(name_of(*s.trans)) : std::string();
+  };
+  const std::string ld_name(s.ld_name);
+  if (s.ld < s.cols) {
+    throw_invalid(function, ld_name + " = " + std::to_string(s.ld) + " is smaller than a row of " +
+                                std::string(s.matrix) + " (" + std::string(s.cols_name) + " = " +
+                                std::to_string(s.cols) + with_trans() + "); pass " + ld_name +
+                                " >= " + std::to_string(s.cols));
+  }
+  if (!fits(s.rows, s.ld, s.cols, element_bytes)) {
+    throw_too_large(function, s.matrix,
+                    std::string(s.rows_name) + " = " + std::to_string(s.rows) + " rows of " +
+                        std::string(s.cols_name) + " = " + std::to_string(s.cols) + " elements" +
+                        with_trans() + ", " + ld_name + " = " + std::to_string(s.ld) + " apart",
+                    std::string(s.rows_name) + ", " + std::string(s.cols_name) + " and " + ld_name);
   }
 }
 
-void check_ldc(std::string_view function, std::size_t n, std::size_t ldc) {
-  check_ld(function, "ldc", ldc, "C", "n", n, std::nullopt);
-}
-
-// A packed matrix is packed_bytes(k, n) long; engines may pad, but k·n elements must at least
-// be addressable, or packed_bytes would wrap around and pack_b write past the allocation.
 template <class T>
-void check_packable(std::size_t k, std::size_t n) {
-  if (n != 0 && k > std::numeric_limits<std::size_t>::max() / sizeof(T) / n) {
-    throw_invalid("pack_b", "k = " + std::to_string(k) + " and n = " + std::to_string(n) +
-                                " give more bytes than std::size_t can count; pack a smaller B");
-  }
+void check_gemm(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, std::size_t lda,
+                std::size_t ldb, std::size_t ldc) {
+  check_matrix("gemm", stored_a(ta, m, k, lda), sizeof(T));
+  check_matrix("gemm", stored_b(tb, k, n, ldb), sizeof(T));
+  check_matrix("gemm", stored_c(m, n, ldc), sizeof(T));
 }
 
 // ------------------------------ Candidates per element type
@@ -266,9 +368,7 @@ template <class T>
 void gemm_checked(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, T alpha,
                   const T* A, std::size_t lda, const T* B, std::size_t ldb, T beta, T* C,
                   std::size_t ldc) {
-  check_lda("gemm", ta, m, k, lda);
-  check_ldb("gemm", tb, k, n, ldb);
-  check_ldc("gemm", n, ldc);
+  check_gemm<T>(ta, tb, m, n, k, lda, ldb, ldc);
   using Gemm = typename Candidates<T>::gemm;
   using Workspace = typename Candidates<T>::gemm_workspace;
   // A team only as large as the blocks the product has: a product too thin to cut does not
@@ -316,8 +416,7 @@ void gemm_checked(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t 
 template <class T>
 PackedMatrix<T> pack_b_checked(Trans tb, std::size_t k, std::size_t n, const T* B,
                                std::size_t ldb) {
-  check_ldb("pack_b", tb, k, n, ldb);
-  check_packable<T>(k, n);
+  check_matrix("pack_b", stored_b(tb, k, n, ldb), sizeof(T));
   // The PackedMatrix is this call's first use (it names the lock), not packed_bytes.
   coheriq::use_class<Domain, typename PackedAccess<T>::candidate_class>();
   const std::size_t bytes = coheriq::call<Domain, typename Candidates<T>::packed_bytes>(k, n);
@@ -342,8 +441,8 @@ void gemm_packed_checked(Trans ta, std::size_t m, std::size_t n, std::size_t k, 
                               " of the PackedMatrix; pass n = " + std::to_string(B.cols()) +
                               ", the n it was packed with");
   }
-  check_lda("gemm", ta, m, k, lda);
-  check_ldc("gemm", n, ldc);
+  check_matrix("gemm", stored_a(ta, m, k, lda), sizeof(T));
+  check_matrix("gemm", stored_c(m, n, ldc), sizeof(T));
   using GemmPacked = typename Candidates<T>::gemm_packed;
   const void* packed = PackedAccess<T>::data(B);
   // Packed B is cut only by rows of C: a block of columns is not a packed matrix of its own.
@@ -381,11 +480,14 @@ void gemm_by_rows(std::size_t m, std::size_t n, std::size_t k, WorkspaceBytes wo
   team.run(split.parts, part);
 }
 
-void check_reduced(std::string_view function, std::size_t n, std::size_t k, std::size_t lda,
-                   std::size_t ldb, std::size_t ldc) {
-  check_ld(function, "lda", lda, "A", "k", k, std::nullopt);
-  check_ld(function, "ldb", ldb, "B", "n", n, std::nullopt);
-  check_ldc(function, n, ldc);
+// A (m x k), B (k x n) and C (m x n) of a reduced-precision GEMM (no transposes), of element
+// types TA, TB and TC.
+template <class TA, class TB, class TC>
+void check_reduced(std::string_view function, std::size_t m, std::size_t n, std::size_t k,
+                   std::size_t lda, std::size_t ldb, std::size_t ldc) {
+  check_matrix(function, stored_a(std::nullopt, m, k, lda), sizeof(TA));
+  check_matrix(function, stored_b(std::nullopt, k, n, ldb), sizeof(TB));
+  check_matrix(function, stored_c(m, n, ldc), sizeof(TC));
 }
 
 }  // namespace
@@ -396,10 +498,13 @@ void enable_engine(std::string_view engine) { coheriq::enable_engine<Domain>(eng
 
 std::string active_engine() { return coheriq::active_engine<Domain>(); }
 
-// ------------------------------ BLAS-1 and vector math: forwarded as they are
+// ------------------------------ BLAS-1 and vector math: sizes checked, then forwarded
 
 #define COHERIQ_KERNELS_FORWARD(op, S, impl, touched, R, params, args) \
-  R op params { return coheriq::call<Domain, cand::op##_##S> args; }
+  R op params {                                                        \
+    VectorCheck{#op} args;                                             \
+    return coheriq::call<Domain, cand::op##_##S> args;                 \
+  }
 COHERIQ_KERNELS_PUBLIC(COHERIQ_KERNELS_FORWARD)
 #undef COHERIQ_KERNELS_FORWARD
 
@@ -437,16 +542,18 @@ void gemm(Trans ta, std::size_t m, std::size_t n, std::size_t k, double alpha, c
 // ------------------------------ Reduced precision
 
 std::int32_t dot_u8s8(std::size_t n, const std::uint8_t* x, const std::int8_t* y) {
+  VectorCheck{"dot_u8s8"}(n, x, y);
   return coheriq::call<Domain, cand::dot_u8s8>(n, x, y);
 }
 float dot_bf16(std::size_t n, const bfloat16* x, const bfloat16* y) {
+  VectorCheck{"dot_bf16"}(n, x, y);
   return coheriq::call<Domain, cand::dot_bf16>(n, x, y);
 }
 
 void gemm_u8s8s32(std::size_t m, std::size_t n, std::size_t k, const std::uint8_t* A,
                   std::size_t lda, const std::int8_t* B, std::size_t ldb, std::int32_t* C,
                   std::size_t ldc) {
-  check_reduced("gemm_u8s8s32", n, k, lda, ldb, ldc);
+  check_reduced<std::uint8_t, std::int8_t, std::int32_t>("gemm_u8s8s32", m, n, k, lda, ldb, ldc);
   gemm_by_rows(
       m, n, k,
       [&](std::size_t rows) {
@@ -460,7 +567,7 @@ void gemm_u8s8s32(std::size_t m, std::size_t n, std::size_t k, const std::uint8_
 void gemm_bf16(std::size_t m, std::size_t n, std::size_t k, float alpha, const bfloat16* A,
                std::size_t lda, const bfloat16* B, std::size_t ldb, float beta, float* C,
                std::size_t ldc) {
-  check_reduced("gemm_bf16", n, k, lda, ldb, ldc);
+  check_reduced<bfloat16, bfloat16, float>("gemm_bf16", m, n, k, lda, ldb, ldc);
   gemm_by_rows(
       m, n, k,
       [&](std::size_t rows) {

@@ -45,6 +45,8 @@ namespace {
 
 thread_local bool in_worker = false;
 std::atomic<std::size_t> teams_run{0};
+// The parts of the last region this thread ran on more than one thread (last_parallel_parts).
+thread_local std::size_t last_parts = 0;
 
 // The pool, created on first use and never destroyed; the child of a fork forgets it (its
 // workers do not exist there) and creates its own.
@@ -129,6 +131,7 @@ void Team::run(std::size_t parts, PartFunction body, void* context) noexcept {
     teams_run.fetch_add(1, std::memory_order_relaxed);
     counted_ = true;
   }
+  last_parts = parts;
   Pool& p = *pool_;
   std::unique_lock<std::mutex> lock(p.mutex);
   p.body = body;
@@ -154,5 +157,7 @@ void Team::run(std::size_t parts, PartFunction body, void* context) noexcept {
 }
 
 std::size_t parallel_teams() noexcept { return teams_run.load(std::memory_order_relaxed); }
+
+std::size_t last_parallel_parts() noexcept { return last_parts; }
 
 }  // namespace coheriq::kernels::pool

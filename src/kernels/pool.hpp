@@ -57,4 +57,8 @@ class Team {
 // took the parallel path.
 std::size_t parallel_teams() noexcept;
 
+// The parts of the last region the calling thread ran on more than one thread (0 before any):
+// lets the tests tell into how many blocks a product was cut.
+std::size_t last_parallel_parts() noexcept;
+
 }  // namespace coheriq::kernels::pool

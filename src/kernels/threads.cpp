@@ -5,12 +5,20 @@
 #include <sched.h>
 
 #include <atomic>
-#include <cerrno>
 #include <cstdlib>
+#include <stdexcept>
 #include <string>
+#include <string_view>
+
+#include "core/text.hpp"
+#include "kernels/candidates.hpp"
 
 namespace coheriq::kernels {
 namespace {
+
+// The most threads the kernels use: far above any CPU count a job gets, and a bound on what a
+// typo (or SIZE_MAX) could make the pool start.
+constexpr std::size_t kMaxThreads = 4096;
 
 std::atomic<std::size_t> explicit_threads{0};  // 0: not set
 
@@ -22,29 +30,47 @@ std::size_t affinity_cpus() {
   return count > 0 ? static_cast<std::size_t>(count) : 1;
 }
 
-// COHERIQ_NUM_THREADS, or 0 when unset. Throws on anything but a positive decimal integer.
+// COHERIQ_NUM_THREADS, or 0 when unset. Throws on anything but a decimal integer from 1 to
+// kMaxThreads (no sign, no blanks, no exponent).
 std::size_t env_threads() {
   const char* raw = std::getenv("COHERIQ_NUM_THREADS");
   if (raw == nullptr) return 0;
-  const std::string value(raw);
-  const auto refuse = [&]() -> std::size_t {
-    std::string shown;
-    for (char c : value.substr(0, 40)) shown += (c >= 0x20 && c < 0x7f) ? c : '?';
-    throw Error("coheriq: COHERIQ_NUM_THREADS='" + shown +
-                "' is not a positive integer; set it to the number of threads (e.g. 4), or unset "
-                "it for the CPUs of the process's affinity mask");
-  };
-  if (value.empty() || value.find_first_not_of("0123456789") != std::string::npos) return refuse();
-  errno = 0;
-  char* end = nullptr;
-  const unsigned long long n = std::strtoull(value.c_str(), &end, 10);
-  if (errno != 0 || n == 0 || n > 4096) return refuse();
-  return static_cast<std::size_t>(n);
+  const std::string_view value(raw);
+  const std::string what = "coheriq: COHERIQ_NUM_THREADS=" + coheriq::detail::quoted(value);
+  const std::string remedy = "set it to the number of threads, from 1 to " +
+                             std::to_string(kMaxThreads) +
+                             " (e.g. 4), or unset it for the CPUs of the process's affinity mask";
+  if (value.empty() || value.find_first_not_of("0123456789") != std::string_view::npos ||
+      value.find_first_not_of('0') == std::string_view::npos) {
+    throw Error(what + " is not a positive integer; " + remedy);
+  }
+  std::size_t n = 0;
+  for (const char c : value) {
+    n = n * 10 + static_cast<std::size_t>(c - '0');
+    if (n > kMaxThreads) {
+      throw Error(what + " is more than " + std::to_string(kMaxThreads) +
+                  ", the most threads the kernels use; " + remedy);
+    }
+  }
+  return n;
 }
 
 }  // namespace
 
-void set_num_threads(std::size_t n) { explicit_threads.store(n, std::memory_order_relaxed); }
+// At the first use: the variable is read as num_threads() reads it, when no count was set.
+void Domain::check_settings() {
+  if (explicit_threads.load(std::memory_order_relaxed) == 0) (void)env_threads();
+}
+
+void set_num_threads(std::size_t n) {
+  if (n > kMaxThreads) {
+    throw std::invalid_argument("coheriq: set_num_threads: n = " + std::to_string(n) +
+                                " is more than " + std::to_string(kMaxThreads) +
+                                ", the most threads the kernels use; pass 1 to " +
+                                std::to_string(kMaxThreads) + ", or 0 for the default");
+  }
+  explicit_threads.store(n, std::memory_order_relaxed);
+}
 
 std::size_t num_threads() {
   if (const std::size_t n = explicit_threads.load(std::memory_order_relaxed); n != 0) return n;

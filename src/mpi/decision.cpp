@@ -25,7 +25,7 @@ using namespace internal;
 struct EngineRow {
   std::string name;
   bool supported = false;
-  std::string why_not;  // "missing avx512f", "does not compose: ..."
+  std::string why_not;  // "missing avx512f", "cannot be enabled (...)"
 };
 
 struct RankState {
@@ -42,7 +42,8 @@ struct RankState {
 };
 
 std::string why_not(const EngineInfo& e) {
-  if (!e.error.empty()) return "does not compose: " + e.error;
+  // A composition or plugin error, worded as when enabling fails on every rank (below).
+  if (!e.error.empty()) return "cannot be enabled (" + e.error + ")";
   std::vector<std::string> missing = e.missing_features;
   missing.insert(missing.end(), e.missing_host.begin(), e.missing_host.end());
   if (missing.empty()) return "not usable on this host";

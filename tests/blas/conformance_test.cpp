@@ -9,7 +9,6 @@
 // dimensions larger than needed, alpha == 0 with NaN in A and B, beta == 0 with NaN in C, and
 // every argument error with the outputs untouched. Results within the reference's own error
 // bounds (the reference sums in order in T; ours may fuse and reorder): documented per check.
-#include <dlfcn.h>
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -21,6 +20,8 @@
 #include <string>
 #include <vector>
 
+#include "libraries.hpp"
+
 // ------------------------------ The replaced error handlers
 
 namespace {
@@ -29,8 +30,21 @@ struct Report {
   int info = 0;
   int calls = 0;
   bool cblas = false;  // through cblas_xerbla
+  // netlib CBLAS's globals (RowMajorStrg, CBLAS_CallFromC) of the library that reported, as the
+  // handler saw them; -1 before any report.
+  int row_major = -1;
+  int from_c = -1;
 };
 Report last_report;
+// The globals of the library under test in this call (each library has its own: the program
+// defines none). Null: not recorded.
+const int* current_row_major = nullptr;
+const int* current_from_c = nullptr;
+
+void record_globals(Report& r) {
+  r.row_major = current_row_major ? *current_row_major : -1;
+  r.from_c = current_from_c ? *current_from_c : -1;
+}
 
 std::string normalized(const char* name, std::size_t len) {
   std::string s(name, len);
@@ -44,56 +58,22 @@ extern "C" void xerbla_(const char* srname, const int* info, std::size_t len) {
   last_report.routine = normalized(srname, len);
   last_report.info = *info;
   last_report.cblas = false;
+  record_globals(last_report);
   ++last_report.calls;
 }
 extern "C" void cblas_xerbla(int info, const char* routine, const char*, ...) {
   last_report.routine = normalized(routine, std::strlen(routine));
   last_report.info = info;
   last_report.cblas = true;
+  record_globals(last_report);
   ++last_report.calls;
 }
 
 namespace {
 
-// ------------------------------ The two libraries
+// ------------------------------ The two libraries (libraries.hpp)
 
-void* open_library(const char* path) {
-  void* handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-  if (handle == nullptr) {
-    std::fprintf(stderr, "coheriq: cannot load %s: %s\n", path, dlerror());
-    std::abort();
-  }
-  return handle;
-}
-void* ours() {
-  static void* handle = open_library(COHERIQ_BLAS_LIBRARY);
-  return handle;
-}
-void* reference() {
-  static void* handle = open_library(COHERIQ_REFERENCE_BLAS);
-  return handle;
-}
-template <class F>
-F symbol(void* library, const char* name) {
-  void* p = dlsym(library, name);
-  if (p == nullptr) {
-    std::fprintf(stderr, "coheriq: %s is missing from a BLAS library under test\n", name);
-    std::abort();
-  }
-  return reinterpret_cast<F>(p);
-}
-
-// Both implementations of one routine.
-template <class F>
-struct Pair {
-  explicit Pair(const char* routine_name)
-      : name(routine_name),
-        ours(symbol<F>(::ours(), routine_name)),
-        ref(symbol<F>(reference(), routine_name)) {}
-  std::string name;
-  F ours;
-  F ref;
-};
+using coheriq::blas_testing::Pair;
 
 template <class T>
 constexpr const char* prefix() {
@@ -391,23 +371,13 @@ TEST_CASE_TEMPLATE("gemm agrees with the reference for every layout, transpose, 
 
 // ------------------------------ Error exits
 
-// The reference CBLAS reports its Fortran routine's checks through xerbla_ with the numbers of
-// the Fortran call it made (row-major swaps A and B, M and N); CBLAS callers see them renumbered
-// to the CBLAS argument list (its xerbla.c does that when it is not replaced). libcoheriq_blas
-// reports those through cblas_xerbla, numbered: this maps the reference's report the same way.
-Report as_cblas(Report r, const std::string& cblas_name, bool row_major) {
-  if (r.cblas || r.calls == 0) return r;
-  int info = r.info + 1;
-  if (row_major) {
-    if (r.info == 3) info = 5;
-    if (r.info == 4) info = 4;
-    if (r.info == 8) info = 11;
-    if (r.info == 10) info = 9;
-  }
-  r.info = info;
-  r.routine = cblas_name;
-  r.cblas = true;
-  return r;
+// netlib CBLAS reports the layout and transpose errors of a CBLAS call to cblas_xerbla, and the
+// rest through the Fortran routine it calls, to xerbla_, numbered as that column-major call's
+// (row-major swaps A and B, M and N), with RowMajorStrg and CBLAS_CallFromC set while the handler
+// runs: this program defines both handlers, so every report is compared whole (handler, routine,
+// number and both globals), and the globals must be 0 again after the call.
+const int* global_of(void* library, const char* name) {
+  return static_cast<const int*>(dlsym(library, name));
 }
 
 struct GemmArgs {
@@ -424,6 +394,11 @@ void compare_error(const Pair<FGemm<T>>& fortran, const Pair<CGemm<T>>& cblas, b
   Report got, want;
   for (int side = 0; side < 2; ++side) {
     last_report = Report{};
+    void* library = side == 0 ? coheriq::blas_testing::ours() : coheriq::blas_testing::reference();
+    current_row_major = global_of(library, "RowMajorStrg");
+    current_from_c = global_of(library, "CBLAS_CallFromC");
+    REQUIRE_MESSAGE(current_row_major != nullptr, "RowMajorStrg is missing (side ", side, ")");
+    REQUIRE_MESSAGE(current_from_c != nullptr, "CBLAS_CallFromC is missing (side ", side, ")");
     std::vector<T> c = C;
     if (use_cblas) {
       (side == 0 ? cblas.ours : cblas.ref)(g.layout, g.ta, g.tb, g.m, g.n, g.k, alpha, A.data(),
@@ -434,14 +409,22 @@ void compare_error(const Pair<FGemm<T>>& fortran, const Pair<CGemm<T>>& cblas, b
                                                1);
     }
     CHECK_MESSAGE(c == C, what, ": C was written on an error (side ", side, ")");
+    CHECK_MESSAGE(*current_row_major == 0, what, ": RowMajorStrg left set (side ", side, ")");
+    CHECK_MESSAGE(*current_from_c == 0, what, ": CBLAS_CallFromC left set (side ", side, ")");
     (side == 0 ? got : want) = last_report;
   }
-  if (use_cblas) want = as_cblas(want, cblas.name, g.layout == kRowMajor);
+  current_row_major = current_from_c = nullptr;
   CHECK_MESSAGE(got.calls == 1, what, ": ", got.calls, " reports");
   CHECK_MESSAGE(want.calls == 1, what, ": the reference made ", want.calls, " reports");
   CHECK_MESSAGE(got.routine == want.routine, what, ": routine ", got.routine, " vs ", want.routine);
   CHECK_MESSAGE(got.info == want.info, what, ": parameter ", got.info, " vs ", want.info);
-  CHECK_MESSAGE(got.cblas == use_cblas, what, ": reported through the wrong handler");
+  CHECK_MESSAGE(got.cblas == want.cblas, what, ": reported to ",
+                got.cblas ? "cblas_xerbla" : "xerbla_", ", the reference to ",
+                want.cblas ? "cblas_xerbla" : "xerbla_");
+  CHECK_MESSAGE(got.row_major == want.row_major, what, ": RowMajorStrg ", got.row_major, " vs ",
+                want.row_major);
+  CHECK_MESSAGE(got.from_c == want.from_c, what, ": CBLAS_CallFromC ", got.from_c, " vs ",
+                want.from_c);
 }
 
 TEST_CASE_TEMPLATE("every gemm argument error is reported as the reference reports it", T, float,

@@ -150,6 +150,37 @@ TEST_CASE("hardening: a plugin whose library does not load, named alone, fails w
   CHECK_FALSE(coheriq::is_locked(shapes::domain));
 }
 
+// Round 2, item 6: introspection says what the first use will lock to. A plugin engine that the
+// selection would take is probed (its library loaded, as the first use loads it) once, and a
+// library that does not load is remembered as the engine's refusal.
+TEST_CASE("hardening: introspection agrees with the first use past a plugin that does not load") {
+  fresh_process();
+  int attempts = 0;
+  add_plugin_engine("missing_lib", 99, [&attempts](detail::Engine&) {
+    ++attempts;
+    throw coheriq::PluginError("coheriq: plugin engine 'missing_lib': cannot load it");
+  });
+  set_env("SHAPES_ENGINE", "auto");
+  CHECK(coheriq::active_engine(shapes::domain) == auto_choice());
+  CHECK(status().engine == auto_choice());
+  CHECK(status().state == "open");
+  const coheriq::EngineInfo info = shapes::test::info_of("missing_lib");
+  CHECK_FALSE(info.supported);
+  CHECK_MESSAGE(contains(info.error, "cannot load it"), info.error);
+  shapes::area(1, 1);
+  CHECK(status().engine == auto_choice());
+  CHECK(attempts == 1);  // probed once: the first use did not try it again
+}
+
+TEST_CASE("hardening: enable_engine('auto') passes over a plugin whose library does not load") {
+  fresh_process();
+  add_missing_library("missing_lib", 99);
+  enable("auto");
+  CHECK(status().engine == auto_choice());
+  shapes::area(1, 1);
+  CHECK(status().engine == auto_choice());
+}
+
 // ------------------------------ Item 6: broken manifests
 
 TEST_CASE("hardening: a broken manifest stops no job that does not need it") {

@@ -11,6 +11,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -47,8 +49,9 @@ void check_reduction(const std::string& kernel, T got, Wide expected, std::size_
 
 // ------------------------------ The oracle itself
 
-// The reference is the oracle of every other test, so its own accuracy is checked on inputs
-// whose exact results naive (or merely Kahan-compensated) arithmetic gets wrong.
+// The reference is what runs by default and what engines inherit, so its own accuracy is
+// checked as well on inputs whose exact results naive (or merely Kahan-compensated) arithmetic
+// gets wrong.
 TEST_CASE("the reference engine's reductions are exact where naive arithmetic is not") {
   const double cancelling[] = {1.0, 1e100, 1.0, -1e100};  // Kahan's summation gives 0
   CHECK(ref::sum(4, cancelling) == 2.0);
@@ -173,6 +176,57 @@ TEST_CASE_TEMPLATE("asum between 128 KiB and 1 MiB is exact and propagates Inf a
         x[p] = saved;
       }
     }
+  }
+}
+
+// Past a million elements, where blocking may take paths that sizes() never reaches: a sum that
+// lost its tail only for n > 1,100,000 passed every size up to 1,000,003, and on random data one
+// lost element is about 1/n of the result, far inside any bound. Values in {-1, 0, 1} and one 2
+// keep every partial sum an integer below 2^24 in f32, exact in any order, so sum, asum, dot
+// and the sum of squares are exact (nrm2 within the 1 ulp of its root) and iamax is the 2's
+// index. The first and last 64 elements are -1 and +1, so that losing any of them shows.
+// f32 sizes just past 2^22 and just below 2^24, f64 past 2^25 (quick: past 2^20).
+TEST_CASE_TEMPLATE("sum, asum, dot, nrm2 and iamax are exact past a million elements", T, float,
+                   double) {
+  std::vector<std::size_t> lengths = {4194307, 16777213};
+  if (sizeof(T) == 8) lengths = {(std::size_t{1} << 25) + 3};
+  if (quick()) lengths = {1048579};
+  for (std::size_t n : lengths) {
+    // x is n elements at an odd offset; y = x + 1 (so dot also sees a misaligned operand).
+    Buffer<T> storage(n + 1, 1);
+    T* const x = storage.data();
+    const T* const y = x + 1;
+    long long sum_exact = 0, asum_exact = 0, dot_exact = 0, squares_exact = 0;
+    std::uint64_t state = n;
+    long long previous = 0;
+    for (std::size_t i = 0; i <= n; ++i) {
+      state = state * 6364136223846793005u + 1442695040888963407u;
+      long long v = i < 64 ? -1 : i + 64 >= n ? 1 : static_cast<long long>(state >> 62) % 3 - 1;
+      if (i == n - 1) v = 2;  // the largest |x|, in the tail
+      x[i] = T(v);
+      if (i > 0) dot_exact += previous * v;  // x[i - 1]·y[i - 1], y[i - 1] = x[i]
+      if (i < n) {
+        sum_exact += v;
+        asum_exact += v < 0 ? -v : v;
+        squares_exact += v * v;
+      }
+      previous = v;
+    }
+    // So that every partial sum is exact in T (below 2^24 for f32).
+    REQUIRE(squares_exact < (1LL << std::numeric_limits<T>::digits));
+    const std::string context = where("", n, 1, "{-1, 0, 1, 2}");
+    const T got_sum = sum(n, x), got_asum = asum(n, x), got_dot = dot(n, x, y);
+    CHECK_MESSAGE(got_sum == T(sum_exact), context, ": sum = ", show(got_sum), ", exact ",
+                  sum_exact);
+    CHECK_MESSAGE(got_asum == T(asum_exact), context, ": asum = ", show(got_asum), ", exact ",
+                  asum_exact);
+    CHECK_MESSAGE(got_dot == T(dot_exact), context, ": dot = ", show(got_dot), ", exact ",
+                  dot_exact);
+    const Wide root = std::sqrt(Wide(squares_exact));
+    const T got_nrm2 = nrm2(n, x);
+    CHECK_MESSAGE(double(std::fabs(Wide(got_nrm2) - root)) <= ulp(T(root)), context,
+                  ": nrm2 = ", show(got_nrm2), ", exact sqrt(", squares_exact, ")");
+    CHECK_MESSAGE(iamax(n, x) == n - 1, context, ": iamax = ", iamax(n, x), ", expected ", n - 1);
   }
 }
 

@@ -18,12 +18,14 @@ struct Shape {
 };
 
 // Shapes around register-block and cache-block edges: 1s, odd sizes, lane multiples, k deep
-// enough to cross a k-block, and (natively) one product of a few hundred in every dimension.
+// enough to cross a k-block, odd n == k (a square op(B)), and (natively) one product of a few
+// hundred in every dimension.
 const std::vector<Shape>& gemm_shapes();
 // One large odd product, run natively only (its reference takes a while).
 inline constexpr Shape kLargeGemm{131, 257, 515};
 
-inline const char* name_of(Trans t) { return t == Trans::N ? "N" : "T"; }
+// A std::string: doctest prints a const char* as a pointer.
+inline std::string name_of(Trans t) { return t == Trans::N ? "N" : "T"; }
 
 // A row-major rows x cols matrix stored with leading dimension ld = cols + pad, `offset`
 // elements past a 64-byte boundary. The padding holds `padding` (NaN by default), so a kernel

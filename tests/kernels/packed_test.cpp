@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -61,8 +62,12 @@ TEST_CASE_TEMPLATE("pack_b then gemm matches the oracle, and so does the unpacke
         // One packed B serves several products: each transpose of A, several scalings.
         const Product<T> first(Trans::N, tb, shape, T(1), T(0), pad, pad % 2, random);
         const PackedMatrix<T> packed = pack(first);
-        CAPTURE(first.describe());
-        check_packed_matrix(packed, shape);
+        {
+          // Only the packing: a failed product names itself (check_product), not this one.
+          INFO("pack_b ", name_of(tb), " k = ", shape.k, ", n = ", shape.n,
+               ", ldb = ", first.b.ld());
+          check_packed_matrix(packed, shape);
+        }
         for (Trans ta : {Trans::N, Trans::T}) {
           for (auto [alpha, beta] : {std::pair<T, T>{T(1), T(0)}, {T(-0.5), T(2)}}) {
             Product<T> p(ta, tb, shape, alpha, beta, pad, pad % 2, random);
@@ -263,6 +268,28 @@ TEST_CASE_TEMPLATE("packed gemm rejects k, n, lda and ldc that do not fit, namin
       CHECK(same(p.c.storage_begin()[i], before.storage_begin()[i]));
     }
   }
+}
+
+// Sizes no array can have (more than PTRDIFF_MAX bytes): A and C are checked as gemm checks them,
+// over small real arrays, so a missing check would fault.
+TEST_CASE_TEMPLATE("packed gemm rejects A and C larger than any array, naming their sizes", T,
+                   float, double) {
+  std::vector<T> a(16, T(1)), b(16, T(1)), c(16, T(7));
+  const PackedMatrix<T> packed = pack_b(Trans::N, 1, 1, b.data(), 1);
+  const std::string max = std::to_string(std::numeric_limits<std::size_t>::max());
+  const std::string a_message = invalid_argument_message([&] {
+    gemm(Trans::N, std::numeric_limits<std::size_t>::max(), 1, 1, T(1), a.data(), 1, packed, T(0),
+         c.data(), 1);
+  });
+  CHECK_MESSAGE(a_message.rfind("coheriq: gemm: A (m = " + max + " rows of k = 1 elements", 0) == 0,
+                a_message);
+  // (m − 1)·ldc overflows std::size_t; A (Trans::T: k rows of m) is small.
+  const std::string c_message = invalid_argument_message([&] {
+    gemm(Trans::T, 3, 1, 1, T(1), a.data(), 3, packed, T(0), c.data(), std::size_t{1} << 63);
+  });
+  CHECK_MESSAGE(c_message.rfind("coheriq: gemm: C (m = 3 rows of n = 1 elements, ldc = ", 0) == 0,
+                c_message);
+  CHECK(std::all_of(c.begin(), c.end(), [](T v) { return v == T(7); }));
 }
 
 }  // namespace

@@ -2,7 +2,8 @@
 // ulp arithmetic and compact failure reports.
 //
 // The binary runs under whatever engine COHERIQ_ENGINE selects and compares every public kernel
-// with the reference engine's functions (src/reference/reference.hpp), called directly.
+// with the tests' own oracles (oracle.hpp; docs/testing.md, "The test oracle"), never with the
+// reference engine, which is under test like the others.
 #pragma once
 
 #include <coheriq/kernels.hpp>

@@ -1,8 +1,8 @@
 // coheriq_thread_tests: GEMM on the thread pool, under the engine COHERIQ_ENGINE names (ctest
 // runs it once per engine; exit 77 with the reason when the host cannot run that engine).
 //
-// - C is bitwise the same for 1, 2, 3 and 7 threads (7 > the 2 cores of CI), packed and
-//   unpacked, every transpose, shapes cut by rows and by columns;
+// - C is bitwise the same for 1 to 7 threads (7 > the 2 cores of CI), packed and unpacked, every
+//   transpose, shapes cut by rows and by columns into as many blocks as there are threads;
 // - many user threads calling GEMM at once get the single-thread result (run under TSan too);
 // - a fork after the pool started leaves a child whose parallel GEMM works;
 // - a malformed COHERIQ_NUM_THREADS is a coheriq: error, and a refused gemm leaves C as it was.
@@ -15,11 +15,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -33,14 +35,24 @@ namespace {
 
 struct Shape {
   std::size_t m, n, k;
+  // The most blocks it can be cut into, unpacked and packed: blocks are at least 32 rows or
+  // columns (kMinBlock, api.cpp), so a count of threads above these gives this many.
+  std::size_t most_parts, most_packed_parts;
 };
 // Every one is above the size that goes parallel (192^3 multiply-adds for f32, api.cpp); m >= n is
 // cut by rows, m < n by columns (packed B: always rows). Odd sizes leave uneven blocks and edge
 // tiles in every block; k = 540 and 600 cross the k-blocks of every engine. 797 x 771 is tall but
-// wide enough for columns on 2 threads and not on 3 or 7 (768 columns per thread beyond the
-// first): the same product cut both ways.
-const Shape kShapes[] = {
-    {131, 97, 600}, {67, 263, 420}, {301, 45, 540}, {71, 347, 300}, {797, 771, 16}};
+// wide enough for columns on 2 threads and not on 3 or more (768 columns per thread beyond the
+// first): the same product cut both ways. Every count from 2 to 7 cuts 301 x 45 and 797 x 771
+// into that many blocks of rows, and 67 x 263 and 71 x 347 into that many blocks of columns. A
+// count above a shape's most parts is not run: it would repeat the cut of the most parts (the
+// cut, not the count, decides which blocks the threads compute).
+const Shape kShapes[] = {{131, 97, 600, 4, 4},
+                         {67, 263, 420, 8, 2},
+                         {301, 45, 540, 9, 9},
+                         {71, 347, 300, 10, 2},
+                         {797, 771, 16, 24, 24}};
+constexpr std::size_t kThreadCounts[] = {2, 3, 4, 5, 6, 7};
 
 // Deterministic values in [-1, 1), different per seed.
 template <class T>
@@ -84,9 +96,17 @@ struct Problem {
     ck::gemm(ta, s.m, s.n, s.k, T(0.75), a.data(), lda, packed, T(0.5), out.data(), ldc);
     return out;
   }
-};
 
-const char* name_of(Trans t) { return t == Trans::N ? "N" : "T"; }
+  // The product, for failure messages.
+  std::string describe() const {
+    const auto name = [](Trans t) { return t == Trans::N ? "N" : "T"; };
+    return std::string("gemm.") + (sizeof(T) == 4 ? "f32 " : "f64 ") + name(ta) + name(tb) +
+           " m = " + std::to_string(s.m) + ", n = " + std::to_string(s.n) +
+           ", k = " + std::to_string(s.k) + ", lda = " + std::to_string(lda) +
+           ", ldb = " + std::to_string(ldb) + ", ldc = " + std::to_string(ldc) +
+           ", alpha = 0.75, beta = 0.5";
+  }
+};
 
 template <class T>
 bool same_bits(const std::vector<T>& x, const std::vector<T>& y) {
@@ -96,24 +116,29 @@ bool same_bits(const std::vector<T>& x, const std::vector<T>& y) {
 template <class T>
 void check_identical_across_threads() {
   const std::size_t teams_before = ck::pool::parallel_teams();
+  std::size_t products = 0;  // run on several threads
   std::uint32_t seed = 1;
   for (const Shape& s : kShapes) {
     for (Trans ta : {Trans::N, Trans::T}) {
       for (Trans tb : {Trans::N, Trans::T}) {
         const Problem<T> p(ta, tb, s, seed++);
-        CAPTURE(s.m);
-        CAPTURE(s.n);
-        CAPTURE(s.k);
-        CAPTURE(name_of(ta));
-        CAPTURE(name_of(tb));
+        CAPTURE(p.describe());
         const std::vector<T> one = p.gemm(1);
         const ck::PackedMatrix<T> packed = ck::pack_b(tb, s.k, s.n, p.b.data(), p.ldb);
         const std::vector<T> one_packed = p.gemm_packed(packed, 1);
-        for (std::size_t threads : {2, 3, 7}) {
+        for (std::size_t threads : kThreadCounts) {
           CAPTURE(threads);
-          CHECK_MESSAGE(same_bits(p.gemm(threads), one), "gemm differs from 1 thread");
-          CHECK_MESSAGE(same_bits(p.gemm_packed(packed, threads), one_packed),
-                        "packed gemm differs from 1 thread");
+          if (threads <= s.most_parts) {
+            CHECK_MESSAGE(same_bits(p.gemm(threads), one), "gemm differs from 1 thread");
+            CHECK(ck::pool::last_parallel_parts() == threads);
+            ++products;
+          }
+          if (threads <= s.most_packed_parts) {
+            CHECK_MESSAGE(same_bits(p.gemm_packed(packed, threads), one_packed),
+                          "packed gemm differs from 1 thread");
+            CHECK(ck::pool::last_parallel_parts() == threads);
+            ++products;
+          }
         }
       }
     }
@@ -123,20 +148,21 @@ void check_identical_across_threads() {
   // (which would make the comparison above pass for nothing). The pool is idle here, so the
   // only serial fallback is "busy", which cannot happen with one calling thread.
   // (Packed B is cut by rows: every shape has at least two blocks of 32 rows.)
-  const std::size_t products = std::size(kShapes) * 4 * 3 * 2;
   CHECK(ck::pool::parallel_teams() - teams_before == products);
 }
 
-TEST_CASE("gemm f32 is bitwise identical for 1, 2, 3 and 7 threads") {
+TEST_CASE("gemm f32 is bitwise identical for 1 to 7 threads") {
   check_identical_across_threads<float>();
 }
-TEST_CASE("gemm f64 is bitwise identical for 1, 2, 3 and 7 threads") {
+TEST_CASE("gemm f64 is bitwise identical for 1 to 7 threads") {
   check_identical_across_threads<double>();
 }
 
-TEST_CASE("gemm_u8s8s32 and gemm_bf16 are bitwise identical for 1, 2, 3 and 7 threads") {
+// Cut by rows only: 301 rows into as many blocks as threads, 131 into at most 4.
+TEST_CASE("gemm_u8s8s32 and gemm_bf16 are bitwise identical for 1 to 7 threads") {
   const std::size_t teams_before = ck::pool::parallel_teams();
-  for (const Shape& s : {Shape{301, 97, 600}, Shape{131, 263, 420}}) {
+  std::size_t products = 0;  // run on several threads
+  for (const Shape& s : {Shape{301, 97, 600, 9, 9}, Shape{131, 263, 420, 4, 4}}) {
     CAPTURE(s.m);
     CAPTURE(s.n);
     CAPTURE(s.k);
@@ -167,21 +193,25 @@ TEST_CASE("gemm_u8s8s32 and gemm_bf16 are bitwise identical for 1, 2, 3 and 7 th
     };
     const std::vector<std::int32_t> int_one = int_product(1);
     const std::vector<float> bf16_one = bf16_product(1);
-    for (std::size_t threads : {2, 3, 7}) {
+    for (std::size_t threads : kThreadCounts) {
       CAPTURE(threads);
+      if (threads > s.most_parts) continue;
       CHECK_MESSAGE(same_bits(int_product(threads), int_one), "gemm_u8s8s32 differs");
+      CHECK(ck::pool::last_parallel_parts() == threads);
       CHECK_MESSAGE(same_bits(bf16_product(threads), bf16_one), "gemm_bf16 differs");
+      CHECK(ck::pool::last_parallel_parts() == threads);
+      products += 2;
     }
   }
   ck::set_num_threads(0);
-  CHECK(ck::pool::parallel_teams() - teams_before == 2 * 3 * 2);  // none ran serially
+  CHECK(ck::pool::parallel_teams() - teams_before == products);  // none ran serially
 }
 
 TEST_CASE("many user threads call gemm at once") {
   // Each user thread runs its own product, on as many threads as it asks for: whichever call
   // holds the pool runs parallel, the others run on their callers; all give the 1-thread bits.
-  const Problem<float> pf(Trans::N, Trans::T, {131, 97, 600}, 11);
-  const Problem<double> pd(Trans::T, Trans::N, {71, 347, 150}, 12);
+  const Problem<float> pf(Trans::N, Trans::T, {131, 97, 600, 4, 4}, 11);
+  const Problem<double> pd(Trans::T, Trans::N, {71, 347, 150, 10, 2}, 12);
   const std::vector<float> expect_f = pf.gemm(1);
   const std::vector<double> expect_d = pd.gemm(1);
   const ck::PackedMatrix<float> packed = ck::pack_b(Trans::T, 600, 97, pf.b.data(), pf.ldb);
@@ -216,7 +246,7 @@ TEST_CASE("many user threads call gemm at once") {
 }
 
 TEST_CASE("fork after the pool started leaves a working child") {
-  const Problem<float> p(Trans::N, Trans::N, {131, 97, 600}, 21);
+  const Problem<float> p(Trans::N, Trans::N, {131, 97, 600, 4, 4}, 21);
   const std::vector<float> expect = p.gemm(1);
   REQUIRE(same_bits(p.gemm(2), expect));
   REQUIRE(ck::pool::parallel_teams() > 0);  // the pool's workers exist now
@@ -246,9 +276,8 @@ TEST_CASE("fork after the pool started leaves a working child") {
 
 TEST_CASE("COHERIQ_NUM_THREADS garbage is a coheriq: error") {
   ck::set_num_threads(0);
-  const Problem<double> p(Trans::N, Trans::N, {131, 97, 515}, 31);
-  for (const char* bad :
-       {"", "0", "-2", "4x", " 4", "2.5", "lots", "99999999999999999999999", "5000", "\x01\x7f"}) {
+  const Problem<double> p(Trans::N, Trans::N, {131, 97, 515, 4, 4}, 31);
+  for (const char* bad : {"", "0", "-2", "4x", " 4", "2.5", "lots", "1e9", "\x01\x7f"}) {
     CAPTURE(bad);
     REQUIRE(setenv("COHERIQ_NUM_THREADS", bad, 1) == 0);
     std::string message;
@@ -266,6 +295,23 @@ TEST_CASE("COHERIQ_NUM_THREADS garbage is a coheriq: error") {
                     coheriq::Error);
     CHECK(same_bits(c, p.c));
   }
+  // Above the limit, the message says the limit (a positive integer, but too many).
+  for (const char* over : {"4097", "5000", "65536", "99999999999999999999999"}) {
+    CAPTURE(over);
+    REQUIRE(setenv("COHERIQ_NUM_THREADS", over, 1) == 0);
+    std::string message;
+    try {
+      (void)ck::num_threads();
+    } catch (const coheriq::Error& e) {
+      message = e.what();
+    }
+    CHECK(message.rfind("coheriq: COHERIQ_NUM_THREADS='" + std::string(over) +
+                            "' is more than 4096, the most threads the kernels use; set it to "
+                            "the number of threads, from 1 to 4096",
+                        0) == 0);
+  }
+  REQUIRE(setenv("COHERIQ_NUM_THREADS", "4096", 1) == 0);
+  CHECK(ck::num_threads() == 4096);
   // An explicit count wins over the variable, and a valid variable is used.
   ck::set_num_threads(3);
   CHECK(ck::num_threads() == 3);
@@ -274,6 +320,51 @@ TEST_CASE("COHERIQ_NUM_THREADS garbage is a coheriq: error") {
   CHECK(ck::num_threads() == 5);
   REQUIRE(unsetenv("COHERIQ_NUM_THREADS") == 0);
   CHECK(ck::num_threads() >= 1);
+}
+
+TEST_CASE("set_num_threads above 4096 is refused, naming n and the limit") {
+  ck::set_num_threads(2);
+  for (const std::size_t n : {std::size_t{4097}, std::size_t{65536}, SIZE_MAX}) {
+    CAPTURE(n);
+    std::string message;
+    try {
+      ck::set_num_threads(n);
+    } catch (const std::invalid_argument& e) {
+      message = e.what();
+    }
+    CHECK(message.rfind("coheriq: set_num_threads: n = " + std::to_string(n) +
+                            " is more than 4096, the most threads the kernels use; pass 1 to "
+                            "4096, or 0 for the default",
+                        0) == 0);
+    CHECK(ck::num_threads() == 2);  // unchanged
+  }
+  ck::set_num_threads(4096);
+  CHECK(ck::num_threads() == 4096);
+  ck::set_num_threads(0);
+}
+
+// Run on its own, with COHERIQ_NUM_THREADS malformed from the start (tests/kernels/CMakeLists.txt):
+// the domain's first use, even a product far below the size that reads the thread count, fails
+// with the variable's error and locks nothing; once the variable is fixed, the next call works.
+TEST_CASE("first use with a malformed COHERIQ_NUM_THREADS" * doctest::skip()) {
+  const char* bad = std::getenv("COHERIQ_NUM_THREADS");
+  REQUIRE_MESSAGE(bad != nullptr, "run with COHERIQ_NUM_THREADS set to a malformed value");
+  REQUIRE_FALSE(coheriq::is_locked(ck::domain_name));
+  const float x[2] = {1, 2};
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    std::string message;
+    try {
+      (void)ck::dot(2, x, x);
+    } catch (const coheriq::Error& e) {
+      message = e.what();
+    }
+    CHECK_MESSAGE(message.rfind("coheriq: COHERIQ_NUM_THREADS=", 0) == 0, message);
+    CHECK_FALSE(coheriq::is_locked(ck::domain_name));
+    CHECK(coheriq::status(ck::domain_name).state == "open");
+  }
+  REQUIRE(unsetenv("COHERIQ_NUM_THREADS") == 0);
+  CHECK(ck::dot(2, x, x) == 5.0f);
+  CHECK(coheriq::is_locked(ck::domain_name));
 }
 
 }  // namespace

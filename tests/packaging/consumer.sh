@@ -14,6 +14,7 @@ rm -rf "$build"
 # toolchain and run through the emulator, or it would prove nothing about the target's package.
 toolchain=${COHERIQ_CONSUMER_TOOLCHAIN:-}
 cxx=${COHERIQ_CONSUMER_CXX:-g++}
+cc=${COHERIQ_CONSUMER_CC:-gcc}
 multiarch=${COHERIQ_CONSUMER_MULTIARCH:-x86_64-linux-gnu}
 read -r -a emulator <<<"${COHERIQ_CONSUMER_EMULATOR:-}"
 cmake_cross=()
@@ -54,6 +55,15 @@ case "$mode" in
     # shellcheck disable=SC2046
     "$cxx" -std=c++17 app.cpp -o app_static $(pkg-config --cflags --libs --static coheriq)
     "${emulator[@]}" ./app_static "$engines"
+    # A C program with the plain C compiler: coheriq.pc carries the C++ runtime and libm.
+    cp "$src/app.c" app.c
+    # shellcheck disable=SC2046
+    "$cc" -std=c99 app.c -o app_c $(pkg-config --cflags --libs coheriq)
+    "${emulator[@]}" ./app_c
+    "${emulator[@]}" ./app_c auto
+    # shellcheck disable=SC2046
+    "$cc" -std=c99 app.c -o app_c_static $(pkg-config --cflags --libs --static coheriq)
+    "${emulator[@]}" ./app_c_static auto
     ;;
   subdirectory)
     # The same engines as the build under test.

@@ -26,10 +26,11 @@ def check(condition, message):
         raise Failure(message)
 
 
-def run(args, cmd, engine_path=None, **kwargs):
+def run(args, cmd, engine_path=None, env_extra=None, **kwargs):
     env = {k: v for k, v in os.environ.items() if not k.startswith("COHERIQ_")}
     if engine_path is not None:
         env["COHERIQ_ENGINE_PATH"] = engine_path
+    env.update(env_extra or {})
     if "stdout" not in kwargs:
         kwargs.setdefault("capture_output", True)
     proc = subprocess.run(args.emulator.split() + [args.coheriq] + cmd, env=env, timeout=120,
@@ -136,6 +137,39 @@ def check_host_fields(args):
     print(f"host-fields: {dict((k, host[k]) for k in ('vendor', 'family', 'model'))}")
 
 
+def check_auto_past_broken_plugin(args):
+    """COHERIQ_ENGINE=auto beside a plugin of the highest priority whose library does not load:
+    the selection `coheriq info` reports is what the run locks to (the plugin's library is
+    probed, as the first use loads it), not the broken plugin; the plugin is listed unusable."""
+    base = os.path.join(args.work, "plugins")
+    path = os.path.join(base, "broken-zzz")
+    empty = os.path.join(base, "empty")
+    for d in (path, empty):
+        shutil.rmtree(d, ignore_errors=True)
+        os.makedirs(d)
+    with open(os.path.join(path, "zzz.coheriq-engine"), "w") as f:
+        f.write("domain = coheriq.kernels\nname = zzz\nlibrary = libzzz_not_there.so\n"
+                "abi = coheriq.kernels/2\npriority = 100000\n")
+
+    def selection(engine_path):
+        env = {"COHERIQ_ENGINE": "auto"}
+        proc = run(args, ["info", "--json"], engine_path=engine_path, env_extra=env)
+        check(proc.returncode == 0, f"exit {proc.returncode}: {proc.stderr!r}")
+        return kernels_domain(json.loads(proc.stdout))
+
+    without = selection(empty)["engine"]
+    domain = selection(path)
+    print(f"auto without the plugin: {without}; beside it: {domain['engine']}")
+    check(domain["engine"] == without, f"info reports {domain['engine']!r}, auto locks to {without!r}")
+    zzz = next(e for e in domain["engines"] if e["name"] == "zzz")
+    check(not zzz["supported"] and "libzzz_not_there.so" in zzz.get("error", ""),
+          f"the broken plugin is not listed unusable with its reason: {zzz}")
+    proc = run(args, ["info"], engine_path=path, env_extra={"COHERIQ_ENGINE": "auto"})
+    text = proc.stdout.decode()
+    check(f"selection: {without} (COHERIQ_ENGINE=auto; open)" in text, "text selection line")
+    print("auto-past-broken-plugin: the reported selection is the run's")
+
+
 def check_write_error(args):
     """A write error on stdout (a full disk) is exit 1 with a message, not a silent 0."""
     if not os.path.exists("/dev/full"):
@@ -156,6 +190,7 @@ CHECKS = {
     "columns": check_columns,
     "host-fields": check_host_fields,
     "write-error": check_write_error,
+    "auto-past-broken-plugin": check_auto_past_broken_plugin,
 }
 
 

@@ -7,6 +7,7 @@
 //   it and checks a dot product, or, when this host cannot run it, checks that it is refused.
 #include <coheriq/coheriq.hpp>
 #include <coheriq/kernels.hpp>
+#include <coheriq/kernels_domain.hpp>
 
 #include <algorithm>
 #include <cstdio>
@@ -33,12 +34,17 @@ bool contains(const std::vector<std::string>& names, const std::string& name) {
   return std::find(names.begin(), names.end(), name) != names.end();
 }
 
-// dot of 1001 halves and fours: 2002 exactly on every engine.
+// dot of 1001 halves and fours: 2002 exactly on every engine. Also through this program's own
+// instantiation of the domain's templates (<coheriq/domain.hpp>): with shared libraries that is a
+// copy of the slots apart from the library's, which the domain must install the engine into too.
 bool dot_is_right() {
   std::vector<double> x(1001, 0.5), y(1001, 4.0);
   const double d = coheriq::kernels::dot(x.size(), x.data(), y.data());
-  std::printf("dot = %g with engine %s\n", d, coheriq::kernels::active_engine().c_str());
-  return d == 2002.0;
+  const double own = coheriq::call<coheriq::kernels::Domain, coheriq::kernels::cand::dot_f64>(
+      x.size(), x.data(), y.data());
+  std::printf("dot = %g (this program's slot: %g) with engine %s\n", d, own,
+              coheriq::kernels::active_engine().c_str());
+  return d == 2002.0 && own == 2002.0;
 }
 
 }  // namespace

@@ -1,0 +1,317 @@
+// The C API (<coheriq/coheriq.h>) against the C++ API it wraps, under the engine in effect: every
+// exported function is called here (kernels.capi_covered checks the header against this file)
+// with inputs on which it differs from its neighbours (ssum of {1, -2, 3} is 2, sasum 6; the
+// strided kernels walk other elements than the contiguous ones; each transpose pair of a GEMM
+// reads other elements), and its results must be bitwise those of the C++ call. A C function
+// that calls the wrong kernel, or passes its arguments in the wrong order, differs here.
+// (Argument errors from C: tests/blas/c_api_test.c.)
+#include <doctest/doctest.h>
+
+#include <coheriq/coheriq.h>
+#include <coheriq/coheriq.hpp>
+#include <coheriq/kernels.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "support.hpp"
+
+namespace coheriq::kernels::testing {
+namespace {
+
+template <class T>
+bool same_bits(const T& a, const T& b) {
+  return std::memcmp(&a, &b, sizeof(T)) == 0;
+}
+template <class T>
+bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
+}
+
+// Inputs of the BLAS-1 tests: kN elements (odd, past every lane count), signs mixed and
+// magnitudes distinct, so that sum, asum, nrm2 and dot differ and the largest |x| is one element.
+// A strided vector has kStrided elements, |inc| apart, inside the same storage.
+constexpr std::size_t kN = 37, kStrided = 12;
+template <class T>
+std::vector<T> values(double scale, int shift) {
+  std::vector<T> v(kN);
+  for (std::size_t i = 0; i < kN; ++i) {
+    const double magnitude = scale * (1.0 + double((i * 7 + shift) % kN) / 8.0);
+    v[i] = T((i + shift) % 3 == 1 ? -magnitude : magnitude);
+  }
+  return v;
+}
+// Element 0 of a strided vector with increment inc over `v`: the highest address for inc < 0.
+template <class T>
+T* first(std::vector<T>& v, std::ptrdiff_t inc) {
+  return inc < 0 ? v.data() + (kStrided - 1) * std::size_t(-inc) : v.data();
+}
+
+// The C API's BLAS-1 of one element type.
+template <class T>
+struct C;
+template <>
+struct C<float> {
+  static constexpr auto dot = coheriq_sdot;
+  static constexpr auto dot_strided = coheriq_sdot_strided;
+  static constexpr auto axpy = coheriq_saxpy;
+  static constexpr auto axpy_strided = coheriq_saxpy_strided;
+  static constexpr auto scal = coheriq_sscal;
+  static constexpr auto scal_strided = coheriq_sscal_strided;
+  static constexpr auto sum = coheriq_ssum;
+  static constexpr auto asum = coheriq_sasum;
+  static constexpr auto asum_strided = coheriq_sasum_strided;
+  static constexpr auto nrm2 = coheriq_snrm2;
+  static constexpr auto nrm2_strided = coheriq_snrm2_strided;
+  static constexpr auto iamax = coheriq_isamax;
+  static constexpr auto iamax_strided = coheriq_isamax_strided;
+  static constexpr auto gemm = coheriq_sgemm;
+};
+template <>
+struct C<double> {
+  static constexpr auto dot = coheriq_ddot;
+  static constexpr auto dot_strided = coheriq_ddot_strided;
+  static constexpr auto axpy = coheriq_daxpy;
+  static constexpr auto axpy_strided = coheriq_daxpy_strided;
+  static constexpr auto scal = coheriq_dscal;
+  static constexpr auto scal_strided = coheriq_dscal_strided;
+  static constexpr auto sum = coheriq_dsum;
+  static constexpr auto asum = coheriq_dasum;
+  static constexpr auto asum_strided = coheriq_dasum_strided;
+  static constexpr auto nrm2 = coheriq_dnrm2;
+  static constexpr auto nrm2_strided = coheriq_dnrm2_strided;
+  static constexpr auto iamax = coheriq_idamax;
+  static constexpr auto iamax_strided = coheriq_idamax_strided;
+  static constexpr auto gemm = coheriq_dgemm;
+};
+
+// A result of the C API beside the C++ one, for one report line.
+template <class R>
+struct Pair {
+  std::string name;
+  int status;
+  R c, cxx;
+};
+template <class R>
+void check_pair(const Pair<R>& p) {
+  CHECK_MESSAGE(p.status == COHERIQ_OK, p.name, ": ", coheriq_last_error());
+  CHECK_MESSAGE(same_bits(p.c, p.cxx), p.name, ": the C result differs from the C++ one");
+}
+
+TEST_CASE_TEMPLATE("every C API BLAS-1 function gives its C++ counterpart's bits", T, float,
+                   double) {
+  using Api = C<T>;
+  std::vector<T> x = values<T>(1.0, 0), y = values<T>(0.5, 5);
+  const std::ptrdiff_t incx = -3, incy = 2;
+  const T a = T(-0.625);
+  const std::string type = type_name<T>();
+
+  // Reductions: one value each.
+  std::vector<Pair<T>> values_of;
+  T r = T(0);
+  int s = Api::dot(kN, x.data(), y.data(), &r);
+  values_of.push_back({"dot", s, r, dot(kN, x.data(), y.data())});
+  s = Api::dot_strided(kStrided, first(x, incx), incx, first(y, incy), incy, &r);
+  values_of.push_back(
+      {"dot_strided", s, r, dot_strided(kStrided, first(x, incx), incx, first(y, incy), incy)});
+  s = Api::sum(kN, x.data(), &r);
+  values_of.push_back({"sum", s, r, sum(kN, x.data())});
+  s = Api::asum(kN, x.data(), &r);
+  values_of.push_back({"asum", s, r, asum(kN, x.data())});
+  s = Api::asum_strided(kStrided, first(x, incx), incx, &r);
+  values_of.push_back({"asum_strided", s, r, asum_strided(kStrided, first(x, incx), incx)});
+  s = Api::nrm2(kN, x.data(), &r);
+  values_of.push_back({"nrm2", s, r, nrm2(kN, x.data())});
+  s = Api::nrm2_strided(kStrided, first(x, incx), incx, &r);
+  values_of.push_back({"nrm2_strided", s, r, nrm2_strided(kStrided, first(x, incx), incx)});
+  for (Pair<T>& p : values_of) {
+    p.name = p.name + "." + type;
+    check_pair(p);
+  }
+  // The inputs tell the reductions apart: no two C++ results are equal.
+  for (std::size_t i = 0; i < values_of.size(); ++i) {
+    for (std::size_t j = i + 1; j < values_of.size(); ++j) {
+      CHECK_MESSAGE(values_of[i].cxx != values_of[j].cxx, values_of[i].name, " and ",
+                    values_of[j].name, " agree on the test's inputs");
+    }
+  }
+
+  std::size_t index = 0;
+  s = Api::iamax(kN, x.data(), &index);
+  const Pair<std::size_t> contiguous{"iamax." + type, s, index, iamax(kN, x.data())};
+  check_pair(contiguous);
+  s = Api::iamax_strided(kStrided, first(x, incx), incx, &index);
+  const Pair<std::size_t> strided{"iamax_strided." + type, s, index,
+                                  iamax_strided(kStrided, first(x, incx), incx)};
+  check_pair(strided);
+  CHECK(contiguous.cxx != strided.cxx);
+
+  // Updates: the whole storage after the call, C against C++.
+  std::vector<std::vector<T>> updated;
+  const auto update = [&](const std::string& name, auto c_call, auto cxx_call) {
+    std::vector<T> by_c = y, by_cxx = y;
+    const int status = c_call(by_c);
+    cxx_call(by_cxx);
+    check_pair(Pair<std::vector<T>>{name + "." + type, status, by_c, by_cxx});
+    updated.push_back(by_cxx);
+  };
+  update(
+      "axpy", [&](std::vector<T>& v) { return Api::axpy(kN, a, x.data(), v.data()); },
+      [&](std::vector<T>& v) { axpy(kN, a, x.data(), v.data()); });
+  update(
+      "axpy_strided",
+      [&](std::vector<T>& v) {
+        return Api::axpy_strided(kStrided, a, first(x, incx), incx, first(v, incy), incy);
+      },
+      [&](std::vector<T>& v) {
+        axpy_strided(kStrided, a, first(x, incx), incx, first(v, incy), incy);
+      });
+  update(
+      "scal", [&](std::vector<T>& v) { return Api::scal(kN, a, v.data()); },
+      [&](std::vector<T>& v) { scal(kN, a, v.data()); });
+  update(
+      "scal_strided",
+      [&](std::vector<T>& v) { return Api::scal_strided(kStrided, a, first(v, incy), incy); },
+      [&](std::vector<T>& v) { scal_strided(kStrided, a, first(v, incy), incy); });
+  for (std::size_t i = 0; i < updated.size(); ++i) {
+    for (std::size_t j = i + 1; j < updated.size(); ++j) {
+      CHECK_MESSAGE(!same_bits(updated[i], updated[j]), "updates ", i, " and ", j, " agree");
+    }
+  }
+}
+
+TEST_CASE("every C API vector-math function gives its C++ counterpart's bits") {
+  using Math = int (*)(size_t, const float*, float*);
+  using Kernel = void (*)(std::size_t, const float*, float*);
+  struct Function {
+    const char* name;
+    Math c;
+    Kernel cxx;
+  };
+  const Function functions[] = {{"exp", coheriq_vsexp, exp},
+                                {"log", coheriq_vslog, log},
+                                {"tanh", coheriq_vstanh, tanh},
+                                {"sigmoid", coheriq_vssigmoid, sigmoid},
+                                {"softmax", coheriq_vssoftmax, softmax}};
+  const std::vector<float> x = values<float>(0.75, 2);  // log of the negative ones: NaN
+  std::vector<std::vector<float>> outputs;
+  for (const Function& f : functions) {
+    std::vector<float> by_c(kN, 9.0f), by_cxx(kN, 9.0f);
+    const int status = f.c(kN, x.data(), by_c.data());
+    f.cxx(kN, x.data(), by_cxx.data());
+    check_pair(Pair<std::vector<float>>{f.name, status, by_c, by_cxx});
+    outputs.push_back(by_cxx);
+  }
+  for (std::size_t i = 0; i < outputs.size(); ++i) {
+    for (std::size_t j = i + 1; j < outputs.size(); ++j) {
+      CHECK_MESSAGE(!same_bits(outputs[i], outputs[j]), functions[i].name, " and ",
+                    functions[j].name, " agree on the test's inputs");
+    }
+  }
+  // In place (y == x), as the header allows.
+  std::vector<float> in_place = x, expected(kN);
+  CHECK(coheriq_vsexp(kN, in_place.data(), in_place.data()) == COHERIQ_OK);
+  exp(kN, x.data(), expected.data());
+  CHECK(same_bits(in_place, expected));
+}
+
+// GEMM: one A and one B storage read under all four transpose pairs (every leading dimension
+// holds a row under either reading), so each pair reads other elements and gives another C;
+// shapes with m, n and k distinct and odd, padded leading dimensions, alpha and beta general.
+TEST_CASE_TEMPLATE("coheriq_?gemm gives gemm's bits for all four transpose pairs", T, float,
+                   double) {
+  struct Shape {
+    std::size_t m, n, k;
+  };
+  for (const Shape& s : {Shape{7, 5, 9}, Shape{33, 17, 65}, Shape{1, 3, 2}}) {
+    const std::size_t lda = std::max(s.m, s.k) + 3, ldb = std::max(s.k, s.n) + 5, ldc = s.n + 2;
+    const std::size_t rows = std::max({s.m, s.n, s.k});
+    std::vector<T> a(rows * lda), b(rows * ldb), c(s.m * ldc);
+    for (std::size_t i = 0; i < a.size(); ++i) a[i] = T(double((i * 37) % 101) / 50.0 - 1.0);
+    for (std::size_t i = 0; i < b.size(); ++i) b[i] = T(double((i * 53) % 97) / 48.0 - 1.0);
+    for (std::size_t i = 0; i < c.size(); ++i) c[i] = T(double((i * 11) % 13) - 6.0);
+    std::vector<std::vector<T>> results;
+    for (int ta : {COHERIQ_NO_TRANS, COHERIQ_TRANS}) {
+      for (int tb : {COHERIQ_NO_TRANS, COHERIQ_TRANS}) {
+        const Trans op_a = ta == COHERIQ_TRANS ? Trans::T : Trans::N;
+        const Trans op_b = tb == COHERIQ_TRANS ? Trans::T : Trans::N;
+        std::vector<T> by_c = c, by_cxx = c;
+        const int status = C<T>::gemm(ta, tb, s.m, s.n, s.k, T(0.75), a.data(), lda, b.data(), ldb,
+                                      T(-1.25), by_c.data(), ldc);
+        gemm(op_a, op_b, s.m, s.n, s.k, T(0.75), a.data(), lda, b.data(), ldb, T(-1.25),
+             by_cxx.data(), ldc);
+        const std::string name = std::string("gemm.") + type_name<T>() + " " +
+                                 (ta == COHERIQ_TRANS ? "T" : "N") +
+                                 (tb == COHERIQ_TRANS ? "T" : "N") + " m = " + std::to_string(s.m) +
+                                 ", n = " + std::to_string(s.n) + ", k = " + std::to_string(s.k);
+        check_pair(Pair<std::vector<T>>{name, status, by_c, by_cxx});
+        results.push_back(by_cxx);
+      }
+    }
+    for (std::size_t i = 0; i < results.size(); ++i) {
+      for (std::size_t j = i + 1; j < results.size(); ++j) {
+        CHECK_MESSAGE(!same_bits(results[i], results[j]), "transpose pairs ", i, " and ", j,
+                      " agree at m = ", s.m, ", n = ", s.n, ", k = ", s.k);
+      }
+    }
+  }
+}
+
+// The engine and thread functions against coheriq:: and coheriq::kernels::, and the last error
+// against the C++ exception of the same bad call (with the C function's name).
+TEST_CASE("the C API's engine, thread and error functions agree with the C++ API") {
+  (void)dot(0, static_cast<const float*>(nullptr), static_cast<const float*>(nullptr));  // lock
+  const char* domain = COHERIQ_KERNELS_DOMAIN;
+  CHECK(std::string(domain) == domain_name);
+  const std::vector<EngineInfo> engines = coheriq::engines(domain_name);
+  std::size_t count = 0;
+  REQUIRE(coheriq_engine_count(domain, &count) == COHERIQ_OK);
+  CHECK(count == engines.size());
+  std::string other;  // a supported engine that is not in effect, if there is one
+  for (std::size_t i = 0; i < count && i < engines.size(); ++i) {
+    char name[64] = "";
+    int supported = -1;
+    CHECK(coheriq_engine_name(domain, i, name, sizeof name) == COHERIQ_OK);
+    CHECK(std::string(name) == engines[i].name);
+    CHECK(coheriq_engine_supported(domain, name, &supported) == COHERIQ_OK);
+    CHECK(supported == (engines[i].supported ? 1 : 0));
+    if (engines[i].supported && engines[i].name != engine()) other = engines[i].name;
+  }
+  char active[64] = "";
+  CHECK(coheriq_active_engine(domain, active, sizeof active) == COHERIQ_OK);
+  CHECK(std::string(active) == kernels::active_engine());
+  CHECK(coheriq_enable_engine(domain, active) == COHERIQ_OK);  // the engine in effect: harmless
+  if (!other.empty()) {
+    CHECK(coheriq_enable_engine(domain, other.c_str()) == COHERIQ_ERROR_ENGINE_LOCKED);
+  }
+
+  CHECK(coheriq_set_num_threads(3) == COHERIQ_OK);
+  std::size_t threads = 0;
+  CHECK(coheriq_num_threads(&threads) == COHERIQ_OK);
+  CHECK(threads == 3);
+  CHECK(num_threads() == 3);
+  CHECK(coheriq_set_num_threads(0) == COHERIQ_OK);
+  CHECK(coheriq_num_threads(&threads) == COHERIQ_OK);
+  CHECK(threads == num_threads());
+
+  // lda = 3 < k = 5: the C++ message, with the C function's name.
+  float a[16] = {}, b[16] = {}, c[16] = {};
+  std::string cxx;
+  try {
+    gemm(Trans::N, Trans::N, 2, 4, 5, 1.0f, a, 3, b, 4, 0.0f, c, 4);
+  } catch (const std::invalid_argument& e) {
+    cxx = e.what();
+  }
+  REQUIRE(cxx.rfind("coheriq: gemm: ", 0) == 0);
+  CHECK(coheriq_sgemm(COHERIQ_NO_TRANS, COHERIQ_NO_TRANS, 2, 4, 5, 1.0f, a, 3, b, 4, 0.0f, c, 4) ==
+        COHERIQ_ERROR_INVALID_ARGUMENT);
+  CHECK(std::string(coheriq_last_error()) ==
+        "coheriq: coheriq_sgemm: " + cxx.substr(std::string("coheriq: gemm: ").size()));
+}
+
+}  // namespace
+}  // namespace coheriq::kernels::testing
