@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "bench_config.hpp"
+#include "core/env.hpp"
 #include "core/text.hpp"
 #include "harness.hpp"
 #include "peers/peers.hpp"
@@ -274,12 +275,9 @@ std::size_t take_threads(int& argc, char** argv) {
       argv[out++] = argv[i];
       continue;
     }
-    threads = 0;
-    if (!value.empty() && value.size() <= 4 &&
-        value.find_first_not_of("0123456789") == std::string_view::npos) {
-      threads = std::stoul(std::string(value));
+    if (coheriq::detail::parse_count(value, 1024, threads) != coheriq::detail::CountStatus::ok) {
+      threads = 0;
     }
-    if (threads > 1024) threads = 0;
   }
   argc = out;
   return threads;

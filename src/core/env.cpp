@@ -105,6 +105,21 @@ std::string for_each_item(std::string_view value, std::string_view keys, Item it
 
 bool blank(std::string_view value) { return trim(value).empty(); }
 
+CountStatus parse_count(std::string_view text, std::size_t max, std::size_t& out) {
+  if (text.empty() || text.find_first_not_of("0123456789") != std::string_view::npos ||
+      text.find_first_not_of('0') == std::string_view::npos) {
+    return CountStatus::not_positive_integer;
+  }
+  std::size_t n = 0;
+  for (const char c : text) {
+    const auto digit = static_cast<std::size_t>(c - '0');
+    if (n > max / 10 || digit > max - n * 10) return CountStatus::too_large;  // never overflows
+    n = n * 10 + digit;
+  }
+  out = n;
+  return CountStatus::ok;
+}
+
 std::optional<std::size_t> parse_size(std::string_view s) {
   return parse_number(s, true, std::size_t{1} << 40);
 }

@@ -26,6 +26,12 @@ std::vector<std::string> parse_engine_argument(std::string_view value, std::stri
 // The value of COHERIQ_DISABLE_CPU_FEATURES: comma-separated cpu_features names, same grammar.
 std::vector<std::string> parse_feature_list(std::string_view value, std::string_view variable);
 
+// A count (COHERIQ_NUM_THREADS, a tool's --threads): decimal digits only, no sign, blanks or
+// exponent, at least 1 and at most `max`. Sets `out` when it is one; says which rule failed
+// otherwise (a value of any length above `max` is too_large, not malformed).
+enum class CountStatus { ok, not_positive_integer, too_large };
+CountStatus parse_count(std::string_view text, std::size_t max, std::size_t& out);
+
 // A size in bytes: decimal digits, optionally followed by K or M (binary multiples: 48K, 1M), at
 // most 2^40; nullopt for anything else. The sizes of host requirements and COHERIQ_HOST_OVERRIDE,
 // and of the kernel's description of the caches (sysfs: "48K").
