@@ -1,7 +1,8 @@
 // Generic f32 vector math (exp, log, tanh, sigmoid, softmax), written once with Highway.
 //
-// Compiled once per engine, inside its kernels TU (src/engines/<engine>/kernels.cpp, through
-// engine-inl.h), in the engine's own namespace with internal linkage. Vector-length agnostic.
+// Compiled once per engine, inside its kernels TU (through engines/generic/engine-table.h), in the
+// engine's own namespace with internal linkage. Vector-length agnostic. What was measured for the
+// forms below: docs/performance/log.md, "Vector math".
 //
 // Our own kernels rather than hwy/contrib/math: its Log is documented at 4 ulp (we promise 2),
 // and its Exp covers x <= 104 only, without subnormal results. Log uses Cephes' logf
