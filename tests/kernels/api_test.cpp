@@ -190,11 +190,12 @@ TEST_CASE("sizes no array can have raise std::invalid_argument naming them, and 
   // Vector math (f32) and the reduced-precision kernels, with their own element sizes.
   const std::size_t n = kTooMany<float>;
   const std::string many = std::to_string(n);
-  for (auto [name, kernel] : {std::pair{"exp", &kernels::exp},
-                              {"log", &kernels::log},
-                              {"tanh", &kernels::tanh},
-                              {"sigmoid", &kernels::sigmoid},
-                              {"softmax", &kernels::softmax}}) {
+  for (auto [name, f] : {std::pair{"exp", &kernels::exp},
+                         {"log", &kernels::log},
+                         {"tanh", &kernels::tanh},
+                         {"sigmoid", &kernels::sigmoid},
+                         {"softmax", &kernels::softmax}}) {
+    const auto kernel = f;  // clang 14 cannot capture a structured binding in a lambda
     CHECK(invalid_argument_message([&] { kernel(n, xf.data(), yf.data()); }) ==
           "coheriq: " + std::string(name) + ": x (n = " + many +
               " elements) spans more bytes than an array can hold (PTRDIFF_MAX); pass the n of x "
