@@ -170,12 +170,12 @@ inline constexpr KernelTraits kMath = {"length", "", "linear", "math"};
 inline constexpr KernelTraits kMatrixProduct = {"order", "", "cubic", "gemm"};
 inline constexpr KernelTraits kMatrixCopy = {"order", "", "quadratic", "gemm"};
 
-// T dot(n, x, y)
+// T dot(n, x, y), and kernels of its shape
 template <class T, class F>
-void add_dot(std::string_view impl, F f) {
-  describe("dot", type_name<T>, kVectorRead2);
+void add_dot(std::string_view kernel, std::string_view impl, F f) {
+  describe(kernel, type_name<T>, kVectorRead2);
   for (std::size_t n : sizes().blas1) {
-    add(bench_name("dot", type_name<T>, n, impl), [n, f](benchmark::State& state) {
+    add(bench_name(kernel, type_name<T>, n, impl), [n, f](benchmark::State& state) {
       const T* x = buffer<T>(n, Fill::kVectorX);
       const T* y = buffer<T>(n, Fill::kVectorY);
       const Operands ops(is_cold(n), {{x, n * sizeof(T)}, {y, n * sizeof(T)}});
@@ -185,12 +185,13 @@ void add_dot(std::string_view impl, F f) {
   }
 }
 
-// y += a * x. `a` is small, so y stays in range however long the benchmark runs.
+// y += a * x, and kernels of its shape. `a` is small, so y stays in range however long the
+// benchmark runs.
 template <class T, class F>
-void add_axpy(std::string_view impl, F f) {
-  describe("axpy", type_name<T>, kVectorTriad);
+void add_axpy(std::string_view kernel, std::string_view impl, F f) {
+  describe(kernel, type_name<T>, kVectorTriad);
   for (std::size_t n : sizes().blas1) {
-    add(bench_name("axpy", type_name<T>, n, impl), [n, f](benchmark::State& state) {
+    add(bench_name(kernel, type_name<T>, n, impl), [n, f](benchmark::State& state) {
       const T* x = buffer<T>(n, Fill::kVectorX);
       T* y = buffer<T>(n, Fill::kVectorY);
       const T a = T(1e-6);
@@ -204,12 +205,12 @@ void add_axpy(std::string_view impl, F f) {
   }
 }
 
-// x *= a with a = -1: exact, and the values never drift.
+// x *= a with a = -1 (exact, and the values never drift), and kernels of its shape.
 template <class T, class F>
-void add_scal(std::string_view impl, F f) {
-  describe("scal", type_name<T>, kVectorScale);
+void add_scal(std::string_view kernel, std::string_view impl, F f) {
+  describe(kernel, type_name<T>, kVectorScale);
   for (std::size_t n : sizes().blas1) {
-    add(bench_name("scal", type_name<T>, n, impl), [n, f](benchmark::State& state) {
+    add(bench_name(kernel, type_name<T>, n, impl), [n, f](benchmark::State& state) {
       T* x = buffer<T>(n, Fill::kVectorX);
       const Operands ops(is_cold(n), {{x, n * sizeof(T)}});
       timed_loop(state, ops, [&] {
@@ -219,6 +220,20 @@ void add_scal(std::string_view impl, F f) {
       state.SetBytesProcessed(state.iterations() * as_i64(2 * n * sizeof(T)));
     });
   }
+}
+
+// The BLAS-1 kernels of those names, as the peers register them.
+template <class T, class F>
+void add_dot(std::string_view impl, F f) {
+  add_dot<T>("dot", impl, f);
+}
+template <class T, class F>
+void add_axpy(std::string_view impl, F f) {
+  add_axpy<T>("axpy", impl, f);
+}
+template <class T, class F>
+void add_scal(std::string_view impl, F f) {
+  add_scal<T>("scal", impl, f);
 }
 
 // Reductions over one vector: sum, asum, nrm2, iamax (f(n, x) returns anything).

@@ -29,6 +29,8 @@
 #include <vector>
 
 #include "bench_config.hpp"
+#include "core/env.hpp"
+#include "core/text.hpp"
 #include "harness.hpp"
 #include "peers/peers.hpp"
 
@@ -36,16 +38,88 @@ namespace coheriq_bench {
 namespace {
 
 namespace ck = coheriq::kernels;
+using coheriq::detail::join;
 
-template <class T>
-void register_coheriq_type() {
-  add_dot<T>("coheriq", [](std::size_t n, const T* x, const T* y) { return ck::dot(n, x, y); });
-  add_axpy<T>("coheriq", [](std::size_t n, T a, const T* x, T* y) { ck::axpy(n, a, x, y); });
-  add_scal<T>("coheriq", [](std::size_t n, T a, T* x) { ck::scal(n, a, x); });
-  add_reduction<T>("sum", "coheriq", [](std::size_t n, const T* x) { return ck::sum(n, x); });
-  add_reduction<T>("asum", "coheriq", [](std::size_t n, const T* x) { return ck::asum(n, x); });
-  add_reduction<T>("nrm2", "coheriq", [](std::size_t n, const T* x) { return ck::nrm2(n, x); });
-  add_reduction<T>("iamax", "coheriq", [](std::size_t n, const T* x) { return ck::iamax(n, x); });
+// ------------------------------ One benchmark per row of the candidate list
+// Every public row of coheriq/kernels_table.hpp is registered by the shape of its signature, so a
+// new kernel is benchmarked with nothing written here. A row of a new shape does not compile
+// (Row's primary template): add the shape below.
+template <auto F, class Signature = decltype(F)>
+struct Row {
+  static_assert(sizeof(Signature) == 0,
+                "a public kernel of a shape kernels_bench does not know: add a Row for it in "
+                "bench/kernels_bench.cpp");
+};
+
+// T f(n, x, y): two vectors read (dot).
+template <auto F, class T>
+struct Row<F, T (*)(std::size_t, const T*, const T*)> {
+  static void add(std::string_view kernel) {
+    add_dot<T>(kernel, "coheriq", [](std::size_t n, const T* x, const T* y) { return F(n, x, y); });
+  }
+};
+// y = f(n, a, x, y): read two, write one (axpy).
+template <auto F, class T>
+struct Row<F, void (*)(std::size_t, T, const T*, T*)> {
+  static void add(std::string_view kernel) {
+    add_axpy<T>(kernel, "coheriq", [](std::size_t n, T a, const T* x, T* y) { F(n, a, x, y); });
+  }
+};
+// x = f(n, a, x): in place (scal).
+template <auto F, class T>
+struct Row<F, void (*)(std::size_t, T, T*)> {
+  static void add(std::string_view kernel) {
+    add_scal<T>(kernel, "coheriq", [](std::size_t n, T a, T* x) { F(n, a, x); });
+  }
+};
+// R f(n, x): one vector read (sum, asum, nrm2, iamax).
+template <auto F, class R, class T>
+struct Row<F, R (*)(std::size_t, const T*)> {
+  static void add(std::string_view kernel) {
+    add_reduction<T>(kernel, "coheriq", [](std::size_t n, const T* x) { return F(n, x); });
+  }
+};
+
+// y = f(n, x): elementwise.
+template <auto F, class T>
+struct Row<F, void (*)(std::size_t, const T*, T*)> {
+  static void add(std::string_view kernel) {
+    add_math<T>(kernel, "coheriq", [](std::size_t n, const T* x, T* y) { F(n, x, y); });
+  }
+};
+// z = f(n, x, y): elementwise of two inputs (pow; atan2 names them y and x).
+template <auto F, class T>
+struct Row<F, void (*)(std::size_t, const T*, const T*, T*)> {
+  static void add(std::string_view kernel) {
+    add_math2<T>(kernel, "coheriq",
+                 [](std::size_t n, const T* x, const T* y, T* z) { F(n, x, y, z); });
+  }
+};
+
+// The strided siblings are benchmarked through the BLAS interface (bench/blas_bench.cpp).
+template <auto F, class R, class T>
+struct Row<F, R (*)(std::size_t, const T*, std::ptrdiff_t)> {
+  static void add(std::string_view) {}
+};
+template <auto F, class T>
+struct Row<F, T (*)(std::size_t, const T*, std::ptrdiff_t, const T*, std::ptrdiff_t)> {
+  static void add(std::string_view) {}
+};
+template <auto F, class T>
+struct Row<F, void (*)(std::size_t, T, const T*, std::ptrdiff_t, T*, std::ptrdiff_t)> {
+  static void add(std::string_view) {}
+};
+template <auto F, class T>
+struct Row<F, void (*)(std::size_t, T, T*, std::ptrdiff_t)> {
+  static void add(std::string_view) {}
+};
+
+// In the candidate list's order: the f32 BLAS-1 block, the f64 block, then the math.
+void register_coheriq_rows() {
+#define COHERIQ_BENCH_ROW(op, S, impl, touched, R, params, args) \
+  Row<static_cast<R(*) params>(&ck::op)>::add(#op);
+  COHERIQ_KERNELS_PUBLIC(COHERIQ_BENCH_ROW)
+#undef COHERIQ_BENCH_ROW
 }
 
 template <class T>
@@ -136,30 +210,9 @@ void register_coheriq_reduced() {
   }
 }
 
-// ------------------------------ Vector math
-// Every math row of the candidate list (COHERIQ_KERNELS_MATH): a function of one array or of two.
-template <class T>
-void add_coheriq_math(std::string_view kernel, void (*f)(std::size_t, const T*, T*)) {
-  add_math<T>(kernel, "coheriq", [f](std::size_t n, const T* x, T* y) { f(n, x, y); });
-}
-template <class T>
-void add_coheriq_math(std::string_view kernel, void (*f)(std::size_t, const T*, const T*, T*)) {
-  add_math2<T>(kernel, "coheriq",
-               [f](std::size_t n, const T* x, const T* y, T* z) { f(n, x, y, z); });
-}
-
-void register_coheriq_math() {
-#define COHERIQ_BENCH_MATH_ROW(op, S, impl, touched, R, params, args) \
-  add_coheriq_math(#op, static_cast<R(*) params>(&ck::op));
-  COHERIQ_KERNELS_MATH(COHERIQ_BENCH_MATH_ROW)
-#undef COHERIQ_BENCH_MATH_ROW
-}
-
 // Registration order is the order of the tables: BLAS-1, math, gemm; coheriq first, then peers.
 void register_coheriq() {
-  register_coheriq_type<float>();
-  register_coheriq_type<double>();
-  register_coheriq_math();
+  register_coheriq_rows();
   register_coheriq_gemm<float>();
   register_coheriq_gemm<double>();
   register_coheriq_reduced();
@@ -215,12 +268,9 @@ std::size_t take_threads(int& argc, char** argv) {
       argv[out++] = argv[i];
       continue;
     }
-    threads = 0;
-    if (!value.empty() && value.size() <= 4 &&
-        value.find_first_not_of("0123456789") == std::string_view::npos) {
-      threads = std::stoul(std::string(value));
+    if (coheriq::detail::parse_count(value, 1024, threads) != coheriq::detail::CountStatus::ok) {
+      threads = 0;
     }
-    if (threads > 1024) threads = 0;
   }
   argc = out;
   return threads;
@@ -242,12 +292,6 @@ void print_help() {
 std::string lock_engine() {
   ck::dot(0, static_cast<const float*>(nullptr), static_cast<const float*>(nullptr));
   return coheriq::status(ck::domain_name).engine;
-}
-
-std::string joined(const std::vector<std::string>& items, const char* sep) {
-  std::string s;
-  for (const std::string& item : items) s += (s.empty() ? "" : sep) + item;
-  return s;
 }
 
 int run(int argc, char** argv) {
@@ -303,7 +347,7 @@ int run(int argc, char** argv) {
   for (const PeerStatus& p : peers) {
     benchmark::AddCustomContext("peer_" + p.name, (p.available ? "" : "unavailable: ") + p.detail);
   }
-  benchmark::AddCustomContext("peers_skipped", joined(skipped, "; "));
+  benchmark::AddCustomContext("peers_skipped", join(skipped, "; "));
   for (const auto& [kernel, traits] : described_kernels()) {
     benchmark::AddCustomContext("coheriq_kernel:" + kernel, traits);
     if (describe_kernels) std::printf("@kernel %s %s\n", kernel.c_str(), traits.c_str());
@@ -312,9 +356,9 @@ int run(int argc, char** argv) {
   std::fprintf(stderr, "kernels_bench: engine %s (COHERIQ_ENGINE=%s)\n", engine.c_str(),
                env != nullptr ? env : "");
   std::fprintf(stderr, "kernels_bench: peers: %s\n",
-               used.empty() ? "none" : joined(used, "; ").c_str());
+               used.empty() ? "none" : join(used, "; ").c_str());
   if (!skipped.empty()) {
-    std::fprintf(stderr, "kernels_bench: skipped peers: %s\n", joined(skipped, "; ").c_str());
+    std::fprintf(stderr, "kernels_bench: skipped peers: %s\n", join(skipped, "; ").c_str());
   }
   std::fprintf(stderr, "kernels_bench: cache: %s\n", cache_policy().c_str());
   std::fprintf(stderr, "kernels_bench: threads: %zu%s\n", threads,

@@ -1,9 +1,9 @@
 # The built-in engines of the kernels domain, as data: one record per ISA and one line per engine.
-# Everything else is derived from these two tables: each engine's descriptor (the baseline code
-# that names it, its bases, features, priority and PackedMatrix layouts), the compile flags and
-# Highway target assertion of its kernels TU, the registry, the emulated-CPU expectations of
-# tests/emulation and the features `coheriq bench` shows on its host line (read at run time from
-# the descriptors). docs/adding-an-engine.md walks through adding a line.
+# Everything else is derived from these two tables: the generated header of engine rows that C++ in
+# src/ expands into each engine's descriptor and kernels table (coheriq_write_engine_rows), the
+# compile flags and definitions of each engine's translation units (coheriq_kernels_engine), the
+# emulated-CPU expectations of tests/emulation and the features `coheriq bench` shows on its host
+# line (read at run time from the descriptors). docs/adding-an-engine.md walks through a line.
 
 # ------------------------------ ISA records
 # coheriq_isa(<name> ARCH <CMAKE_SYSTEM_PROCESSOR regex> HWY_TARGET <HWY_...>
@@ -68,11 +68,12 @@ coheriq_isa(sve ARCH "^(aarch64|arm64|ARM64)$" HWY_TARGET HWY_SVE VECTOR_REGISTE
 # coheriq_engine(<name> ISA <isa> BASES <engines...> PRIORITY <n> DESCRIPTION <text>
 #                KERNELS all | none | <candidate names...> [HOST <key=value...>]
 #                [LAYOUTS <"class=description">...])
-# The engine's folder src/engines/<name>/ holds its kernels TU (kernels.cpp) and its tuning
-# (tuning.hpp: GEMM blocking, which fixes its PackedMatrix layouts). KERNELS says which generic
-# kernels it takes: `all`, or a list of candidate names ("gemm.f32 pack_b.f32 ..."); the others
-# it inherits from its bases (`none`: an engine of hand-written kernels only, defined in its
-# kernels.cpp). HOST names host properties beyond feature bits (vendor=..., families=25|26,
+# The engine's folder src/engines/<name>/ holds its tuning record (tuning.hpp: the figures its
+# generic kernels run with, GEMM blocking included, which fixes its PackedMatrix layouts) and, when
+# it has hand-written kernels, its kernels TU (kernels.cpp). KERNELS says which generic kernels it
+# takes: `all`, or a list of candidate names ("gemm.f32 pack_b.f32 ..."); the others it inherits
+# from its bases (`none`: an engine of hand-written kernels only). HOST names host properties
+# beyond feature bits, in the grammar of a plugin manifest's `host` key (vendor=..., families=25|26,
 # min_vector_bits=, min_l1d_bytes=, min_l2_bytes=). LAYOUTS names the layouts its hand-written
 # kernels define, one "<candidate class>=<description>" each (generic packing names its own).
 function(coheriq_engine name)
@@ -197,121 +198,119 @@ function(coheriq_engine_features engine out)
   set(${out} ${features} PARENT_SCOPE)
 endfunction()
 
-# C++ brace lists of quoted strings, for the generated sources.
-function(coheriq_cxx_strings out)
-  set(items)
-  foreach(item IN LISTS ARGN)
-    list(APPEND items "\"${item}\"")
-  endforeach()
-  list(JOIN items ", " joined)
-  set(${out} "{${joined}}" PARENT_SCOPE)
+# ------------------------------ What the build derives from the lines
+# Two things, both data: one generated header of engine rows (coheriq_write_engine_rows), which
+# ordinary C++ in src/ expands into each engine's descriptor and kernels table, and per engine two
+# translation units compiled from shared sources with the engine's name as their one definition
+# (coheriq_kernels_engine).
+
+# A C++ string literal of `text`: backslashes and quotes escaped.
+function(coheriq_cxx_string out text)
+  string(REPLACE "\\" "\\\\" text "${text}")
+  string(REPLACE "\"" "\\\"" text "${text}")
+  set(${out} "\"${text}\"" PARENT_SCOPE)
 endfunction()
 
-# coheriq_kernels_engine(<name>): the engine's kernels TU (an OBJECT library with its ISA's flags
-# and the definitions that tell it which engine it is) and its generated descriptor (baseline),
-# both linked into coheriq_kernels.
+# coheriq_write_engine_rows(<file>): the built-in engines of this build, highest priority first,
+# one row each, as the X-macro COHERIQ_BUILTIN_ENGINES (its columns are listed in the file).
+# Lists are written in the grammar of the library's own lists (comma-separated names), the host
+# requirements in that of a plugin manifest's `host` key, so the library parses each with the one
+# parser it has for it.
+function(coheriq_write_engine_rows file)
+  set(rows "")
+  foreach(name IN LISTS COHERIQ_BUILTIN_ENGINES)
+    set(isa ${COHERIQ_ENGINE_${name}_ISA})
+    list(JOIN COHERIQ_ENGINE_${name}_BASES ", " bases)
+    list(JOIN COHERIQ_ISA_${isa}_FEATURES ", " features)
+    list(JOIN COHERIQ_ENGINE_${name}_HOST ", " host)
+    list(JOIN COHERIQ_ENGINE_${name}_KERNELS ", " kernels)
+    set(layouts)
+    foreach(item IN LISTS COHERIQ_ENGINE_${name}_LAYOUTS)
+      coheriq_cxx_string(item "${item}")
+      list(APPEND layouts "${item}")
+    endforeach()
+    list(JOIN layouts ", " layouts)
+    set(columns "")
+    foreach(text IN ITEMS "${bases}" "${features}" "${host}" "${kernels}")
+      coheriq_cxx_string(text "${text}")
+      list(APPEND columns "${text}")
+    endforeach()
+    list(JOIN columns ",\n    " columns)
+    coheriq_cxx_string(description "${COHERIQ_ENGINE_${name}_DESCRIPTION}")
+    string(APPEND rows
+           "  X(${name}, ${COHERIQ_ENGINE_${name}_PRIORITY}, ${COHERIQ_ISA_${isa}_HWY_TARGET}, "
+           "${COHERIQ_ISA_${isa}_VECTOR_REGISTERS},\n    ${columns},\n    (${layouts}),\n"
+           "    ${description})\n")
+  endforeach()
+  string(REPLACE "\n" " \\\n" rows "${rows}")
+  file(CONFIGURE OUTPUT ${file} CONTENT
+"// Generated by cmake/CoheriqEngines.cmake from its engine lines and ISA records: the built-in
+// engines of this build (COHERIQ_ENGINES), highest priority first. Data only: src/kernels/
+// descriptor.cpp expands an engine's row into its descriptor, src/engines/generic/namespace.h
+// into what its kernels TU compiles, and src/kernels/registry.cpp lists them.
+//
+// X(name, priority, Highway target, vector registers,
+//   bases, required features (the ISA record's), host requirements (a manifest's `host` grammar),
+//   generic kernels taken (all, none, or candidate names),
+//   (layouts its hand-written kernels define, \"<candidate class>=<layout name>\"...),
+//   description)
+#pragma once
+
+#define COHERIQ_BUILTIN_ENGINES(X) \\
+${rows}
+" @ONLY)
+endfunction()
+
+# coheriq_kernels_engine(<name>): the engine's kernels TU (an OBJECT library with its ISA's flags:
+# src/engines/<name>/kernels.cpp when the engine has hand-written kernels, else the generic
+# src/engines/generic/kernels.cpp) and its descriptor (src/kernels/descriptor.cpp, baseline
+# flags), both compiled with COHERIQ_ENGINE_NS=<name> and, when its folder has a tuning record,
+# COHERIQ_ENGINE_TUNING=<that header>; both linked into coheriq_kernels.
 function(coheriq_kernels_engine name)
   set(dir ${PROJECT_SOURCE_DIR}/src/engines/${name})
   set(isa ${COHERIQ_ENGINE_${name}_ISA})
-  # An engine that takes the generic packing defines its own PackedMatrix layouts, named from
-  # its tuning; one that does not inherits its bases' layouts (and needs no tuning).
   set(kernels_taken ${COHERIQ_ENGINE_${name}_KERNELS})
-  set(ENGINE_LAYOUTS "")
-  set(files kernels.cpp)
-  foreach(type IN ITEMS f32:float f64:double)
-    string(REPLACE ":" ";" type "${type}")
-    list(GET type 0 suffix)
-    list(GET type 1 cxx)
-    if(kernels_taken STREQUAL "all" OR "pack_b.${suffix}" IN_LIST kernels_taken)
-      string(APPEND ENGINE_LAYOUTS "  e.layouts.push_back({\"PackedMatrix<${cxx}>\", "
-                                   "gemm_layout_name(\"${name}\", kGemm<${cxx}>)});\n")
-      set(files kernels.cpp tuning.hpp)
-    endif()
-  endforeach()
-  # Any generic GEMM kernel reads the engine's tuning.
-  foreach(taken IN LISTS kernels_taken)
-    if(taken MATCHES "^(all|(gemm_workspace|gemm|packed_bytes|pack_b|gemm_packed)\\.f(32|64))$")
-      set(files kernels.cpp tuning.hpp)
-    endif()
-  endforeach()
-  foreach(file IN LISTS files)
-    if(NOT EXISTS ${dir}/${file})
-      message(FATAL_ERROR "coheriq: engine '${name}' has no src/engines/${name}/${file}; see "
-                          "docs/adding-an-engine.md")
-    endif()
-  endforeach()
+  set(kernels_tu ${dir}/kernels.cpp)
+  if(NOT EXISTS ${kernels_tu})
+    set(kernels_tu ${PROJECT_SOURCE_DIR}/src/engines/generic/kernels.cpp)
+  endif()
+  # Generic kernels read the engine's tuning record (src/engines/<name>/tuning.hpp): an engine that
+  # takes any has one; one of hand-written kernels only (KERNELS none) may have none.
+  set(definitions COHERIQ_ENGINE_NS=${name})
+  if(EXISTS ${dir}/tuning.hpp)
+    list(APPEND definitions "COHERIQ_ENGINE_TUNING=\"engines/${name}/tuning.hpp\"")
+  elseif(NOT kernels_taken STREQUAL "none")
+    message(FATAL_ERROR "coheriq: engine '${name}' takes generic kernels (KERNELS "
+                        "${kernels_taken}) but has no src/engines/${name}/tuning.hpp, the tuning "
+                        "record they read; see docs/adding-an-engine.md")
+  endif()
+  if(kernels_taken STREQUAL "none" AND NOT EXISTS ${dir}/kernels.cpp)
+    message(FATAL_ERROR "coheriq: engine '${name}' takes no generic kernels (KERNELS none) and "
+                        "has no src/engines/${name}/kernels.cpp with kernels of its own; see "
+                        "docs/adding-an-engine.md")
+  endif()
   foreach(item IN LISTS COHERIQ_ENGINE_${name}_LAYOUTS)
-    if(NOT item MATCHES "^([^=]+)=(.+)$")
+    if(NOT item MATCHES "^[^=]+=.+$")
       message(FATAL_ERROR "coheriq: engine '${name}': LAYOUTS item '${item}' is not "
                           "\"<candidate class>=<description>\"")
     endif()
-    string(APPEND ENGINE_LAYOUTS "  e.layouts.push_back({\"${CMAKE_MATCH_1}\", \"${CMAKE_MATCH_2}\"});\n")
   endforeach()
-  set(ENGINE_TUNING_INCLUDE "")
-  if("tuning.hpp" IN_LIST files)
-    set(ENGINE_TUNING_INCLUDE "#include \"engines/${name}/tuning.hpp\"\n#include \"kernels/layout_name.hpp\"")
-  endif()
 
-  # What the kernels TU needs to know of its line and record.
-  if("${COHERIQ_ENGINE_${name}_KERNELS}" STREQUAL "all")
-    set(kernels "\"all\"")
-  else()
-    coheriq_cxx_strings(kernels ${COHERIQ_ENGINE_${name}_KERNELS})
-    string(REGEX REPLACE "^{(.*)}$" "\\1" kernels "${kernels}")
-  endif()
-  # The GEMM tuning, for an engine that takes generic GEMM kernels (engine-inl.h compiles them
-  # only then).
-  set(tuning_define "")
-  if("tuning.hpp" IN_LIST files)
-    set(tuning_define "#define COHERIQ_ENGINE_TUNING \"engines/${name}/tuning.hpp\"\n")
-  endif()
-  set(config ${CMAKE_CURRENT_BINARY_DIR}/engines/${name}/engine-config.h)
-  file(CONFIGURE OUTPUT ${config} CONTENT
-"// Generated from the ${name} line of cmake/CoheriqEngines.cmake: what its kernels TU compiles.
-#pragma once
-#define COHERIQ_ENGINE_NS ${name}
-#define COHERIQ_ENGINE_HWY_TARGET ${COHERIQ_ISA_${isa}_HWY_TARGET}
-#define COHERIQ_ENGINE_VECTOR_REGISTERS ${COHERIQ_ISA_${isa}_VECTOR_REGISTERS}
-${tuning_define}// The generic kernels the engine takes: \"all\", \"none\", or candidate names.
-#define COHERIQ_ENGINE_KERNELS ${kernels}
-")
-  add_library(coheriq_engine_${name} OBJECT ${dir}/kernels.cpp)
+  add_library(coheriq_engine_${name} OBJECT ${kernels_tu})
   target_compile_options(coheriq_engine_${name} PRIVATE ${COHERIQ_ISA_${isa}_FLAGS})
-  target_include_directories(coheriq_engine_${name} PRIVATE ${PROJECT_SOURCE_DIR}/include
-                                                            ${PROJECT_SOURCE_DIR}/src
-                                                            ${CMAKE_CURRENT_BINARY_DIR}/engines/${name})
-  set_target_properties(coheriq_engine_${name} PROPERTIES CXX_STANDARD 20 CXX_EXTENSIONS OFF
-                                                          POSITION_INDEPENDENT_CODE ON)
   coheriq_simd_headers(coheriq_engine_${name})
-  coheriq_warnings(coheriq_engine_${name})
-  coheriq_exact_floating_point(coheriq_engine_${name})
-  coheriq_private_in_static_copy(coheriq_engine_${name} coheriq_kernels)
-
-  # The descriptor: baseline code generated from the line.
-  set(ENGINE_NAME ${name})
-  set(ENGINE_DESCRIPTION "${COHERIQ_ENGINE_${name}_DESCRIPTION}")
-  set(ENGINE_PRIORITY ${COHERIQ_ENGINE_${name}_PRIORITY})
-  coheriq_cxx_strings(ENGINE_BASES ${COHERIQ_ENGINE_${name}_BASES})
-  coheriq_cxx_strings(ENGINE_FEATURES ${COHERIQ_ISA_${isa}_FEATURES})
-  set(ENGINE_HOST "")
-  foreach(item IN LISTS COHERIQ_ENGINE_${name}_HOST)
-    if(NOT item MATCHES "^(vendor|families|min_vector_bits|min_l1d_bytes|min_l2_bytes)=(.+)$")
-      message(FATAL_ERROR "coheriq: engine '${name}': HOST item '${item}' is not one of vendor=, "
-                          "families=, min_vector_bits=, min_l1d_bytes=, min_l2_bytes=")
-    endif()
-    set(key ${CMAKE_MATCH_1})
-    set(value ${CMAKE_MATCH_2})
-    if(key STREQUAL "vendor")
-      string(APPEND ENGINE_HOST "  e.host.vendor = \"${value}\";\n")
-    elseif(key STREQUAL "families")
-      string(REPLACE "|" ", " value "${value}")
-      string(APPEND ENGINE_HOST "  e.host.families = {${value}};\n")
-    else()
-      string(APPEND ENGINE_HOST "  e.host.${key} = ${value};\n")
-    endif()
+  add_library(coheriq_descriptor_${name} OBJECT ${PROJECT_SOURCE_DIR}/src/kernels/descriptor.cpp)
+  foreach(target IN ITEMS coheriq_engine_${name} coheriq_descriptor_${name})
+    target_compile_definitions(${target} PRIVATE ${definitions})
+    target_include_directories(${target} PRIVATE ${PROJECT_SOURCE_DIR}/include
+                                                 ${PROJECT_SOURCE_DIR}/src
+                                                 ${COHERIQ_GENERATED_DIR})
+    set_target_properties(${target} PROPERTIES CXX_STANDARD 20 CXX_EXTENSIONS OFF
+                                               POSITION_INDEPENDENT_CODE ON)
+    coheriq_warnings(${target})
+    coheriq_private_in_static_copy(${target} coheriq_kernels)
   endforeach()
-  configure_file(${PROJECT_SOURCE_DIR}/src/kernels/descriptor.cpp.in
-                 ${CMAKE_CURRENT_BINARY_DIR}/engines/${name}/descriptor.cpp @ONLY)
-  target_sources(coheriq_kernels PRIVATE ${CMAKE_CURRENT_BINARY_DIR}/engines/${name}/descriptor.cpp
+  coheriq_exact_floating_point(coheriq_engine_${name})
+  target_sources(coheriq_kernels PRIVATE $<TARGET_OBJECTS:coheriq_descriptor_${name}>
                                          $<TARGET_OBJECTS:coheriq_engine_${name}>)
 endfunction()

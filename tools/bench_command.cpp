@@ -27,6 +27,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench_results.hpp"
+#include "core/text.hpp"
 #include "output.hpp"
 #include "subprocess.hpp"
 #include "svg_chart.hpp"
@@ -34,6 +35,7 @@
 namespace coheriq::tool {
 namespace {
 
+using coheriq::detail::join;
 using nlohmann::json;
 
 // An error with its exit code: 1 for a failure, 2 for a malformed command line.
@@ -45,12 +47,6 @@ struct BenchError : std::runtime_error {
 constexpr int kDefaultRepetitions = 3;
 constexpr double kQuickMinTime = 0.01;  // seconds per repetition
 constexpr double kFullMinTime = 0.05;
-
-std::string joined(const std::vector<std::string>& items, const std::string& sep = ", ") {
-  std::string s;
-  for (std::size_t i = 0; i < items.size(); ++i) s += (i ? sep : "") + items[i];
-  return s;
-}
 
 // ------------------------------ Engines
 
@@ -98,7 +94,7 @@ std::vector<std::string> select_engines(const std::vector<std::string>& tokens,
                                    [&](const EngineInfo& e) { return e.name == name; });
     if (info == engines.end()) {
       throw BenchError(2, "--engines: unknown engine '" + shown(name, 200) +
-                              "'; known engines: " + joined(known) + " (or all, auto)");
+                              "'; known engines: " + join(known) + " (or all, auto)");
     }
     if (!info->error.empty()) {
       throw BenchError(1, "engine " + shown(name) + " cannot be used: " + shown(info->error));
@@ -107,8 +103,7 @@ std::vector<std::string> select_engines(const std::vector<std::string>& tokens,
       std::vector<std::string> missing = info->missing_features;
       missing.insert(missing.end(), info->missing_host.begin(), info->missing_host.end());
       throw BenchError(1, "engine " + shown(name) + " is not supported on this host: missing " +
-                              joined(missing) +
-                              "; engines this host supports: " + joined(supported));
+                              join(missing) + "; engines this host supports: " + join(supported));
     }
     add(name);
   }
@@ -132,7 +127,7 @@ std::string find_kernels_bench() {
   for (const std::string& c : candidates) {
     if (access(c.c_str(), X_OK) == 0) return std::filesystem::weakly_canonical(c).string();
   }
-  throw BenchError(1, "kernels_bench not found (looked in: " + joined(candidates) +
+  throw BenchError(1, "kernels_bench not found (looked in: " + join(candidates) +
                           "); build with -DCOHERIQ_BUILD_BENCH=ON (needs libbenchmark-dev), or "
                           "point COHERIQ_KERNELS_BENCH at it");
 }
@@ -221,9 +216,9 @@ std::vector<BenchName> select_benchmarks(const std::vector<BenchName>& all,
   for (const std::string& k : options.kernels) {
     if (!kernels.count(k) && !bases.count(k) && !groups.count(k)) {
       throw BenchError(2, "--kernels: unknown kernel '" + shown(k, 200) + "'; kernels: " +
-                              joined(std::vector<std::string>(bases.begin(), bases.end())) +
+                              join(std::vector<std::string>(bases.begin(), bases.end())) +
                               " (or one type of one, e.g. dot.f32; or a group: " +
-                              joined(std::vector<std::string>(groups.begin(), groups.end())) + ")");
+                              join(std::vector<std::string>(groups.begin(), groups.end())) + ")");
     }
   }
   std::set<std::size_t> sizes;
@@ -233,7 +228,7 @@ std::vector<BenchName> select_benchmarks(const std::vector<BenchName>& all,
       std::vector<std::string> labels;
       for (std::size_t a : sizes_available) labels.push_back(std::to_string(a));
       throw BenchError(2, "--sizes: no benchmark has size " + s + " (" + std::to_string(n) +
-                              "); sizes: " + joined(labels));
+                              "); sizes: " + join(labels));
     }
     sizes.insert(n);
   }
@@ -252,9 +247,8 @@ std::vector<BenchName> select_benchmarks(const std::vector<BenchName>& all,
     largest = std::max(largest, n.size);
   }
   if (chosen.empty()) {
-    throw BenchError(2, "no benchmark matches --kernels " +
-                            shown(joined(options.kernels, ","), 200) + " --sizes " +
-                            shown(joined(options.sizes, ","), 200) +
+    throw BenchError(2, "no benchmark matches --kernels " + shown(join(options.kernels, ","), 200) +
+                            " --sizes " + shown(join(options.sizes, ","), 200) +
                             ": drop one of them, or pick a size each kernel has");
   }
   // The FMA peak, when a product (cubic work) is in: what its GFLOP/s are compared with.
@@ -658,8 +652,8 @@ int bench(const BenchOptions& options) {
         (settings.threads > 0 ? "; " + std::to_string(settings.threads) + " threads, wall"
                               : std::string("; cpu")) +
         " time per call, median of " + std::to_string(settings.repetitions) +
-        " repetitions; engines: " + joined(engines) +
-        (table.peers.empty() ? std::string() : "; peers: " + joined(table.peers));
+        " repetitions; engines: " + join(engines) +
+        (table.peers.empty() ? std::string() : "; peers: " + join(table.peers));
     write_file(options.chart, render_svg_chart(table, subtitle));
   }
   return 0;

@@ -1,4 +1,5 @@
 #include "bench_results.hpp"
+#include "core/text.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -7,6 +8,7 @@
 
 namespace coheriq::tool {
 
+using coheriq::detail::join;
 using nlohmann::json;
 
 // ------------------------------ Names and formatting
@@ -361,12 +363,6 @@ std::string rate_text(const Cell& cell, double scale, int decimals) {
   return buffer;
 }
 
-std::string joined(const std::vector<std::string>& items, const std::string& sep) {
-  std::string s;
-  for (std::size_t i = 0; i < items.size(); ++i) s += (i ? sep : "") + items[i];
-  return s;
-}
-
 }  // namespace
 
 std::string render_table(const Table& t, const HostSummary& host, const RunSettings& settings,
@@ -380,8 +376,8 @@ std::string render_table(const Table& t, const HostSummary& host, const RunSetti
     }
   }
   out << "host: " << (host.brand.empty() ? "unknown CPU" : host.brand) << " (" << host.arch << "); "
-      << (key.empty() ? "no SIMD features of note" : joined(key, " "));
-  if (!host.disabled.empty()) out << "; disabled: " << joined(host.disabled, " ");
+      << (key.empty() ? "no SIMD features of note" : join(key, " "));
+  if (!host.disabled.empty()) out << "; disabled: " << join(host.disabled, " ");
   out << "; auto selects " << host.auto_engine << "\n";
   if (!t.peers.empty()) {
     std::vector<std::string> described;
@@ -389,7 +385,7 @@ std::string render_table(const Table& t, const HostSummary& host, const RunSetti
       const auto d = peer_details.find(p);
       described.push_back(d == peer_details.end() ? p : p + " (" + d->second + ")");
     }
-    out << "peers: " << joined(described, "; ") << "\n";
+    out << "peers: " << join(described, "; ") << "\n";
   }
   if (!peers_skipped.empty()) out << "peers skipped: " << peers_skipped << "\n";
   if (settings.threads > 0) {

@@ -11,11 +11,13 @@
 #include <string>
 #include <vector>
 
+#include "core/text.hpp"
 #include "output.hpp"
 
 namespace coheriq::tool {
 namespace {
 
+using coheriq::detail::join;
 using nlohmann::json;
 
 struct DomainReport {
@@ -93,9 +95,9 @@ json to_json(const HostInfo& h, const std::vector<DomainReport>& domains) {
 
 // Every piece of text below may come from a manifest or a plugin path: shown() escapes it.
 std::string joined(const std::vector<std::string>& v, const char* sep = ", ") {
-  std::string s;
-  for (std::size_t i = 0; i < v.size(); ++i) s += (i ? sep : "") + shown(v[i]);
-  return s;
+  std::vector<std::string> items;
+  for (const std::string& item : v) items.push_back(shown(item));
+  return join(items, sep);
 }
 
 std::string pad(std::string s, std::size_t width) {

@@ -13,6 +13,8 @@
 #include <string>
 #include <string_view>
 
+#include <coheriq/kernels_table.hpp>
+
 namespace coheriq::kernels {
 
 // Not `inline`: a constant of each translation unit, which no binary exports (docs/decisions.md).
@@ -35,89 +37,16 @@ std::size_t num_threads();
 
 enum class Trans { N, T };
 
-// ------------------------------ BLAS-1
-float dot(std::size_t n, const float* x, const float* y);
-double dot(std::size_t n, const double* x, const double* y);
-void axpy(std::size_t n, float a, const float* x, float* y);
-void axpy(std::size_t n, double a, const double* x, double* y);
-void scal(std::size_t n, float a, float* x);
-void scal(std::size_t n, double a, double* x);
-float sum(std::size_t n, const float* x);
-double sum(std::size_t n, const double* x);
-float asum(std::size_t n, const float* x);
-double asum(std::size_t n, const double* x);
-float nrm2(std::size_t n, const float* x);
-double nrm2(std::size_t n, const double* x);
-std::size_t iamax(std::size_t n, const float* x);
-std::size_t iamax(std::size_t n, const double* x);
-
-// ------------------------------ Strided BLAS-1
-// As above, on vectors whose element i is x[i * incx]: any increment, 0 and negative included
-// (x points at element 0, which is the highest address when incx < 0; BLAS callers pass
-// x + (n - 1) * -incx for a negative incx). Same bounds and special values; iamax returns the
-// 0-based element number i. axpy_strided and scal_strided with an increment of 0 on the vector
-// they write apply the updates in order, as the reference BLAS does.
-float dot_strided(std::size_t n, const float* x, std::ptrdiff_t incx, const float* y,
-                  std::ptrdiff_t incy);
-double dot_strided(std::size_t n, const double* x, std::ptrdiff_t incx, const double* y,
-                   std::ptrdiff_t incy);
-void axpy_strided(std::size_t n, float a, const float* x, std::ptrdiff_t incx, float* y,
-                  std::ptrdiff_t incy);
-void axpy_strided(std::size_t n, double a, const double* x, std::ptrdiff_t incx, double* y,
-                  std::ptrdiff_t incy);
-void scal_strided(std::size_t n, float a, float* x, std::ptrdiff_t incx);
-void scal_strided(std::size_t n, double a, double* x, std::ptrdiff_t incx);
-float asum_strided(std::size_t n, const float* x, std::ptrdiff_t incx);
-double asum_strided(std::size_t n, const double* x, std::ptrdiff_t incx);
-float nrm2_strided(std::size_t n, const float* x, std::ptrdiff_t incx);
-double nrm2_strided(std::size_t n, const double* x, std::ptrdiff_t incx);
-std::size_t iamax_strided(std::size_t n, const float* x, std::ptrdiff_t incx);
-std::size_t iamax_strided(std::size_t n, const double* x, std::ptrdiff_t incx);
-
-// ------------------------------ Vector math
-// y[i] = f(x[i]) (softmax: of all of x); y == x allowed. Bounds and special values:
-// docs/kernels.md.
-void exp(std::size_t n, const float* x, float* y);
-void exp(std::size_t n, const double* x, double* y);
-void exp2(std::size_t n, const float* x, float* y);
-void exp2(std::size_t n, const double* x, double* y);
-void expm1(std::size_t n, const float* x, float* y);
-void expm1(std::size_t n, const double* x, double* y);
-void log(std::size_t n, const float* x, float* y);
-void log(std::size_t n, const double* x, double* y);
-void log2(std::size_t n, const float* x, float* y);
-void log2(std::size_t n, const double* x, double* y);
-void log10(std::size_t n, const float* x, float* y);
-void log10(std::size_t n, const double* x, double* y);
-void log1p(std::size_t n, const float* x, float* y);
-void log1p(std::size_t n, const double* x, double* y);
-void sqrt(std::size_t n, const float* x, float* y);
-void sqrt(std::size_t n, const double* x, double* y);
-void cbrt(std::size_t n, const float* x, float* y);
-void cbrt(std::size_t n, const double* x, double* y);
-// z[i] = x[i]^y[i]; z == x or z == y allowed.
-void pow(std::size_t n, const float* x, const float* y, float* z);
-void pow(std::size_t n, const double* x, const double* y, double* z);
-void tanh(std::size_t n, const float* x, float* y);
-void sigmoid(std::size_t n, const float* x, float* y);
-void softmax(std::size_t n, const float* x, float* y);
-
-// ------------------------------ Trigonometry (f32 and f64; y == x allowed)
-void sin(std::size_t n, const float* x, float* y);
-void sin(std::size_t n, const double* x, double* y);
-void cos(std::size_t n, const float* x, float* y);
-void cos(std::size_t n, const double* x, double* y);
-void tan(std::size_t n, const float* x, float* y);
-void tan(std::size_t n, const double* x, double* y);
-void asin(std::size_t n, const float* x, float* y);
-void asin(std::size_t n, const double* x, double* y);
-void acos(std::size_t n, const float* x, float* y);
-void acos(std::size_t n, const double* x, double* y);
-void atan(std::size_t n, const float* x, float* y);
-void atan(std::size_t n, const double* x, double* y);
-// z[i] = atan2(y[i], x[i]): the angle of the point (x[i], y[i]) in [-pi, pi].
-void atan2(std::size_t n, const float* y, const float* x, float* z);
-void atan2(std::size_t n, const double* y, const double* x, double* z);
+// ------------------------------ BLAS-1, strided BLAS-1, vector math
+// One function per public row of the kernels' table, coheriq/kernels_table.hpp, which gives its
+// signature (`X(dot, S, dot<T>, touches<>, T, (std::size_t n, const T* x, const T* y), ...)` is
+// `float dot(std::size_t n, const float* x, const float* y)` and its double overload). What each
+// computes, its bounds and special values: docs/kernels.md (the _strided siblings take any
+// increment, 0 and negative included, x pointing at element 0; the vector math allows y == x, and
+// its functions of two arrays take them in C's order: pow(n, x, y, z), atan2(n, y, x, z)).
+#define COHERIQ_KERNELS_DECLARE(op, S, impl, touched, R, params, args) R op params;
+COHERIQ_KERNELS_PUBLIC(COHERIQ_KERNELS_DECLARE)
+#undef COHERIQ_KERNELS_DECLARE
 
 // ------------------------------ GEMM
 // Row-major C = alpha * op(A) * op(B) + beta * C, op(A) is m x k, op(B) is k x n.

@@ -109,8 +109,8 @@ using DIAG = Letter<Diag, 'N', 'U', kNonUnit, kUnit, Diag::NonUnit, Diag::Unit>;
 
 // ------------------------------ Everything else
 
-// Shared by the kinds that are not characters: no CBLAS-level check, the canonical value is
-// what computes.
+// Shared by the kinds that are not characters: no CBLAS-level check, the value a CBLAS call
+// passes is the canonical value, which is what computes, and no check unless a kind has one.
 struct NotALetter {
   static constexpr int row_major_number = 0;
   template <class V>
@@ -118,8 +118,20 @@ struct NotALetter {
     return true;
   }
   template <class V>
+  static V from_cblas_value(V v) {
+    return v;
+  }
+  template <class V>
   static V to_compute(V v) {
     return v;
+  }
+  template <class V>
+  static V to_compute_enum(V v) {
+    return v;
+  }
+  template <class V>
+  static bool check(V) {
+    return true;
   }
 };
 
@@ -138,11 +150,6 @@ struct Int : NotALetter {
   using compute = int;
   static int from_fortran(const int* v) { return *v; }
   static int from_cblas(int v) { return v; }
-  static int from_cblas_value(int v) { return v; }
-  template <class V>
-  static V to_compute_enum(V v) {
-    return v;
-  }
 };
 struct DIM : Int {
   static bool check(int v) { return v >= 0; }
@@ -156,9 +163,7 @@ struct LD : Int {
 struct BAND_LD : Int {
   static bool check(int ld, int minimum) { return ld >= minimum; }
 };
-struct INT : Int {  // level 1: no check (n <= 0 does nothing; any increment)
-  static bool check(int) { return true; }
-};
+struct INT : Int {};  // level 1: no check (n <= 0 does nothing; any increment)
 
 // Something passed through as it is in both interfaces.
 template <template <class> class Type>
@@ -180,18 +185,6 @@ struct Same : NotALetter {
   template <class V>
   static V from_cblas(V v) {
     return v;
-  }
-  template <class V>
-  static V from_cblas_value(V v) {
-    return v;
-  }
-  template <class V>
-  static V to_compute_enum(V v) {
-    return v;
-  }
-  template <class V>
-  static bool check(V) {
-    return true;
   }
 };
 template <class T>
@@ -228,18 +221,6 @@ struct Scalar : NotALetter {
   template <class V>
   static V from_cblas(const V* v) {
     return *v;
-  }
-  template <class V>
-  static V from_cblas_value(V v) {
-    return v;
-  }
-  template <class V>
-  static V to_compute_enum(V v) {
-    return v;
-  }
-  template <class V>
-  static bool check(V) {
-    return true;
   }
 };
 template <class T>

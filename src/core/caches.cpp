@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "core/core.hpp"
+#include "core/env.hpp"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
@@ -22,19 +23,6 @@ namespace {
 void complete(CacheSizes& c, const CacheSizes& more) {
   if (c.l1d_bytes == 0) c.l1d_bytes = more.l1d_bytes;
   if (c.l2_bytes == 0) c.l2_bytes = more.l2_bytes;
-}
-
-// A sysfs cache size ("48K", "1024K", "32M"), or 0.
-std::size_t parse_cache_size(const std::string& text) {
-  std::size_t n = 0;
-  std::size_t i = 0;
-  for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) {
-    n = n * 10 + static_cast<std::size_t>(text[i] - '0');
-  }
-  if (i == 0) return 0;
-  if (i < text.size() && text[i] == 'K') return n * 1024;
-  if (i < text.size() && text[i] == 'M') return n * 1024 * 1024;
-  return n;
 }
 
 // <dir>/index<i>/{level,type,size}, as Linux describes the caches of one CPU.
@@ -53,8 +41,8 @@ CacheSizes from_sysfs(const std::string& dir) {
     type_file >> type;
     size_file >> size;
     if (type != "Data" && type != "Unified") continue;
-    if (level == 1 && c.l1d_bytes == 0) c.l1d_bytes = parse_cache_size(size);
-    if (level == 2 && c.l2_bytes == 0) c.l2_bytes = parse_cache_size(size);
+    if (level == 1 && c.l1d_bytes == 0) c.l1d_bytes = parse_size(size).value_or(0);
+    if (level == 2 && c.l2_bytes == 0) c.l2_bytes = parse_size(size).value_or(0);
   }
   return c;
 }

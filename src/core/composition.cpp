@@ -1,5 +1,6 @@
 // Composition: C3 linearization of engine bases, providers per candidate, and the coherence rule
-// of docs/design.md, "An engine is a coherent unit" (every kernel sees the layout its provider was written for).
+// of docs/design.md, "An engine is a coherent unit" (every kernel sees the layout its provider was
+// written for).
 #include <algorithm>
 #include <map>
 

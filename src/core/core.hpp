@@ -5,6 +5,7 @@
 #include <coheriq/domain.hpp>
 #include <coheriq/engine.hpp>
 
+#include "core/host.hpp"
 #include "core/text.hpp"
 
 #include <atomic>
@@ -159,23 +160,5 @@ struct Manifest;
 void add_plugins(DomainCore& d);
 // Loads the plugin's library and fills e.function. Throws PluginError.
 void load_plugin(Engine& e, const Manifest& m, const DomainCore& d);
-
-// ------------------------------ Host (host.cpp, caches.cpp)
-// Per-core cache sizes in bytes, 0 when unknown.
-struct CacheSizes {
-  std::size_t l1d_bytes = 0;
-  std::size_t l2_bytes = 0;
-};
-// From the sysfs directory describing cpu0's caches (/sys/devices/system/cpu/cpu0/cache on Linux;
-// tests pass another), then CPUID (x86), then sysconf, each filling what the previous left at 0.
-CacheSizes detect_cache_sizes(const std::string& sysfs_cache_dir);
-// The two fallbacks alone, for tests that compare them.
-CacheSizes cpuid_cache_sizes();
-CacheSizes sysconf_cache_sizes();
-const HostInfo& host_info();  // detected once; throws Error on a bad COHERIQ_DISABLE_CPU_FEATURES
-bool host_has(std::string_view feature);
-// Every cpu_features name of this architecture, sorted; and those of `names` not among them.
-const std::vector<std::string>& known_feature_names();
-std::vector<std::string> unknown_feature_names(const std::vector<std::string>& names);
 
 }  // namespace coheriq::detail

@@ -3,6 +3,7 @@
 #include <coheriq/coheriq.hpp>
 
 #include <algorithm>
+#include <type_traits>
 
 #include "core/text.hpp"
 
@@ -72,67 +73,145 @@ std::optional<std::size_t> parse_number(std::string_view s, bool suffixes, std::
   return n * multiplier;
 }
 
-}  // namespace
-
-bool blank(std::string_view value) { return trim(value).empty(); }
-
-HostOverride parse_host_override(std::string_view value, std::string_view variable) {
-  HostOverride o;
-  if (blank(value)) return o;
-  const auto fail = [&](const std::string& what) -> void {
-    throw Error("coheriq: " + std::string(variable) + "='" + printable(value) + "': " + what +
-                "; write comma-separated key=value pairs with the keys vendor, family, model, "
-                "vector_bits, l1d and l2, e.g. 'vendor=AuthenticAMD,family=25,l2=512K'");
-  };
+// Splits `value` into comma-separated key=value items, blanks around keys and values ignored,
+// each key at most once, and calls item(key, value) on each; returns the first error (from the
+// splitter or from `item`), or empty. `keys` lists the valid keys (items), for the messages.
+template <class Item>
+std::string for_each_item(std::string_view value, std::string_view keys, Item item) {
   std::vector<std::string> seen;
   std::size_t start = 0;
   while (true) {
     const std::size_t comma = value.find(',', start);
-    const std::string_view item = trim(value.substr(
+    const std::string_view text = trim(value.substr(
         start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
-    const std::size_t eq = item.find('=');
-    if (eq == std::string_view::npos) {
-      fail(quoted(item) + " at position " + std::to_string(start) + " is not key=value");
+    const std::size_t eq = text.find('=');
+    if (eq == std::string_view::npos || trim(text.substr(0, eq)).empty() ||
+        trim(text.substr(eq + 1)).empty()) {
+      return "item " + quoted(text) + " is not 'name=value'; items are " + std::string(keys) +
+             ", separated by ','";
     }
-    const std::string key(trim(item.substr(0, eq)));
-    const std::string_view v = trim(item.substr(eq + 1));
+    const std::string key(trim(text.substr(0, eq)));
     if (std::find(seen.begin(), seen.end(), key) != seen.end()) {
-      fail("key " + quoted(key) + " appears twice");
+      return "item " + quoted(key) + " appears twice";
     }
     seen.push_back(key);
-    const auto number = [&](bool suffixes, std::size_t limit) {
-      const std::optional<std::size_t> n = parse_number(v, suffixes, limit);
+    if (std::string error = item(key, trim(text.substr(eq + 1))); !error.empty()) return error;
+    if (comma == std::string_view::npos) return "";
+    start = comma + 1;
+  }
+}
+
+}  // namespace
+
+bool blank(std::string_view value) { return trim(value).empty(); }
+
+CountStatus parse_count(std::string_view text, std::size_t max, std::size_t& out) {
+  if (text.empty() || text.find_first_not_of("0123456789") != std::string_view::npos ||
+      text.find_first_not_of('0') == std::string_view::npos) {
+    return CountStatus::not_positive_integer;
+  }
+  std::size_t n = 0;
+  for (const char c : text) {
+    const auto digit = static_cast<std::size_t>(c - '0');
+    if (n > max / 10 || digit > max - n * 10) return CountStatus::too_large;  // never overflows
+    n = n * 10 + digit;
+  }
+  out = n;
+  return CountStatus::ok;
+}
+
+std::optional<std::size_t> parse_size(std::string_view s) {
+  return parse_number(s, true, std::size_t{1} << 40);
+}
+
+std::string parse_host_requirements(std::string_view value, HostRequirements& out) {
+  constexpr std::string_view keys =
+      "vendor, families, min_vector_bits, min_l1d_bytes, min_l2_bytes";
+  HostRequirements host;
+  std::string error = for_each_item(value, keys, [&](const std::string& key, std::string_view v) {
+    const auto size = [&](std::size_t& field) {
+      const std::optional<std::size_t> n = parse_size(v);
       if (!n) {
-        fail("the value of " + key + ", " + quoted(v) + ", is not " +
-             (suffixes ? "a size in bytes (digits, optionally followed by K or M)"
-                       : "a decimal number"));
+        return key +
+               " must be a decimal number of bits or bytes, optionally followed by K or M, "
+               "got " +
+               quoted(v);
       }
-      return *n;
+      field = *n;
+      return std::string();
     };
     if (key == "vendor") {
-      const bool ok = !v.empty() &&
-                      std::all_of(v.begin(), v.end(), [](char c) { return c > 0x20 && c < 0x7f; });
-      if (!ok) fail("the vendor " + quoted(v) + " is empty or has blanks or control bytes");
+      host.vendor = v;
+    } else if (key == "families") {
+      std::string_view rest = v;
+      while (true) {
+        const std::size_t bar = rest.find('|');
+        const std::optional<std::size_t> f = parse_number(trim(rest.substr(0, bar)), false, 65535);
+        if (!f) {
+          return "families must be numbers separated by '|' (e.g. 25|26), got " + quoted(v);
+        }
+        host.families.push_back(static_cast<int>(*f));
+        if (bar == std::string_view::npos) break;
+        rest = rest.substr(bar + 1);
+      }
+    } else if (key == "min_vector_bits") {
+      return size(host.min_vector_bits);
+    } else if (key == "min_l1d_bytes") {
+      return size(host.min_l1d_bytes);
+    } else if (key == "min_l2_bytes") {
+      return size(host.min_l2_bytes);
+    } else {
+      return "unknown item " + quoted(key) + "; items are " + std::string(keys);
+    }
+    return std::string();
+  });
+  if (error.empty()) out = std::move(host);
+  return error;
+}
+
+HostOverride parse_host_override(std::string_view value, std::string_view variable) {
+  constexpr std::string_view keys = "vendor, family, model, vector_bits, l1d_bytes, l2_bytes";
+  HostOverride o;
+  if (blank(value)) return o;
+  std::string error = for_each_item(value, keys, [&](const std::string& key, std::string_view v) {
+    const auto number = [&](auto& field, bool suffixes, std::size_t limit) {
+      const std::optional<std::size_t> n = parse_number(v, suffixes, limit);
+      if (!n) {
+        return key + " must be " +
+               (suffixes ? "a size in bytes (digits, optionally followed by K or M)"
+                         : "a decimal number") +
+               ", got " + quoted(v);
+      }
+      field = static_cast<std::remove_reference_t<decltype(*field)>>(*n);
+      return std::string();
+    };
+    if (key == "vendor") {
+      if (!std::all_of(v.begin(), v.end(), [](char c) { return c > 0x20 && c < 0x7f; })) {
+        return "the vendor " + quoted(v) + " has blanks or control bytes";
+      }
       o.vendor = std::string(v);
     } else if (key == "family") {
-      o.family = static_cast<int>(number(false, 1u << 20));
+      return number(o.family, false, 1u << 20);
     } else if (key == "model") {
-      o.model = static_cast<int>(number(false, 1u << 20));
+      return number(o.model, false, 1u << 20);
     } else if (key == "vector_bits") {
-      const std::size_t bits = number(false, 1u << 16);
-      if (bits % 128 != 0) {
-        fail("vector_bits=" + std::to_string(bits) + " is not 0 or a multiple of 128");
+      if (std::string e = number(o.vector_bits, false, 1u << 16); !e.empty()) return e;
+      if (*o.vector_bits % 128 != 0) {
+        return "vector_bits=" + std::to_string(*o.vector_bits) + " is not 0 or a multiple of 128";
       }
-      o.vector_bits = bits;
-    } else if (key == "l1d") {
-      o.l1d_bytes = number(true, std::size_t{1} << 40);
-    } else if (key == "l2") {
-      o.l2_bytes = number(true, std::size_t{1} << 40);
+    } else if (key == "l1d_bytes") {
+      return number(o.l1d_bytes, true, std::size_t{1} << 40);
+    } else if (key == "l2_bytes") {
+      return number(o.l2_bytes, true, std::size_t{1} << 40);
     } else {
-      fail("unknown key " + quoted(key));
+      return "unknown item " + quoted(key) + "; items are " + std::string(keys);
     }
-    if (comma == std::string_view::npos) break;
-    start = comma + 1;
+    return std::string();
+  });
+  if (!error.empty()) {
+    throw Error("coheriq: " + std::string(variable) + "='" + printable(value) + "': " + error +
+                "; write comma-separated key=value items, e.g. "
+                "'vendor=AuthenticAMD,family=25,l2_bytes=512K'");
   }
   return o;
 }

@@ -1,5 +1,8 @@
-// Parsers of outside input held in environment variables. Pure functions: fuzzed in tests/fuzz.
+// Parsers of outside input: environment variables, and the lists and host requirements of engine
+// lines and plugin manifests. Pure functions: fuzzed in tests/fuzz.
 #pragma once
+
+#include <coheriq/engine.hpp>
 
 #include <cstddef>
 #include <optional>
@@ -23,11 +26,31 @@ std::vector<std::string> parse_engine_argument(std::string_view value, std::stri
 // The value of COHERIQ_DISABLE_CPU_FEATURES: comma-separated cpu_features names, same grammar.
 std::vector<std::string> parse_feature_list(std::string_view value, std::string_view variable);
 
-// The value of COHERIQ_HOST_OVERRIDE, the test hook that makes the host look different:
-// comma-separated key=value pairs, blanks around them ignored, each key at most once. Keys:
-// vendor (a vendor string such as AuthenticAMD), family and model (decimal), vector_bits (0 or a
-// multiple of 128), l1d and l2 (bytes, optionally with a K or M suffix: 48K, 1M). An empty or
-// blank value overrides nothing. Throws coheriq::Error naming `variable` on anything else.
+// A count (COHERIQ_NUM_THREADS, a tool's --threads): decimal digits only, no sign, blanks or
+// exponent, at least 1 and at most `max`. Sets `out` when it is one; says which rule failed
+// otherwise (a value of any length above `max` is too_large, not malformed).
+enum class CountStatus { ok, not_positive_integer, too_large };
+CountStatus parse_count(std::string_view text, std::size_t max, std::size_t& out);
+
+// A size in bytes: decimal digits, optionally followed by K or M (binary multiples: 48K, 1M), at
+// most 2^40; nullopt for anything else. The sizes of host requirements and COHERIQ_HOST_OVERRIDE,
+// and of the kernel's description of the caches (sysfs: "48K").
+std::optional<std::size_t> parse_size(std::string_view text);
+
+// Host requirements beyond feature bits, as an engine states them: an engine line's HOST
+// (cmake/CoheriqEngines.cmake) and a plugin manifest's `host` key. Comma-separated key=value
+// items, blanks around them ignored, each key at most once, every one optional; the keys are the
+// fields of coheriq::HostRequirements: vendor (a vendor string), families (decimal CPU family
+// numbers separated by '|'), min_vector_bits, min_l1d_bytes and min_l2_bytes (digits, optionally
+// followed by K or M). Fills `out` and returns empty, or returns what is wrong (`out` untouched).
+std::string parse_host_requirements(std::string_view value, HostRequirements& out);
+
+// The value of COHERIQ_HOST_OVERRIDE, the test hook that makes the host look different: items
+// in the grammar of parse_host_requirements, whose keys are the fields of coheriq::HostInfo it
+// replaces (a requirement's key is min_ and the same name): vendor (a vendor string such as
+// AuthenticAMD), family and model (decimal), vector_bits (0 or a multiple of 128), l1d_bytes and
+// l2_bytes (digits, optionally with a K or M suffix: 48K, 1M). An empty or blank value overrides
+// nothing. Throws coheriq::Error naming `variable` on anything else.
 struct HostOverride {
   std::optional<std::string> vendor;
   std::optional<int> family;

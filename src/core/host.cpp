@@ -20,12 +20,16 @@
 
 #include <cstdio>
 #if defined(__linux__)
+#include <sys/auxv.h>
 #include <sys/prctl.h>
 #ifndef PR_SVE_GET_VL
 #define PR_SVE_GET_VL 51
 #endif
 #ifndef PR_SVE_VL_LEN_MASK
 #define PR_SVE_VL_LEN_MASK 0xffff
+#endif
+#ifndef HWCAP_SVE
+#define HWCAP_SVE (1 << 22)
 #endif
 #endif
 #endif
@@ -88,13 +92,7 @@ Detected detect() {
       h.features.emplace_back(GetAarch64FeaturesEnumName(e));
     }
   }
-#if defined(__linux__)
-  if (info.features.sve) {
-    // The kernel knows the length the process runs with; asking it executes no SVE instruction.
-    const int vl = prctl(PR_SVE_GET_VL);
-    if (vl > 0) h.vector_bits = static_cast<std::size_t>(vl & PR_SVE_VL_LEN_MASK) * 8;
-  }
-#endif
+  h.vector_bits = sve_vector_bits();
 #else
   h.arch = "unknown";
 #endif
@@ -179,6 +177,17 @@ Host make_host() {
 }
 
 }  // namespace
+
+std::size_t sve_vector_bits() {
+#if defined(CPU_FEATURES_ARCH_AARCH64) && defined(__linux__)
+  // The kernel knows the length the process runs with; asking it executes no SVE instruction.
+  if ((getauxval(AT_HWCAP) & HWCAP_SVE) == 0) return 0;
+  const int vl = prctl(PR_SVE_GET_VL);
+  return vl > 0 ? static_cast<std::size_t>(vl & PR_SVE_VL_LEN_MASK) * 8 : 0;
+#else
+  return 0;
+#endif
+}
 
 const HostInfo& host_info() {
   static const Host* h = new Host(make_host());  // never destroyed, as detected()

@@ -1,8 +1,12 @@
 // Plugin engines: a text manifest (read when engines are listed) and a shared object (loaded only
-// when its engine, or one inheriting it, is enabled and the host check passed).
+// when its engine, or one inheriting it, is enabled and the host check passed). Three files, one
+// job each: manifest.cpp parses a manifest's text, discovery.cpp finds and reads the files,
+// plugin.cpp makes engines of them and loads their libraries.
 #pragma once
 
 #include <coheriq/engine.hpp>
+
+#include <sys/types.h>
 
 #include <string>
 #include <string_view>
@@ -26,6 +30,8 @@ struct Manifest {
   std::vector<std::pair<std::string, std::string>> layouts;  // optional: class -> layout name
 };
 
+// ------------------------------ Parsing (manifest.cpp)
+
 // Parses a manifest's text. `path` names the file in errors and resolves `library`.
 // Throws PluginError naming the file and line of the first malformed line.
 Manifest parse_manifest(std::string_view text, std::string_view path);
@@ -41,9 +47,23 @@ struct ManifestFile {
   std::string error;   // a complete "coheriq: plugin manifest ..." message, or empty
 };
 
+// The file at `path` whose contents are `text`: parsed, or refused with what can still be read of
+// it. Never throws.
+ManifestFile examine_manifest(const std::string& path, const std::string& text);
+
+// A path as messages show it: escaped, and bounded a little above PATH_MAX.
+std::string shown_path(std::string_view path);
+// The directory part of `path`: "." when it has none.
+std::string directory_of(std::string_view path);
+
+// ------------------------------ Discovery (discovery.cpp)
+
 // Every manifest (*.coheriq-engine) in the directories of COHERIQ_ENGINE_PATH, then in the
 // install prefix's engine directory. Never throws for a file: a file that does not parse is
 // returned with its error.
 std::vector<ManifestFile> find_manifests();
+
+// What a file that is not a regular file is: "a FIFO", "a directory", ...
+const char* file_kind(mode_t mode);
 
 }  // namespace coheriq::detail

@@ -1,5 +1,6 @@
 // Text helpers for messages: joining lists, and echoing untrusted input (names, env-var values,
-// manifest text) safely into an error or a report.
+// manifest text) safely into an error or a report. The one copy: the library, the MPI component,
+// the `coheriq` tool, kernels_bench and the tests all use these (they link the library).
 #pragma once
 
 #include <cstddef>

@@ -8,3 +8,23 @@
 //   constexpr coheriq::Override table[] = {COHERIQ_KERNELS_CANDIDATES(COHERIQ_KERNELS_IMPLEMENT)};
 #define COHERIQ_KERNELS_IMPLEMENT(op, S, impl, touched, R, params, args) \
   coheriq::implement<cand::op##_##S, &impl>(),
+
+namespace coheriq::kernels {
+
+// The GEMM candidates of an element type, one member per GEMM row of the kernels' table, for the
+// code written once for float and double (api.cpp, gemm_driver.cpp).
+template <class T>
+struct GemmCandidates;
+#define COHERIQ_KERNELS_GEMM_CANDIDATE(op, S, impl, touched, R, params, args) \
+  using op = cand::op##_##S;
+template <>
+struct GemmCandidates<float> {
+  COHERIQ_KERNELS_GEMM_TYPED(COHERIQ_KERNELS_GEMM_CANDIDATE, float, f32)
+};
+template <>
+struct GemmCandidates<double> {
+  COHERIQ_KERNELS_GEMM_TYPED(COHERIQ_KERNELS_GEMM_CANDIDATE, double, f64)
+};
+#undef COHERIQ_KERNELS_GEMM_CANDIDATE
+
+}  // namespace coheriq::kernels

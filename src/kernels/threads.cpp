@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/env.hpp"
 #include "core/text.hpp"
 #include "kernels/candidates.hpp"
 
@@ -40,19 +41,17 @@ std::size_t env_threads() {
   const std::string remedy = "set it to the number of threads, from 1 to " +
                              std::to_string(kMaxThreads) +
                              " (e.g. 4), or unset it for the CPUs of the process's affinity mask";
-  if (value.empty() || value.find_first_not_of("0123456789") != std::string_view::npos ||
-      value.find_first_not_of('0') == std::string_view::npos) {
-    throw Error(what + " is not a positive integer; " + remedy);
-  }
   std::size_t n = 0;
-  for (const char c : value) {
-    n = n * 10 + static_cast<std::size_t>(c - '0');
-    if (n > kMaxThreads) {
-      throw Error(what + " is more than " + std::to_string(kMaxThreads) +
-                  ", the most threads the kernels use; " + remedy);
-    }
+  switch (detail::parse_count(value, kMaxThreads, n)) {
+    case detail::CountStatus::ok:
+      return n;
+    case detail::CountStatus::not_positive_integer:
+      throw Error(what + " is not a positive integer; " + remedy);
+    case detail::CountStatus::too_large:
+      break;
   }
-  return n;
+  throw Error(what + " is more than " + std::to_string(kMaxThreads) +
+              ", the most threads the kernels use; " + remedy);
 }
 
 }  // namespace

@@ -62,6 +62,7 @@ double nrm2_f64(std::size_t n, const double* x, std::ptrdiff_t incx) {
 
 // ------------------------------ Reductions
 
+// Σ x·y, compensated: as if computed in twice f64 precision, then rounded to T.
 template <class T>
 T dot(std::size_t n, const T* x, const T* y) {
   CompensatedSum total;
@@ -75,6 +76,7 @@ T dot(std::size_t n, const T* x, const T* y) {
   return static_cast<T>(total.value());
 }
 
+// Σ x, compensated.
 template <class T>
 T sum(std::size_t n, const T* x) {
   CompensatedSum total;
@@ -82,6 +84,7 @@ T sum(std::size_t n, const T* x) {
   return static_cast<T>(total.value());
 }
 
+// Σ |x|, compensated.
 template <class T>
 T asum(std::size_t n, const T* x) {
   CompensatedSum total;
@@ -89,6 +92,8 @@ T asum(std::size_t n, const T* x) {
   return static_cast<T>(total.value());
 }
 
+// √Σx² for any finite input without overflow or underflow; NaN if any x is NaN, else +Inf if
+// any is infinite.
 template <class T>
 T nrm2(std::size_t n, const T* x) {
   if constexpr (std::is_same_v<T, float>) {
@@ -98,6 +103,7 @@ T nrm2(std::size_t n, const T* x) {
   }
 }
 
+// The first index of the largest |x|; the first NaN if any; 0 when n == 0.
 template <class T>
 std::size_t iamax(std::size_t n, const T* x) {
   std::size_t best = 0;
@@ -115,12 +121,14 @@ std::size_t iamax(std::size_t n, const T* x) {
 
 // ------------------------------ Elementwise
 
+// y = fma(a, x, y): one rounding per element. Allows y == x.
 template <class T>
 void axpy(std::size_t n, T a, const T* x, T* y) {
   // Fused, so each element is correctly rounded: the most accurate answer an engine can give.
   for (std::size_t i = 0; i < n; ++i) y[i] = std::fma(a, x[i], y[i]);
 }
 
+// x = a·x.
 template <class T>
 void scal(std::size_t n, T a, T* x) {
   for (std::size_t i = 0; i < n; ++i) x[i] = a * x[i];

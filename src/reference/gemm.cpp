@@ -54,11 +54,14 @@ void multiply(std::size_t m, std::size_t n, std::size_t k, T alpha, Operand<T> a
 
 }  // namespace
 
+// 0: the reference needs no workspace.
 template <class T>
 std::size_t gemm_workspace(std::size_t, std::size_t, std::size_t) {
   return 0;
 }
 
+// Row-major C = alpha·op(A)·op(B) + beta·C, every element a compensated dot product;
+// beta == 0 does not read C. `workspace` is unused.
 template <class T>
 void gemm(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, T alpha, const T* A,
           std::size_t lda, const T* B, std::size_t ldb, T beta, T* C, std::size_t ldc,
@@ -68,6 +71,8 @@ void gemm(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, T alp
 
 // ------------------------------ Packing: op(B) row-major k x n, contiguous
 
+// The reference layout of a packed op(B): row-major k x n, contiguous (k·n·sizeof(T) bytes);
+// pack_b's part p of P is the band of rows [k·p/P, k·(p+1)/P).
 template <class T>
 std::size_t packed_bytes(std::size_t k, std::size_t n) {
   return k * n * sizeof(T);  // the caller checked that this does not overflow

@@ -154,7 +154,7 @@ void softmax(std::size_t n, const T* x, T* y) {
   for (std::size_t i = 0; i < n; ++i) y[i] *= scale;
 }
 
-// Explicit instantiations of every row (coheriq/kernels_domain.hpp).
+// Explicit instantiations of every math row (coheriq/kernels_table.hpp).
 #define COHERIQ_REFERENCE_INSTANTIATE(op, S, impl, touched, R, params, args) template R impl params;
 COHERIQ_KERNELS_MATH(COHERIQ_REFERENCE_INSTANTIATE)
 #undef COHERIQ_REFERENCE_INSTANTIATE

@@ -33,12 +33,15 @@ double dot_bf16_strided(std::size_t n, const bfloat16* x, const bfloat16* y, std
 
 }  // namespace
 
+// Σ x·y in uint32 arithmetic: exact, modulo 2^32 beyond n = 65793 (as the engines' int32 adds).
 std::int32_t dot_u8s8(std::size_t n, const std::uint8_t* x, const std::int8_t* y) {
   return dot_u8s8_strided(n, x, y, 1);
 }
 
+// 0: the reference packs nothing (its "layout" of the packed B is B itself).
 std::size_t gemm_workspace_u8s8s32(std::size_t, std::size_t, std::size_t) { return 0; }
 
+// C = A·B, every element one dot_u8s8 over a strided column of B. `workspace` is unused.
 void gemm_u8s8s32(std::size_t m, std::size_t n, std::size_t k, const std::uint8_t* A,
                   std::size_t lda, const std::int8_t* B, std::size_t ldb, std::int32_t* C,
                   std::size_t ldc, void* /*workspace*/) {
@@ -48,12 +51,15 @@ void gemm_u8s8s32(std::size_t m, std::size_t n, std::size_t k, const std::uint8_
   }
 }
 
+// Σ x·y of the bf16 values: the products are exact, their sum is accumulated in f64 (error at
+// most n·2^-53·Σ|x·y|, far below the f32 bound engines are held to) and rounded once to f32.
 float dot_bf16(std::size_t n, const bfloat16* x, const bfloat16* y) {
   return static_cast<float>(dot_bf16_strided(n, x, y, 1));
 }
 
 std::size_t gemm_workspace_bf16(std::size_t, std::size_t, std::size_t) { return 0; }
 
+// C = alpha·A·B + beta·C with each A·B element a dot_bf16-style f64 sum; beta == 0 does not read C.
 void gemm_bf16(std::size_t m, std::size_t n, std::size_t k, float alpha, const bfloat16* A,
                std::size_t lda, const bfloat16* B, std::size_t ldb, float beta, float* C,
                std::size_t ldc, void* /*workspace*/) {

@@ -9,16 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static int failures = 0;
-#define CHECK(cond, ...)                                            \
-  do {                                                              \
-    if (!(cond)) {                                                  \
-      ++failures;                                                   \
-      fprintf(stderr, "FAILED %s:%d: ", __FILE__, __LINE__);        \
-      fprintf(stderr, __VA_ARGS__);                                 \
-      fprintf(stderr, " (last error: %s)\n", coheriq_last_error()); \
-    }                                                               \
-  } while (0)
+#include "c_api_check.h"
 
 static const char* domain = COHERIQ_KERNELS_DOMAIN;
 

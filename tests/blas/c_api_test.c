@@ -10,16 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int failures = 0;
-#define CHECK(cond, ...)                                            \
-  do {                                                              \
-    if (!(cond)) {                                                  \
-      ++failures;                                                   \
-      fprintf(stderr, "FAILED %s:%d: ", __FILE__, __LINE__);        \
-      fprintf(stderr, __VA_ARGS__);                                 \
-      fprintf(stderr, " (last error: %s)\n", coheriq_last_error()); \
-    }                                                               \
-  } while (0)
+#include "c_api_check.h"
 
 /* `call` failed with COHERIQ_ERROR_INVALID_ARGUMENT and a message that starts with `prefix`. */
 #define CHECK_INVALID(call, prefix)                                                               \

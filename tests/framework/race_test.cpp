@@ -3,7 +3,7 @@
 // an EngineLockedError. One race per process (the contract is one-way): ctest runs this binary many
 // times with different seeds, which change the order in which the threads start.
 //
-// Usage: test_race <seed>
+// Usage: coheriq_race_test <seed>
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>

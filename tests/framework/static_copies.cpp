@@ -1,5 +1,5 @@
 // Two static copies of coheriq::kernels in one process: usage
-//   test_static_copies local|global LIB_A LIB_B
+//   coheriq_static_copies local|global LIB_A LIB_B
 // dlopens both libraries (static_copy.cpp, each linking coheriq::kernels statically) with
 // RTLD_LOCAL (how Python loads extensions) or RTLD_GLOBAL, and has each enable an engine of its
 // own: A's probe on the reference, B's on the best engine this host supports. Each must report
@@ -55,7 +55,7 @@ Copy open_copy(const char* label, const char* path, int mode) {
 
 int main(int argc, char** argv) {
   if (argc != 4 || (std::strcmp(argv[1], "local") != 0 && std::strcmp(argv[1], "global") != 0)) {
-    std::fprintf(stderr, "usage: test_static_copies local|global LIB_A LIB_B\n");
+    std::fprintf(stderr, "usage: coheriq_static_copies local|global LIB_A LIB_B\n");
     return 2;
   }
   const int mode = std::strcmp(argv[1], "local") == 0 ? RTLD_LOCAL : RTLD_GLOBAL;

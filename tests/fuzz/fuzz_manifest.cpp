@@ -1,4 +1,4 @@
-// libFuzzer target for the plugin manifest parser (src/core/plugin.hpp): files found on
+// libFuzzer target for the plugin manifest parser (src/core/manifest.cpp): files found on
 // COHERIQ_ENGINE_PATH are outside input.
 //
 // Properties: a parse either returns a manifest whose required keys are present, whose lists hold

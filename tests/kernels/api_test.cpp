@@ -191,9 +191,10 @@ TEST_CASE("sizes no array can have raise std::invalid_argument naming them, and 
   const std::size_t n = kTooMany<float>;
   const std::string many = std::to_string(n);
   using Math = std::pair<const char*, void (*)(std::size_t, const float*, float*)>;
-  for (auto [name, kernel] :
+  for (auto [name, f] :
        {Math{"exp", kernels::exp}, Math{"log", kernels::log}, Math{"tanh", kernels::tanh},
         Math{"sigmoid", kernels::sigmoid}, Math{"softmax", kernels::softmax}}) {
+    const auto kernel = f;  // clang 14 cannot capture a structured binding in a lambda
     CHECK(invalid_argument_message([&] { kernel(n, xf.data(), yf.data()); }) ==
           "coheriq: " + std::string(name) + ": x (n = " + many +
               " elements) spans more bytes than an array can hold (PTRDIFF_MAX); pass the n of x "

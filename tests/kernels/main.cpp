@@ -21,37 +21,23 @@
 #include <string_view>
 #include <vector>
 
+#include "core/env.hpp"
+#include "core/text.hpp"
 #include "support.hpp"
 
 namespace {
 
 constexpr int kSkipped = 77;  // SKIP_RETURN_CODE of the ctest entries
 
-std::string trimmed(std::string_view s) {
-  const auto first = s.find_first_not_of(" \t");
-  if (first == std::string_view::npos) return {};
-  const auto last = s.find_last_not_of(" \t");
-  return std::string(s.substr(first, last - first + 1));
-}
-
-std::string joined(const std::vector<std::string>& items) {
-  std::string out;
-  for (const std::string& item : items) out += (out.empty() ? "" : ", ") + item;
-  return out;
-}
-
-// The engine names of COHERIQ_ENGINE, in order.
+// The engine names of COHERIQ_ENGINE, in order, read by the library's own parser; none when the
+// value is malformed (then the selection error is not the host's).
 std::vector<std::string> requested_engines() {
-  std::vector<std::string> names;
   const char* value = std::getenv("COHERIQ_ENGINE");
-  std::string_view rest = value != nullptr ? value : "";
-  while (!rest.empty()) {
-    const auto comma = rest.find(',');
-    const std::string name = trimmed(rest.substr(0, comma));
-    if (!name.empty()) names.push_back(name);
-    rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+  try {
+    return coheriq::detail::parse_engine_list(value != nullptr ? value : "", "COHERIQ_ENGINE");
+  } catch (const coheriq::Error&) {
+    return {};
   }
-  return names;
 }
 
 // Why this host cannot run what COHERIQ_ENGINE asks for, when that is the only reason: every
@@ -78,7 +64,7 @@ std::string host_shortfall() {
     std::vector<std::string> missing = info->missing_features;
     missing.insert(missing.end(), info->missing_host.begin(), info->missing_host.end());
     reasons.push_back("engine " + name + " is not supported on this host: missing " +
-                      joined(missing));
+                      coheriq::detail::join(missing));
   }
   std::string out;
   for (const std::string& reason : reasons) out += (out.empty() ? "" : "; ") + reason;

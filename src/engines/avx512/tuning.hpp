@@ -1,22 +1,24 @@
-// The avx512 engine's GEMM tuning (see engines/generic/gemm-tuning.hpp). 32 zmm registers hold
-// the tile of C, the two B vectors and one broadcast of A: f32 14 x 2 vectors (28 accumulators),
-// f64 10 x 2 (20). KC: f32 512 deep, an A micro-panel of 28 KiB, 60% of Zen 5's 48 KiB L1d
-// (measured against 384: sgemm at n = 1024 from 88% to 92-94% of the zmm FMA peak, n = 2048 from
-// 92% to 93-94%); f64 384 deep, a 30 KiB micro-panel (a 14-row f64 tile limited the k-block to
-// 192-256, and dgemm ran 2-3 points of the peak lower: docs/performance.md). MC, NC: the packed A
-// block (f32 336 x 512, 672 KiB; f64 240 x 384, 720 KiB) and the B columns used against it, for
-// a 1 MiB L2.
+// The avx512 engine's tuning record (kernels/tuning.hpp): avx2's, with its own GEMM and asum.
+// GEMM: 32 zmm registers hold the tile of C, the two B vectors and one broadcast of A: f32 14 x 2
+// vectors (28 accumulators), f64 10 x 2 (20). KC: the A micro-panel (f32 28 KiB, f64 30 KiB)
+// takes about 60% of a 48 KiB L1d; MC, NC: the packed A block (f32 336 x 512, 672 KiB; f64
+// 240 x 384, 720 KiB) and the B columns used against it, for a 1 MiB L2. asum: half-width loads
+// for arrays that live in a 1 MiB L2 and not in L1d, which AVX-512 hosts with slow 64-byte loads
+// from L2 read faster. Both were measured on a Zen 5 host (docs/performance.md, "What the tuned
+// figures rest on"): an AVX-512 host of another family is the first place to revisit them.
 #pragma once
 
-#include "engines/generic/gemm-tuning.hpp"
+#include "engines/avx2/tuning.hpp"
 
 namespace coheriq::kernels::avx512 {
 
-template <class T>
-constexpr GemmTuning kGemm = {};
-template <>
-inline constexpr GemmTuning kGemm<float> = {.mr = 14, .nr = 32, .kc = 512, .mc = 336, .nc = 160};
-template <>
-inline constexpr GemmTuning kGemm<double> = {.mr = 10, .nr = 16, .kc = 384, .mc = 240, .nc = 160};
+constexpr Tuning kTuning = [] {
+  Tuning t = avx2::kTuning;
+  t.gemm.f32 = {.mr = 14, .nr = 32, .kc = 512, .mc = 336, .nc = 160};
+  t.gemm.f64 = {.mr = 10, .nr = 16, .kc = 384, .mc = 240, .nc = 160};
+  t.blas1.asum_half_width_min_bytes = 128 * 1024;
+  t.blas1.asum_half_width_max_bytes = 1024 * 1024;
+  return t;
+}();
 
 }  // namespace coheriq::kernels::avx512

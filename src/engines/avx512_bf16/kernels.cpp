@@ -3,16 +3,17 @@
 // every other kernel is inherited from avx512 (its line takes none of the generic kernels).
 //
 // Compiled with the avx512_bf16 ISA record: avx512's flags plus -mavx512bf16, Highway target
-// still HWY_AVX3 (asserted by engine-inl.h).
+// still HWY_AVX3 (asserted by engine-table.h).
 //
 // vdpbf16ps adds two bf16 products to each f32 lane, rounding to nearest even; it treats
 // subnormal inputs as zero and flushes subnormal results (docs/kernels.md states it).
 //
-// ISA hygiene (docs/engine-guide.md): everything here has internal linkage except `overrides`.
-#include "engine-config.h"  // generated from the line: name, Highway target, kernels taken
-#define COHERIQ_ENGINE_OWN_KERNELS
-#include "engines/generic/engine-inl.h"
+// Like every kernels TU: its kernels and `kOwnKernels`, then engines/generic/engine-table.h last,
+// which exports `overrides` (ISA hygiene, docs/engine-guide.md: everything else has internal
+// linkage).
+#include "engines/generic/namespace.h"  // first: Highway includes the intrinsics headers cleanly
 #include "engines/intrinsics/avx512-dot4-inl.h"
+#include "kernels/candidates.hpp"
 
 #if !defined(__AVX512BF16__)
 #error \

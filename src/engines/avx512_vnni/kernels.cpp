@@ -3,18 +3,19 @@
 // is inherited from avx512 (its line takes none of the generic kernels).
 //
 // Compiled with the avx512_vnni ISA record: avx512's flags plus -mavx512vnni, Highway target
-// still HWY_AVX3 (asserted by engine-inl.h; docs/decisions.md says why not HWY_AVX3_DL). Only
+// still HWY_AVX3 (asserted by engine-table.h; docs/decisions.md says why not HWY_AVX3_DL). Only
 // EVEX vpdpbusd is emitted (-mavxvnni is not given, so gcc never picks the VEX form, which needs
 // AVX-VNNI, a feature cpu_features 0.7.0 cannot report).
 //
 // vpdpbusd adds 4 u8·s8 products to each i32 lane with a wrapping add (vpdpbusds would
 // saturate): the same result as the reference, modulo 2^32, for any n.
 //
-// ISA hygiene (docs/engine-guide.md): everything here has internal linkage except `overrides`.
-#include "engine-config.h"  // generated from the line: name, Highway target, kernels taken
-#define COHERIQ_ENGINE_OWN_KERNELS
-#include "engines/generic/engine-inl.h"
+// Like every kernels TU: its kernels and `kOwnKernels`, then engines/generic/engine-table.h last,
+// which exports `overrides` (ISA hygiene, docs/engine-guide.md: everything else has internal
+// linkage).
+#include "engines/generic/namespace.h"  // first: Highway includes the intrinsics headers cleanly
 #include "engines/intrinsics/avx512-dot4-inl.h"
+#include "kernels/candidates.hpp"
 
 #if !defined(__AVX512VNNI__)
 #error \

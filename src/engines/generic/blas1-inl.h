@@ -1,8 +1,8 @@
 // Generic BLAS-1 kernels (dot, axpy, scal, sum, asum, nrm2, iamax), written once with Highway.
 //
-// Compiled once per engine, inside its kernels TU (src/engines/<engine>/kernels.cpp, through
-// engine-inl.h), in the engine's own namespace with internal linkage; hn::ScalableTag makes the
-// same code ymm under avx2, zmm under avx512. Vector-length agnostic (lane counts are run-time
+// Compiled once per engine, inside its kernels TU (through engines/generic/engine-table.h), in the
+// engine's own namespace with internal linkage; hn::ScalableTag makes the same code ymm under
+// avx2, zmm under avx512. Vector-length agnostic (lane counts are run-time
 // values), so a scalable-vector engine can include it too.
 //
 // ISA hygiene: no std:: calls on scalars here (they would be emitted as weak symbols built with
@@ -25,7 +25,7 @@ COHERIQ_GENERIC_BEGIN
 // Folds `step(acc, x_i, y_i)` over n elements into kChains independent accumulators (2, 4 or
 // 8), which it combines with `combine` (y may equal x for one-array reductions; unused loads are
 // dropped by the compiler). Eight by default: an FMA has 4 cycles of latency and two pipes on the
-// hosts we tune for, and four chains left Σx² from L1 at 60% of its throughput.
+// hosts measured, where four chains left Σx² from L1 at 60% of its throughput.
 template <int kChains = 8, class D, class T, class Step, class Combine>
 HWY_INLINE hn::Vec<D> Accumulate(D d, std::size_t n, const T* x, const T* y, Step step,
                                  Combine combine) {
@@ -94,12 +94,10 @@ template <class T>
 HWY_ATTR T dot(std::size_t n, const T* x, const T* y) {
   const hn::ScalableTag<T> d;
   const auto fma = [](auto acc, auto a, auto b) HWY_ATTR { return hn::MulAdd(a, b, acc); };
-  // Operands past L1 (two of 32 KiB or more) come from L2 at about 64 bytes per cycle, and a
-  // dot loads two vectors per FMA of 4 cycles' latency: 2 chains of 64-byte vectors, 4 of 32 or
-  // 8 of 16 bytes keep up with that, and more chains read slower from L2, not faster (dot.f32 at
-  // 64K on Zen 5, same process and buffers: eight chains 0.90-0.93x Eigen's two-chain loop under
-  // AVX-512 and 0.91x under AVX2, the counts here 1.00x and 0.985x). In L1, eight.
-  if (n * sizeof(T) >= 32768) {
+  // From L2 (about 64 bytes per cycle), two vectors loaded per FMA of 4 cycles' latency: 2 chains
+  // of 64-byte vectors, 4 of 32 or 8 of 16 bytes keep up, and more read slower, not faster
+  // (docs/performance.md, "BLAS-1 chains"). In L1, eight.
+  if (n * sizeof(T) >= kTuning.blas1.dot_from_l2_bytes) {
     const std::size_t vector_bytes = hn::Lanes(d) * sizeof(T);
     if (vector_bytes >= 64) return SumAccumulated<2>(d, n, x, y, fma);
     if (vector_bytes >= 32) return SumAccumulated<4>(d, n, x, y, fma);
@@ -164,40 +162,36 @@ HWY_ATTR T sum(std::size_t n, const T* x) {
                         [](auto acc, auto a, auto) HWY_ATTR { return hn::Add(acc, a); });
 }
 
-// AVX-512, arrays of 128 KiB up to 1 MiB (resident in Zen 5's 1 MiB L2, not in its 48 KiB
-// L1d): half-width (ymm) loads, the sign cleared by an integer AND, four accumulators, OpenBLAS's
-// Haswell sasum loop. Measured on Zen 5 at 64K floats: 47 bytes per cycle with zmm loads (any
-// unroll from 4 to 16 accumulators, Abs or integer AND, software prefetch 1-8 KiB ahead) and
-// 47-61 with this loop, against OpenBLAS's 59 (in the bench: 0.78-0.82x OpenBLAS before, 1.05x
-// to 1.15x after, in runs where OpenBLAS itself read 59). Outside this range zmm loads stay:
-// from L1, twice as fast as ymm; from DRAM (16M floats), 13-18% faster. sum and dot read the
-// same L2 at the same 47 bytes per cycle whatever the load width, so they keep zmm loads.
-// The split depends on n only, so results stay bitwise reproducible.
+// Arrays in the engine's half-width window (kTuning.blas1, set where wide loads from L2 are
+// slower than two narrow ones): half-width loads, the sign cleared by an integer AND, four
+// accumulators (docs/performance.md, "asum from L2"). Elsewhere full-width loads. The split
+// depends on n only, so results stay bitwise reproducible.
 template <class T>
 HWY_ATTR T asum(std::size_t n, const T* x) {
   const hn::ScalableTag<T> d;
   const auto step = [](auto acc, auto a, auto) HWY_ATTR { return hn::Add(acc, hn::Abs(a)); };
-#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
-  const std::size_t bytes = n * sizeof(T);
-  if (bytes >= (std::size_t{128} << 10) && bytes < (std::size_t{1} << 20)) {
-    const hn::Half<decltype(d)> dh;
-    const hn::RebindToUnsigned<decltype(dh)> du;
-    using U = hn::TFromD<decltype(du)>;
-    const auto mask = hn::Set(du, static_cast<U>(~U{0} >> 1));
-    const U* xu = reinterpret_cast<const U*>(x);
-    const std::size_t H = hn::Lanes(dh);
-    auto a0 = hn::Zero(dh), a1 = hn::Zero(dh), a2 = hn::Zero(dh), a3 = hn::Zero(dh);
-    std::size_t i = 0;
-    for (; i + 4 * H <= n; i += 4 * H) {
-      a0 = hn::Add(a0, hn::BitCast(dh, hn::And(hn::LoadU(du, xu + i), mask)));
-      a1 = hn::Add(a1, hn::BitCast(dh, hn::And(hn::LoadU(du, xu + i + H), mask)));
-      a2 = hn::Add(a2, hn::BitCast(dh, hn::And(hn::LoadU(du, xu + i + 2 * H), mask)));
-      a3 = hn::Add(a3, hn::BitCast(dh, hn::And(hn::LoadU(du, xu + i + 3 * H), mask)));
+  constexpr Blas1Tuning kBlas1 = kTuning.blas1;
+  if constexpr (kBlas1.asum_half_width_min_bytes < kBlas1.asum_half_width_max_bytes) {
+    const std::size_t bytes = n * sizeof(T);
+    if (bytes >= kBlas1.asum_half_width_min_bytes && bytes < kBlas1.asum_half_width_max_bytes) {
+      const hn::Half<decltype(d)> dh;
+      const hn::RebindToUnsigned<decltype(dh)> du;
+      using U = hn::TFromD<decltype(du)>;
+      const auto mask = hn::Set(du, static_cast<U>(~U{0} >> 1));
+      const U* xu = reinterpret_cast<const U*>(x);
+      const std::size_t H = hn::Lanes(dh);
+      auto a0 = hn::Zero(dh), a1 = hn::Zero(dh), a2 = hn::Zero(dh), a3 = hn::Zero(dh);
+      std::size_t i = 0;
+      for (; i + 4 * H <= n; i += 4 * H) {
+        a0 = hn::Add(a0, hn::BitCast(dh, hn::And(hn::LoadU(du, xu + i), mask)));
+        a1 = hn::Add(a1, hn::BitCast(dh, hn::And(hn::LoadU(du, xu + i + H), mask)));
+        a2 = hn::Add(a2, hn::BitCast(dh, hn::And(hn::LoadU(du, xu + i + 2 * H), mask)));
+        a3 = hn::Add(a3, hn::BitCast(dh, hn::And(hn::LoadU(du, xu + i + 3 * H), mask)));
+      }
+      const T head = hn::GetLane(hn::SumOfLanes(dh, hn::Add(hn::Add(a0, a1), hn::Add(a2, a3))));
+      return head + SumAccumulated(d, n - i, x + i, x + i, step);
     }
-    const T head = hn::GetLane(hn::SumOfLanes(dh, hn::Add(hn::Add(a0, a1), hn::Add(a2, a3))));
-    return head + SumAccumulated(d, n - i, x + i, x + i, step);
   }
-#endif
   return SumAccumulated(d, n, x, x, step);
 }
 
@@ -410,10 +404,10 @@ HWY_INLINE bool SmallStride(std::ptrdiff_t inc) { return inc >= -4 && inc <= 4 &
 
 // Elements i .. i+N-1 of a vector with |inc| = s in [2, 4] (or inc = -1), from s contiguous vectors
 // and a de-interleave: for small increments that moves far fewer bytes per cycle through the load
-// ports than a gather does (on Zen 5 a zmm gather of inc = 2 was no faster than scalar loads;
-// this is 4-5x faster). Reads the s - 1 elements past element i+N-1 (inc > 0) or before it
-// (inc < 0), so callers need element i+N to exist. A negative increment reads the block from its
-// low end, whose last lane is the block's first element: reversed.
+// ports than a gather does (docs/performance.md, "Strided BLAS-1"). Reads the s - 1 elements past
+// element i+N-1 (inc > 0) or before it (inc < 0), so callers need element i+N to exist. A negative
+// increment reads the block from its low end, whose last lane is the block's first element:
+// reversed.
 template <class D, class T>
 HWY_INLINE hn::Vec<D> LoadSmallStride(D d, const T* x, std::ptrdiff_t inc, std::size_t i) {
   const std::size_t N = hn::Lanes(d);

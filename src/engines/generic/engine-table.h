@@ -1,27 +1,90 @@
-// The override table of an engine with hand-written kernels: its own kernels (kOwnKernels,
-// defined by its kernels TU) first, then the generic kernels its line takes (kTakenTable, from
-// engine-inl.h). Included last by such a TU, which defined COHERIQ_ENGINE_OWN_KERNELS before
-// including engine-inl.h (docs/adding-an-engine.md).
+// An engine's override table, the one symbol its kernels TU exports: its hand-written kernels
+// first, then the generic kernels its line in cmake/CoheriqEngines.cmake takes (KERNELS all, none,
+// or a list of candidate names); it inherits the others from its bases.
+//
+// One rule for every kernels TU: define your kernels and `kOwnKernels` (their override entries, an
+// empty std::array when there are none) in coheriq::kernels::COHERIQ_ENGINE_NS, then include this
+// header last (docs/adding-an-engine.md). src/engines/generic/kernels.cpp is that TU for an engine
+// with no hand-written kernels.
+//
+// The generic kernels read the engine's tuning record, so they are compiled for an engine that has
+// one (src/engines/<engine>/tuning.hpp, required by configure when its line takes any). Every one
+// is vector-length agnostic: on a scalable target (SVE) GEMM and packing read the lane count at
+// run time (engines/generic/gemm-inl.h).
 #ifndef COHERIQ_ENGINES_GENERIC_ENGINE_TABLE_H_
 #define COHERIQ_ENGINES_GENERIC_ENGINE_TABLE_H_
 
-#ifndef COHERIQ_ENGINE_OWN_KERNELS
-#error "define COHERIQ_ENGINE_OWN_KERNELS before including engines/generic/engine-inl.h"
-#endif
-
+#include <array>
 #include <cstddef>
 #include <iterator>
 #include <string_view>
 
-#include "engines/generic/engine-inl.h"
+#include "engines/generic/namespace.h"
+#include "kernels/candidates.hpp"
+#ifdef COHERIQ_ENGINE_TUNING
+#include "engines/generic/blas1-inl.h"
+#include "engines/generic/gemm-inl.h"
+#include "engines/generic/math-inl.h"
+#include "engines/generic/reduced-inl.h"
+#endif
 
 COHERIQ_GENERIC_BEGIN
+
+// Highway silently drops to an older target when one flag of the ISA record is missing.
+static_assert(HWY_STATIC_TARGET == kEngine.hwy_target,
+              "the kernels TU is not compiled for its ISA record's Highway target: complete the "
+              "record's FLAGS in cmake/CoheriqEngines.cmake");
+
+using coheriq::implement;
+
+#ifdef COHERIQ_ENGINE_TUNING
+constexpr coheriq::Override kGenericKernels[] = {
+    COHERIQ_KERNELS_CANDIDATES(COHERIQ_KERNELS_IMPLEMENT)};
+#else
+constexpr std::array<coheriq::Override, 0> kGenericKernels{};
+#endif
+
+// ------------------------------ The kernels the engine takes (compile time only)
+
+// Whether the line's KERNELS (a comma-separated list) names `candidate`.
+constexpr bool Lists(std::string_view candidate) {
+  std::string_view rest = kEngine.kernels;
+  while (!rest.empty()) {
+    const std::size_t comma = rest.find(',');
+    std::string_view name = rest.substr(0, comma);
+    while (!name.empty() && name.front() == ' ') name.remove_prefix(1);
+    if (name == candidate) return true;
+    if (comma == std::string_view::npos) break;
+    rest.remove_prefix(comma + 1);
+  }
+  return false;
+}
+
+constexpr bool TakesAll() { return kEngine.kernels == "all"; }
+// `none`: an engine of hand-written kernels only.
+constexpr bool TakesNone() { return kEngine.kernels == "none"; }
+
+constexpr bool Taken(std::string_view candidate) {
+  return TakesAll() || (!TakesNone() && Lists(candidate));
+}
+
+constexpr bool EveryTakenNameIsGeneric() {
+  if (TakesAll() || TakesNone()) return true;
+  std::size_t found = 0;
+  for (const coheriq::Override& o : kGenericKernels) found += Lists(o.candidate) ? 1 : 0;
+  std::size_t listed = 1;
+  for (char c : kEngine.kernels) listed += c == ',' ? 1 : 0;
+  return found == listed;
+}
+static_assert(EveryTakenNameIsGeneric(),
+              "the engine line's KERNELS names a candidate that has no generic kernel for this "
+              "target (see COHERIQ_KERNELS_CANDIDATES in coheriq/kernels_table.hpp)");
 
 // A candidate both hand-written and taken from the generic kernels would be provided twice.
 constexpr bool OwnKernelsAreNotTaken() {
   for (const coheriq::Override& own : kOwnKernels) {
-    for (std::size_t i = 0; i < kTakenTable.count; ++i) {
-      if (kTakenTable.entries[i].candidate == own.candidate) return false;
+    for (const coheriq::Override& o : kGenericKernels) {
+      if (o.candidate == own.candidate && Taken(o.candidate)) return false;
     }
   }
   return true;
@@ -30,26 +93,37 @@ static_assert(OwnKernelsAreNotTaken(),
               "the engine line's KERNELS takes a generic kernel the engine also writes itself: "
               "remove it from KERNELS in cmake/CoheriqEngines.cmake");
 
+constexpr std::size_t CountTaken() {
+  std::size_t count = std::size(kOwnKernels);
+  for (const coheriq::Override& o : kGenericKernels) count += Taken(o.candidate) ? 1 : 0;
+  return count;
+}
+
+// Sized at least 1, so that an engine with no kernel at all still has a valid array; `count` is
+// the truth.
 struct EngineTable {
-  coheriq::Override entries[std::size(kOwnKernels) + kTakenTable.count];
+  coheriq::Override entries[CountTaken() > 0 ? CountTaken() : 1];
+  std::size_t count;
 };
 
-constexpr EngineTable MergeTables() {
+constexpr EngineTable MakeTable() {
   EngineTable table{};
   std::size_t i = 0;
   for (const coheriq::Override& own : kOwnKernels) table.entries[i++] = own;
-  for (std::size_t t = 0; t < kTakenTable.count; ++t) table.entries[i++] = kTakenTable.entries[t];
+  for (const coheriq::Override& o : kGenericKernels) {
+    if (Taken(o.candidate)) table.entries[i++] = o;
+  }
+  table.count = i;
   return table;
 }
 
-constexpr EngineTable kEngineTable = MergeTables();
+constexpr EngineTable kEngineTable = MakeTable();
 
 COHERIQ_GENERIC_END
 
 namespace coheriq::kernels::COHERIQ_ENGINE_NS {
 // The engine's one exported symbol, read by its descriptor (constant-initialized: no code runs).
-extern const coheriq::OverrideTable overrides = {kEngineTable.entries,
-                                                 std::size(kEngineTable.entries)};
+extern const coheriq::OverrideTable overrides = {kEngineTable.entries, kEngineTable.count};
 }  // namespace coheriq::kernels::COHERIQ_ENGINE_NS
 
 #endif  // COHERIQ_ENGINES_GENERIC_ENGINE_TABLE_H_

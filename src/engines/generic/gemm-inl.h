@@ -1,8 +1,8 @@
 // Generic GEMM and packed GEMM, written once with Highway (BLIS/GotoBLAS structure).
 //
-// Compiled once per engine, inside its kernels TU (src/engines/<engine>/kernels.cpp, through
-// engine-inl.h), in the engine's own namespace with internal linkage. It calls nothing in std::,
-// never allocates and never throws (ISA hygiene, docs/engine-guide.md).
+// Compiled once per engine, inside its kernels TU (through engines/generic/engine-table.h), in the
+// engine's own namespace with internal linkage. It calls nothing in std::, never allocates and
+// never throws (ISA hygiene, docs/engine-guide.md).
 //
 // Fixed-width and scalable (SVE) targets share everything but the microkernel: the loops,
 // k-blocking and packing read the lane count and NR through GemmShape (constants on a fixed-width
@@ -32,18 +32,16 @@
 // same loops without packing B (and gives the same bits: the k-blocks depend on k alone). It has
 // no workspace: it packs A one micro-panel at a time into a buffer on the stack (MC = MR), which
 // streams the B k-block once per MR rows; the 9 bytes per cycle that takes (128 bytes per 14
-// cycles with zmm) are within what L3 delivers. (MC rows of A in a workspace, as gemm has, was
-// measured no faster, and slower for f32 at n = 1024 on 2 threads.)
+// cycles with zmm) are within what L3 delivers (MC rows of A in a workspace measured no faster:
+// docs/performance.md, "What the tuned figures rest on").
 
 #ifndef COHERIQ_ENGINES_GENERIC_GEMM_INL_H_
 #define COHERIQ_ENGINES_GENERIC_GEMM_INL_H_
 
 #include <cstddef>
 
-#include COHERIQ_ENGINE_TUNING  // kGemm<T>: the engine's MR, NR, KC, MC, NC
-#include "engines/generic/gemm-tuning.hpp"
-#include "engines/generic/namespace.h"
-#include "hwy/cache_control.h"  // FlushStream, after the non-temporal stores of pack_b
+#include "engines/generic/namespace.h"  // kTuning.gemm: the engine's MR, NR, KC, MC, NC
+#include "hwy/cache_control.h"          // FlushStream, after the non-temporal stores of pack_b
 #include "kernels/candidates.hpp"
 
 COHERIQ_GENERIC_BEGIN
@@ -60,16 +58,19 @@ struct GemmShape {
   // at compile time; Lanes() is the run-time count).
   static constexpr std::size_t kLanes = HWY_LANES(T);
   static constexpr bool kScalable = HWY_HAVE_SCALABLE != 0;
-  static constexpr GemmTuning kTuning = kGemm<T>;  // the engine's tuning.hpp
-  static_assert(kTuning.scalable == kScalable,
+  static constexpr GemmTuning kBlocking = kTuning.gemm.of<T>();  // the engine's tuning.hpp
+  static_assert(kBlocking.mr != 0,
+                "tuning: the engine's record sets no GEMM blocking; set gemm in its tuning.hpp, or "
+                "refine a record that has one");
+  static_assert(kBlocking.scalable == kScalable,
                 "tuning: set scalable = true exactly for an engine of a scalable target (SVE)");
   // A scalable tuning states nr and nc for 128-bit vectors.
   static constexpr std::size_t kTuningLanes = kScalable ? 16 / sizeof(T) : kLanes;
-  static constexpr std::size_t kMR = kTuning.mr;
-  static constexpr std::size_t kNR = kTuning.nr;  // fixed-width targets (else NR())
-  static constexpr std::size_t kKC = kTuning.kc;
-  static constexpr std::size_t kMC = kTuning.mc;
-  static constexpr std::size_t kNC = kTuning.nc;  // fixed-width targets (else NC())
+  static constexpr std::size_t kMR = kBlocking.mr;
+  static constexpr std::size_t kNR = kBlocking.nr;  // fixed-width targets (else NR())
+  static constexpr std::size_t kKC = kBlocking.kc;
+  static constexpr std::size_t kMC = kBlocking.mc;
+  static constexpr std::size_t kNC = kBlocking.nc;  // fixed-width targets (else NC())
   static constexpr std::size_t kNRVectors = kNR / kTuningLanes;
   // Packed A runs k in groups of 4 (see GemmPackA); the microkernel unrolls k by as much.
   static constexpr std::size_t kKGroup = 4;
@@ -97,7 +98,7 @@ struct GemmShape {
   // whole number of groups would be overrun (found with neon's 2-lane f64 and NR = 6).
   static_assert(kNR % kKGroup == 0, "tuning: NR must be a multiple of 4 (the k group)");
   // Accumulators + the B vectors + one broadcast of A, in the ISA record's registers.
-  static_assert(kMR * kNRVectors + kNRVectors + 1 <= COHERIQ_ENGINE_VECTOR_REGISTERS,
+  static_assert(kMR * kNRVectors + kNRVectors + 1 <= kEngine.vector_registers,
                 "tuning: the MR x NR register tile does not fit the ISA's vector registers");
   static_assert(kKC >= 16 && kKC % 16 == 0, "tuning: KC must be a positive multiple of 16");
   static_assert(kMC >= kMR && kMC % kMR == 0, "tuning: MC must be a positive multiple of MR");
@@ -257,10 +258,8 @@ HWY_INLINE void GemmPackB(Trans tb, const T* HWY_RESTRICT B, std::size_t ldb, st
 // (mr rows of nr values at c, ldc apart) fetched for writing 32 steps before the end (at the start
 // of a shorter loop). The tile is needed only after the loop, and a tile fetched at its start can
 // be evicted by the A and B panels streaming through L1 before it is used (its rows, a multiple of
-// 4 KiB apart at n = 1024 doubles, share L1 sets). dgemm at n = 1024 on Zen 5, % of the FMA peak in
-// the same process, interleaved runs: fetched at the start 85.4-89.8%, 32 steps before the
-// end 90.0-92.0%, 64 steps 87.5-89.3%; sgemm the same or better. 32 steps are at least 320 FMAs,
-// enough to hide a fetch from L3.
+// 4 KiB apart at n = 1024 doubles, share L1 sets). 32 steps are at least 320 FMAs, enough to hide a
+// fetch from L3 (docs/performance.md, "What the tuned figures rest on").
 template <class T, class Group>
 HWY_INLINE void GemmKLoop(std::size_t kc_full, const T* HWY_RESTRICT& a, const T* HWY_RESTRICT& b,
                           Group group, T* HWY_RESTRICT c, std::size_t ldc, std::size_t mr,
@@ -628,12 +627,9 @@ void pack_b(Trans tb, std::size_t k, std::size_t n, const T* B, std::size_t ldb,
   const auto block_of = [&](std::size_t pc) {
     return dst + pc * n_padded + j0 * GemmMin(k_block, k - pc);
   };
-  // Past 8 MiB the packed matrix is written around the caches (streaming stores): a quarter of
-  // the last-level cache of the hosts we tune for (32 MiB per Zen 5 CCX), beyond which it would
-  // not stay there for the product anyway. Measured on Zen 5 against the reference's plain copy:
-  // streaming from 2 MiB made 4 and 8 MiB packs 0.8x and 0.85x the reference's speed, not
-  // streaming at all made 16 MiB 0.7x; 8 MiB is where the two meet.
-  const bool stream = n_padded * k * sizeof(T) > (std::size_t{8} << 20);
+  // A packed matrix larger than a part of the last-level cache would not stay there for the
+  // product anyway: it is written around the caches (streaming stores; the engine's record).
+  const bool stream = n_padded * k * sizeof(T) > kTuning.pack_b_stream_bytes;
   for (std::size_t pc = 0; pc < k; pc += k_block) {
     const std::size_t kc = GemmMin(k_block, k - pc);
     if (stream) {

@@ -162,7 +162,8 @@ TEST_CASE("host: a sysfs cache description wins, and gaps in it are filled") {
 
 TEST_CASE("host override: the host reports what the variable says") {
   fresh_process();
-  set_env("COHERIQ_HOST_OVERRIDE", " vendor=AuthenticAMD, family=25 ,model=97,l1d=32K,l2=1M");
+  set_env("COHERIQ_HOST_OVERRIDE",
+          " vendor=AuthenticAMD, family=25 ,model=97,l1d_bytes=32K,l2_bytes=1M");
   const coheriq::HostInfo h = coheriq::host();
   CHECK(h.vendor == "AuthenticAMD");
   CHECK(h.family == 25);
@@ -193,15 +194,17 @@ TEST_CASE("host override: the grammar") {
   fresh_process();
   using coheriq::detail::parse_host_override;
   const char* var = "COHERIQ_HOST_OVERRIDE";
-  for (const char* bad : {"vendor", "family=x", "bogus=1", "l1d=", "l1d=12Q", "l2=-1",
-                          "vendor=Genuine Intel", "family=1,family=2", "vector_bits=100", ",",
-                          "vendor=AuthenticAMD,", "model=99999999999999999999", "=5"}) {
+  for (const char* bad :
+       {"vendor", "family=x", "bogus=1", "l1d_bytes=", "l1d_bytes=12Q", "l2_bytes=-1",
+        "vendor=Genuine Intel", "family=1,family=2", "vector_bits=100", ",", "vendor=AuthenticAMD,",
+        "model=99999999999999999999", "=5"}) {
     CAPTURE(std::string(bad));
     expect_error<coheriq::Error>([&] { parse_host_override(bad, var); }, {var});
   }
   CHECK_FALSE(parse_host_override("", var).vendor.has_value());
   CHECK_FALSE(parse_host_override(" \t", var).family.has_value());
-  const auto o = parse_host_override("l1d=48K,l2=2M,vector_bits=256,model=1,vendor=X", var);
+  const auto o =
+      parse_host_override("l1d_bytes=48K,l2_bytes=2M,vector_bits=256,model=1,vendor=X", var);
   CHECK(o.l1d_bytes == std::size_t{48 * 1024});
   CHECK(o.l2_bytes == std::size_t{2 * 1024 * 1024});
   CHECK(o.vector_bits == std::size_t{256});
@@ -257,7 +260,7 @@ TEST_CASE("host requirements: an engine whose requirements are met runs") {
 
 TEST_CASE("host requirements: vector length and cache sizes, the union over the MRO") {
   fresh_process();
-  set_env("COHERIQ_HOST_OVERRIDE", "vector_bits=0,l1d=32K,l2=512K");
+  set_env("COHERIQ_HOST_OVERRIDE", "vector_bits=0,l1d_bytes=32K,l2_bytes=512K");
   coheriq::HostRequirements big_caches;
   big_caches.min_l1d_bytes = 48 * 1024;
   big_caches.min_l2_bytes = 1024 * 1024;

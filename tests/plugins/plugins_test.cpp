@@ -101,8 +101,8 @@ TEST_CASE("manifest: a complete manifest parses") {
           "\npriority = -3\ndescription = a = b\nlibrary = libfast.so\n"
           "abi = coheriq.kernels/2\noverrides = dot.f32, sum.f32\n"
           "layouts = PackedMatrix<float>: wide; PackedMatrix<double>: wide\n"
-          "host = vendor=AuthenticAMD, family=25|26, min_vector_bits=256, min_l1d=49152, "
-          "min_l2=1048576\n",
+          "host = vendor=AuthenticAMD, families=25|26, min_vector_bits=256, min_l1d_bytes=48K, "
+          "min_l2_bytes=1048576\n",
       "/opt/x/fast.coheriq-engine");
   CHECK(m.requires_features == std::vector<std::string>{feature});
   CHECK(m.host.vendor == "AuthenticAMD");
@@ -112,7 +112,7 @@ TEST_CASE("manifest: a complete manifest parses") {
   CHECK(m.host.min_l2_bytes == 1048576);
   // Every item is optional.
   const auto some = coheriq::detail::parse_manifest(
-      "domain = d\nname = n\nlibrary = l.so\nabi = a\nhost = min_l2 = 524288\n", "s");
+      "domain = d\nname = n\nlibrary = l.so\nabi = a\nhost = min_l2_bytes = 524288\n", "s");
   CHECK(some.host.vendor.empty());
   CHECK(some.host.families.empty());
   CHECK(some.host.min_l2_bytes == 524288);
@@ -142,10 +142,13 @@ TEST_CASE("manifest: every malformed line names the file and line") {
        "valid names: "},
       {"domain = d\nhost = vendor\n",
        "m.coheriq-engine:2: host: item 'vendor' is not 'name=value'"},
-      {"domain = d\nhost = family=25|x\n", "m.coheriq-engine:2: host: family must be numbers"},
-      {"domain = d\nhost = family=25,\n", "m.coheriq-engine:2: host: item '' is not"},
-      {"domain = d\nhost = min_l2=1M\n", "m.coheriq-engine:2: host: min_l2 must be a decimal"},
-      {"domain = d\nhost = min_l1d=99999999999999999999999\n", "host: min_l1d must be a decimal"},
+      {"domain = d\nhost = families=25|x\n", "m.coheriq-engine:2: host: families must be numbers"},
+      {"domain = d\nhost = families=25,\n", "m.coheriq-engine:2: host: item '' is not"},
+      {"domain = d\nhost = min_l2_bytes=1G\n",
+       "m.coheriq-engine:2: host: min_l2_bytes must be a decimal"},
+      {"domain = d\nhost = min_l1d_bytes=99999999999999999999999\n",
+       "host: min_l1d_bytes must be a decimal"},
+      {"domain = d\nhost = family=25\n", "m.coheriq-engine:2: host: unknown item 'family'"},
       {"domain = d\nhost = speed=3\n", "m.coheriq-engine:2: host: unknown item 'speed'; items are"},
       {"domain = d\nhost = vendor=a, vendor=b\n", "host: item 'vendor' appears twice"},
   };

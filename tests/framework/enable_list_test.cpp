@@ -21,7 +21,7 @@ namespace {
 coheriq::DomainStatus status() { return coheriq::status(shapes::domain); }
 void enable(std::string_view engine) { coheriq::enable_engine(shapes::domain, engine); }
 
-// What auto picks among the built-ins of test.shapes on this host (test_env_var.cpp).
+// What auto picks among the built-ins of test.shapes on this host (env_var_test.cpp).
 const char* auto_choice() {
   return host_has(shapes::kWideFeature) ? (host_has(shapes::kWiderFeature) ? "wider" : "wide")
                                         : "left_first";

@@ -1,0 +1,153 @@
+// The kernels domain's table: every candidate function, one row each, written once.
+//
+// Macros only (X-macros), no declarations: <coheriq/kernels.hpp> expands the public rows into the
+// public functions, <coheriq/kernels_domain.hpp> every row into a candidate tag, and the library
+// into the public forwarders, the reference engine's declarations and table, every generic
+// engine's table and the benchmarks. A new kernel of a family is a row here, its reference
+// function, its generic function and its test (docs/adding-a-kernel.md).
+//
+// A row is X(op, S, impl, touches, R, params, args): the candidate cand::op_S, named "op.S" (S =
+// f32, f64, or the element types of a reduced-precision kernel), implemented by `impl` in the
+// reference engine and in the generic kernels (the same name in both), touching the candidate
+// classes in `touches`, with signature R params (`args` are the parameter names, for forwarding).
+// A typed family is written once with T and S as parameters and instantiated for float/f32 and
+// double/f64; its `impl` is op<T>.
+#pragma once
+
+// ------------------------------ Public kernels: the public function `op` forwards unchanged
+
+// BLAS-1 (reference: src/reference/blas1.cpp; generic: src/engines/generic/blas1-inl.h).
+#define COHERIQ_KERNELS_PUBLIC_TYPED(X, T, S)                                                \
+  X(dot, S, dot<T>, touches<>, T, (std::size_t n, const T* x, const T* y), (n, x, y))        \
+  X(axpy, S, axpy<T>, touches<>, void, (std::size_t n, T a, const T* x, T* y), (n, a, x, y)) \
+  X(scal, S, scal<T>, touches<>, void, (std::size_t n, T a, T * x), (n, a, x))               \
+  X(sum, S, sum<T>, touches<>, T, (std::size_t n, const T* x), (n, x))                       \
+  X(asum, S, asum<T>, touches<>, T, (std::size_t n, const T* x), (n, x))                     \
+  X(nrm2, S, nrm2<T>, touches<>, T, (std::size_t n, const T* x), (n, x))                     \
+  X(iamax, S, iamax<T>, touches<>, std::size_t, (std::size_t n, const T* x), (n, x))         \
+  COHERIQ_KERNELS_STRIDED_TYPED(X, T, S)
+// Strided siblings of the BLAS-1 rows (the BLAS and CBLAS interfaces use them): element i of a
+// vector is x[i * incx], any increment (0 and negative included; x points at element 0, the
+// highest address when incx < 0).
+#define COHERIQ_KERNELS_STRIDED_TYPED(X, T, S)                                         \
+  X(dot_strided, S, dot_strided<T>, touches<>, T,                                      \
+    (std::size_t n, const T* x, std::ptrdiff_t incx, const T* y, std::ptrdiff_t incy), \
+    (n, x, incx, y, incy))                                                             \
+  X(axpy_strided, S, axpy_strided<T>, touches<>, void,                                 \
+    (std::size_t n, T a, const T* x, std::ptrdiff_t incx, T* y, std::ptrdiff_t incy),  \
+    (n, a, x, incx, y, incy))                                                          \
+  X(scal_strided, S, scal_strided<T>, touches<>, void,                                 \
+    (std::size_t n, T a, T * x, std::ptrdiff_t incx), (n, a, x, incx))                 \
+  X(asum_strided, S, asum_strided<T>, touches<>, T,                                    \
+    (std::size_t n, const T* x, std::ptrdiff_t incx), (n, x, incx))                    \
+  X(nrm2_strided, S, nrm2_strided<T>, touches<>, T,                                    \
+    (std::size_t n, const T* x, std::ptrdiff_t incx), (n, x, incx))                    \
+  X(iamax_strided, S, iamax_strided<T>, touches<>, std::size_t,                        \
+    (std::size_t n, const T* x, std::ptrdiff_t incx), (n, x, incx))
+// Vector math (docs/kernels.md): each function one algorithm of src/math that the reference
+// (src/reference/math.cpp) and the generic kernels (src/engines/generic/math-inl.h) share. A
+// function of one array, y[i] = f(x[i]) (softmax: of all of x), is one COHERIQ_KERNELS_UNARY line:
+// the row `op` with signature void (std::size_t n, const T* x, T* y), implemented by op<T>; the C
+// API names it coheriq_vs<op> / coheriq_vd<op>. A function of two arrays, z[i] = f(a[i], b[i]), is
+// one COHERIQ_KERNELS_BINARY line with the arguments in C's order and named as C names them
+// (pow(x, y), atan2(y, x)); the C API's messages use these names.
+#define COHERIQ_KERNELS_UNARY(op, X, T, S) \
+  X(op, S, op<T>, touches<>, void, (std::size_t n, const T* x, T* y), (n, x, y))
+#define COHERIQ_KERNELS_BINARY(op, a, b, X, T, S) \
+  X(op, S, op<T>, touches<>, void, (std::size_t n, const T* a, const T* b, T* z), (n, a, b, z))
+// The functions of both precisions.
+#define COHERIQ_KERNELS_MATH_TYPED(X, T, S)  \
+  COHERIQ_KERNELS_UNARY(exp, X, T, S)        \
+  COHERIQ_KERNELS_UNARY(exp2, X, T, S)       \
+  COHERIQ_KERNELS_UNARY(expm1, X, T, S)      \
+  COHERIQ_KERNELS_UNARY(log, X, T, S)        \
+  COHERIQ_KERNELS_UNARY(log2, X, T, S)       \
+  COHERIQ_KERNELS_UNARY(log10, X, T, S)      \
+  COHERIQ_KERNELS_UNARY(log1p, X, T, S)      \
+  COHERIQ_KERNELS_UNARY(sqrt, X, T, S)       \
+  COHERIQ_KERNELS_UNARY(cbrt, X, T, S)       \
+  COHERIQ_KERNELS_BINARY(pow, x, y, X, T, S) \
+  COHERIQ_KERNELS_UNARY(sin, X, T, S)        \
+  COHERIQ_KERNELS_UNARY(cos, X, T, S)        \
+  COHERIQ_KERNELS_UNARY(tan, X, T, S)        \
+  COHERIQ_KERNELS_UNARY(asin, X, T, S)       \
+  COHERIQ_KERNELS_UNARY(acos, X, T, S)       \
+  COHERIQ_KERNELS_UNARY(atan, X, T, S)       \
+  COHERIQ_KERNELS_BINARY(atan2, y, x, X, T, S)
+// The functions that have an f32 row only so far (their f64 rows are to come).
+#define COHERIQ_KERNELS_MATH_F32_TYPED(X, T, S) \
+  COHERIQ_KERNELS_UNARY(tanh, X, T, S)          \
+  COHERIQ_KERNELS_UNARY(sigmoid, X, T, S)       \
+  COHERIQ_KERNELS_UNARY(softmax, X, T, S)
+#define COHERIQ_KERNELS_MATH(X)              \
+  COHERIQ_KERNELS_MATH_TYPED(X, float, f32)  \
+  COHERIQ_KERNELS_MATH_TYPED(X, double, f64) \
+  COHERIQ_KERNELS_MATH_F32_TYPED(X, float, f32)
+// Every public row: the typed families for f32 and f64, then the others.
+#define COHERIQ_KERNELS_PUBLIC(X)              \
+  COHERIQ_KERNELS_PUBLIC_TYPED(X, float, f32)  \
+  COHERIQ_KERNELS_PUBLIC_TYPED(X, double, f64) \
+  COHERIQ_KERNELS_MATH(X)
+
+// ------------------------------ GEMM
+// Internal candidates behind the public gemm/pack_b, which check arguments and own the memory (ISA
+// code never allocates). gemm_workspace: bytes of 64-byte aligned scratch gemm needs (0 allowed);
+// packed_bytes: bytes of op(B) (k x n) packed in the engine's layout; pack_b writes part `part` of
+// `parts` of such a buffer (the engine chooses the cut; the parts together are the whole, and may
+// be packed at the same time by different threads); gemm_packed multiplies by it. All five are one
+// class: on several threads, gemm is pack_b and gemm_packed (the threads share one packed op(B)),
+// and the workspace fits the engine's own blocking, so they must all come from the same engine.
+#define COHERIQ_KERNELS_GEMM_TYPED(X, T, S)                                                       \
+  X(gemm_workspace, S, gemm_workspace<T>, touches<packed_##S>, std::size_t,                       \
+    (std::size_t m, std::size_t n, std::size_t k), (m, n, k))                                     \
+  X(gemm, S, gemm<T>, touches<packed_##S>, void,                                                  \
+    (Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, T alpha, const T* A,        \
+     std::size_t lda, const T* B, std::size_t ldb, T beta, T* C, std::size_t ldc, void* work),    \
+    (ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, work))                                 \
+  X(packed_bytes, S, packed_bytes<T>, touches<packed_##S>, std::size_t,                           \
+    (std::size_t k, std::size_t n), (k, n))                                                       \
+  X(pack_b, S, pack_b<T>, touches<packed_##S>, void,                                              \
+    (Trans tb, std::size_t k, std::size_t n, const T* B, std::size_t ldb, void* packed,           \
+     std::size_t part, std::size_t parts),                                                        \
+    (tb, k, n, B, ldb, packed, part, parts))                                                      \
+  X(gemm_packed, S, gemm_packed<T>, touches<packed_##S>, void,                                    \
+    (Trans ta, std::size_t m, std::size_t n, std::size_t k, T alpha, const T* A, std::size_t lda, \
+     const void* packed, T beta, T* C, std::size_t ldc),                                          \
+    (ta, m, n, k, alpha, A, lda, packed, beta, C, ldc))
+#define COHERIQ_KERNELS_GEMM(X)             \
+  COHERIQ_KERNELS_GEMM_TYPED(X, float, f32) \
+  COHERIQ_KERNELS_GEMM_TYPED(X, double, f64)
+
+// ------------------------------ Reduced precision (machine-specific kernels)
+// S names the element types. The public functions (dot_u8s8, gemm_u8s8s32, dot_bf16, gemm_bf16)
+// are written in src/kernels/api.cpp; the GEMMs get a workspace as gemm does, sized by their
+// gemm_workspace row.
+#define COHERIQ_KERNELS_REDUCED(X)                                                                 \
+  X(dot, u8s8, dot_u8s8, touches<>, std::int32_t,                                                  \
+    (std::size_t n, const std::uint8_t* x, const std::int8_t* y), (n, x, y))                       \
+  X(gemm_workspace, u8s8s32, gemm_workspace_u8s8s32, touches<packed_u8s8>, std::size_t,            \
+    (std::size_t m, std::size_t n, std::size_t k), (m, n, k))                                      \
+  X(gemm, u8s8s32, gemm_u8s8s32, touches<packed_u8s8>, void,                                       \
+    (std::size_t m, std::size_t n, std::size_t k, const std::uint8_t* A, std::size_t lda,          \
+     const std::int8_t* B, std::size_t ldb, std::int32_t* C, std::size_t ldc, void* work),         \
+    (m, n, k, A, lda, B, ldb, C, ldc, work))                                                       \
+  X(dot, bf16, dot_bf16, touches<>, float, (std::size_t n, const bfloat16* x, const bfloat16* y),  \
+    (n, x, y))                                                                                     \
+  X(gemm_workspace, bf16, gemm_workspace_bf16, touches<packed_bf16>, std::size_t,                  \
+    (std::size_t m, std::size_t n, std::size_t k), (m, n, k))                                      \
+  X(gemm, bf16, gemm_bf16, touches<packed_bf16>, void,                                             \
+    (std::size_t m, std::size_t n, std::size_t k, float alpha, const bfloat16* A, std::size_t lda, \
+     const bfloat16* B, std::size_t ldb, float beta, float* C, std::size_t ldc, void* work),       \
+    (m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, work))
+
+// Every row: the candidate list, in the domain's order.
+#define COHERIQ_KERNELS_CANDIDATES(X) \
+  COHERIQ_KERNELS_PUBLIC(X) COHERIQ_KERNELS_GEMM(X) COHERIQ_KERNELS_REDUCED(X)
+
+// The same rows by how their implementations are declared: the typed families (templates over T,
+// impl = op<T>), with T and S as given, and the others (impl a function of its own).
+#define COHERIQ_KERNELS_TYPED(X, T, S)                                        \
+  COHERIQ_KERNELS_PUBLIC_TYPED(X, T, S)                                       \
+  COHERIQ_KERNELS_MATH_TYPED(X, T, S) COHERIQ_KERNELS_MATH_F32_TYPED(X, T, S) \
+      COHERIQ_KERNELS_GEMM_TYPED(X, T, S)
+#define COHERIQ_KERNELS_UNTYPED(X) COHERIQ_KERNELS_REDUCED(X)

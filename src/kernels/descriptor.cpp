@@ -1,0 +1,110 @@
+// A built-in engine's descriptor: its row of the generated header of engine rows
+// (builtin_engines.h, from its line in cmake/CoheriqEngines.cmake) as an EngineSpec. Compiled once
+// per engine, with COHERIQ_ENGINE_NS=<engine> and, when it has a tuning record,
+// COHERIQ_ENGINE_TUNING=<its tuning.hpp> (the same definitions as its kernels TU). Baseline code:
+// it names the engine and reads its tuning's constants, and runs none of its kernels.
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "builtin_engines.h"
+#include "core/env.hpp"
+#include "kernels/candidates.hpp"
+#include "kernels/layout_name.hpp"
+#ifdef COHERIQ_ENGINE_TUNING
+#include COHERIQ_ENGINE_TUNING
+#endif
+
+#ifndef COHERIQ_ENGINE_NS
+#error "compile descriptor.cpp with COHERIQ_ENGINE_NS=<engine> (cmake/CoheriqEngines.cmake does)"
+#endif
+
+namespace coheriq::kernels::COHERIQ_ENGINE_NS {
+namespace {
+
+// The engine's line, as its row states it.
+struct Line {
+  std::string_view name;
+  int priority = 0;
+  std::string_view bases, features, host, kernels;
+  std::vector<std::string_view> layouts;  // "<candidate class>=<layout name>"
+  std::string_view description;
+};
+
+#define COHERIQ_STRINGIFY_(x) #x
+#define COHERIQ_STRINGIFY(x) COHERIQ_STRINGIFY_(x)
+#define COHERIQ_BRACED(...) \
+  { __VA_ARGS__ }
+
+Line line() {
+#define COHERIQ_LINE(engine, priority, target, registers, bases, features, host, kernels, layouts, \
+                     description)                                                                  \
+  if (std::string_view(#engine) == COHERIQ_STRINGIFY(COHERIQ_ENGINE_NS)) {                         \
+    return Line{#engine,                                                                           \
+                priority,                                                                          \
+                bases,                                                                             \
+                features,                                                                          \
+                host,                                                                              \
+                kernels,                                                                           \
+                std::vector<std::string_view>                                                      \
+                    COHERIQ_BRACED layouts,                                                        \
+                description};                                                                      \
+  }
+  COHERIQ_BUILTIN_ENGINES(COHERIQ_LINE)
+#undef COHERIQ_LINE
+  return Line{};
+}
+
+// A list column: comma-separated names, parsed as the library's own lists are.
+std::vector<std::string> names(std::string_view text, std::string_view column) {
+  return detail::parse_engine_list(
+      text, std::string(column) + " of engine line '" + COHERIQ_STRINGIFY(COHERIQ_ENGINE_NS) + "'");
+}
+
+}  // namespace
+
+extern const coheriq::OverrideTable overrides;  // its kernels TU
+
+coheriq::EngineSpec describe() {
+  const Line l = line();
+  const std::string where =
+      "coheriq: engine line '" + std::string(l.name) + "' of cmake/CoheriqEngines.cmake";
+  coheriq::EngineSpec e;
+  e.domain = std::string(domain_name);
+  e.name = std::string(l.name);
+  e.description = std::string(l.description);
+  e.bases = names(l.bases, "BASES");
+  e.required_features = names(l.features, "the ISA record's FEATURES");
+  e.priority = l.priority;
+  if (!l.host.empty()) {
+    if (const std::string error = detail::parse_host_requirements(l.host, e.host); !error.empty()) {
+      throw coheriq::CompositionError(where + ": HOST: " + error);
+    }
+  }
+  // Its own PackedMatrix layouts, named from the blocking its kernels TU packs with: those whose
+  // generic pack_b it takes.
+#ifdef COHERIQ_ENGINE_TUNING
+  const std::vector<std::string> taken = names(l.kernels, "KERNELS");
+  const auto takes = [&](std::string_view candidate) {
+    for (const std::string& t : taken) {
+      if (t == "all" || t == candidate) return true;
+    }
+    return false;
+  };
+  if (takes(cand::pack_b_f32::name)) {
+    e.layouts.push_back({"PackedMatrix<float>", gemm_layout_name(l.name, kTuning.gemm.f32)});
+  }
+  if (takes(cand::pack_b_f64::name)) {
+    e.layouts.push_back({"PackedMatrix<double>", gemm_layout_name(l.name, kTuning.gemm.f64)});
+  }
+#endif
+  // The layouts its hand-written kernels define, as its line names them.
+  for (std::string_view item : l.layouts) {
+    const std::size_t eq = item.find('=');
+    e.layouts.push_back({std::string(item.substr(0, eq)), std::string(item.substr(eq + 1))});
+  }
+  e.overrides = &overrides;
+  return e;
+}
+
+}  // namespace coheriq::kernels::COHERIQ_ENGINE_NS

@@ -1,0 +1,301 @@
+// The GEMM driver (gemm_driver.hpp): the workspace cache, the thread count and the cut of C, and
+// the parallel regions that run the engine's GEMM candidates on the parts.
+#include "kernels/gemm_driver.hpp"
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <new>
+
+#include "kernels/candidates.hpp"
+#include "kernels/pool.hpp"
+
+namespace coheriq::kernels::driver {
+namespace {
+
+// ------------------------------ GEMM workspace
+
+// gemm's scratch memory, owned by baseline code because ISA code never allocates. One buffer per
+// thread (products may run on several threads at once), 64-byte aligned, grown on demand and
+// kept until the thread exits, so repeated products of one size allocate once.
+//
+// The block itself is trivially destructible thread-local storage, valid for the whole life of
+// the thread; a separate guard frees the buffer when the thread's thread_local objects are
+// destroyed. A gemm that runs after that (from a later thread_local destructor, or from a static
+// destructor after the main thread's) gets a buffer of its own for that call.
+constexpr std::align_val_t kWorkspaceAlignment{64};
+
+struct WorkspaceBlock {
+  enum class State : unsigned char { unused, cached, released };
+  void* data;
+  std::size_t capacity;
+  State state;
+};
+thread_local WorkspaceBlock workspace_block{nullptr, 0, WorkspaceBlock::State::unused};
+
+void release_workspace(void* data) noexcept {
+  if (data != nullptr) ::operator delete(data, kWorkspaceAlignment);
+}
+
+struct WorkspaceGuard {
+  ~WorkspaceGuard() {
+    release_workspace(workspace_block.data);
+    workspace_block = {nullptr, 0, WorkspaceBlock::State::released};
+  }
+};
+
+class GemmWorkspace {
+ public:
+  explicit GemmWorkspace(std::size_t bytes) {
+    WorkspaceBlock& b = workspace_block;
+    if (b.state == WorkspaceBlock::State::released) {
+      if (bytes != 0) data_ = owned_ = ::operator new(bytes, kWorkspaceAlignment);
+      return;
+    }
+    if (b.state == WorkspaceBlock::State::unused) {
+      thread_local WorkspaceGuard guard;  // registers the release at thread exit
+      b.state = WorkspaceBlock::State::cached;
+    }
+    if (bytes > b.capacity) {
+      void* grown = ::operator new(bytes, kWorkspaceAlignment);  // on bad_alloc the old one stays
+      release_workspace(b.data);
+      b.data = grown;
+      b.capacity = bytes;
+    }
+    data_ = b.data;
+  }
+  GemmWorkspace(const GemmWorkspace&) = delete;
+  GemmWorkspace& operator=(const GemmWorkspace&) = delete;
+  ~GemmWorkspace() { release_workspace(owned_); }
+
+  void* data() const { return data_; }
+
+ private:
+  void* data_ = nullptr;
+  void* owned_ = nullptr;  // this call's own buffer, after the thread's was released
+};
+
+// ------------------------------ Threads for GEMM
+
+// A product runs on several threads by cutting C into blocks, rows or columns, one per thread,
+// each computed with the full k. Blocks of rows share one op(B) that the team packs first, in
+// parts (pack_b), and multiply by it (gemm_packed); blocks of columns call the engine's gemm on
+// their columns, each packing all of op(A) for itself. An engine computes every element of C from
+// its row of op(A) and column of op(B) in an order that depends only on k, the same in gemm and
+// gemm_packed (docs/engine-guide.md), so C is bitwise the same for every thread count and every way
+// of cutting it.
+//
+// Below kParallelMinWork<T> multiply-adds (m·n·k) a product stays on the calling thread: two
+// threads gain only when one would take longer than twice the time a sleeping worker needs to
+// start its part (the figures: docs/decisions.md, "Threads").
+template <class T>
+constexpr double kParallelMinWork = sizeof(T) == 4 ? 192.0 * 192.0 * 192.0 : 152.0 * 152.0 * 152.0;
+// A block is at least this many rows or columns, so that each thread has whole register tiles.
+constexpr std::size_t kMinBlock = 32;
+// Column blocks start at multiples of this, so that the x86 engines' panels (NR 32, 16 or 8)
+// are never split between two threads. A matter of speed only: each column block packs its own
+// B and every element is summed in an order that depends only on k, so an NR that does not
+// divide it (neon's 12, sve's 2 vectors of the run-time length, up to 128) costs an edge tile
+// per block, never a different result. (Packed B is cut by rows only.)
+constexpr std::size_t kColumnGrain = 32;
+// A tall or square product is cut by columns too once it is this wide per thread beyond the
+// first (n >= kColumnsPerExtraThread * (threads - 1)). Blocks of columns pack op(A) once per
+// block, a cost that shrinks as n grows; blocks of rows stream the whole B k-block per MR rows,
+// from L3 once it outgrows L2, a cost that grows with n. Where the two cross was measured
+// (docs/decisions.md, "Threads share the packed B").
+constexpr std::size_t kColumnsPerExtraThread = 768;
+
+// How C is cut: `parts` blocks of rows (by_rows) or columns over `extent`, the first ones
+// starting at multiples of `grain`.
+struct GemmSplit {
+  bool by_rows;
+  std::size_t extent;
+  std::size_t parts;
+  std::size_t grain;
+
+  std::size_t begin(std::size_t part) const {
+    if (part >= parts) return extent;
+    const std::size_t at = extent * part / parts;
+    return at / grain * grain;
+  }
+  std::size_t largest() const {
+    std::size_t most = 0;
+    for (std::size_t p = 0; p < parts; ++p) most = std::max(most, begin(p + 1) - begin(p));
+    return most;
+  }
+};
+
+// The threads this product may use (1: run it on the calling thread). Small products do not
+// even read the thread count.
+template <class T>
+std::size_t gemm_threads(std::size_t m, std::size_t n, std::size_t k) {
+  if (static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k) <
+      kParallelMinWork<T>) {
+    return 1;
+  }
+  return num_threads();
+}
+
+// can_split_columns: the caller can cut C by columns (the unpacked product can, packed B cannot).
+// Columns for a wide product (n > m), and for any product wide enough per thread.
+inline GemmSplit gemm_split(std::size_t threads, std::size_t m, std::size_t n,
+                            bool can_split_columns) {
+  const bool wide = n > m || (threads > 1 && n >= kColumnsPerExtraThread * (threads - 1));
+  const bool by_rows = !can_split_columns || !wide;
+  const std::size_t extent = by_rows ? m : n;
+  const std::size_t parts = std::max<std::size_t>(1, std::min(threads, extent / kMinBlock));
+  return {by_rows, extent, parts, by_rows ? std::size_t{1} : kColumnGrain};
+}
+
+// ------------------------------ GEMM and packed GEMM, for T = float or double
+
+constexpr std::size_t round_up_64(std::size_t bytes) { return (bytes + 63) / 64 * 64; }
+
+// Blocks of rows of C against op(B) packed in the engine's layout, one gemm_packed call each, on
+// the team. The domain is locked (op(B) was packed), so the workers' coheriq::call is a pointer
+// load and cannot throw.
+template <class T>
+void gemm_packed_rows(pool::Team& team, const GemmSplit& split, Trans ta, std::size_t n,
+                      std::size_t k, T alpha, const T* A, std::size_t lda, const void* packed,
+                      T beta, T* C, std::size_t ldc) {
+  auto block = [&](std::size_t part) noexcept {
+    const std::size_t lo = split.begin(part), hi = split.begin(part + 1);
+    const T* a = ta == Trans::N ? A + lo * lda : A + lo;
+    coheriq::call<Domain, typename GemmCandidates<T>::gemm_packed>(ta, hi - lo, n, k, alpha, a, lda,
+                                                                   packed, beta, C + lo * ldc, ldc);
+  };
+  team.run(split.parts, block);
+}
+
+}  // namespace
+
+template <class T>
+void gemm(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, T alpha, const T* A,
+          std::size_t lda, const T* B, std::size_t ldb, T beta, T* C, std::size_t ldc) {
+  using Gemm = typename GemmCandidates<T>::gemm;
+  using Workspace = typename GemmCandidates<T>::gemm_workspace;
+  // A team only as large as the blocks the product has: a product too thin to cut does not
+  // hold the pool while it runs.
+  pool::Team team(gemm_split(gemm_threads<T>(m, n, k), m, n, true).parts);
+  const GemmSplit split = gemm_split(team.size(), m, n, true);
+  if (split.parts <= 1) {
+    const std::size_t bytes = coheriq::call<Domain, Workspace>(m, n, k);
+    const GemmWorkspace workspace(bytes);
+    coheriq::call<Domain, Gemm>(ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc,
+                                workspace.data());
+    return;
+  }
+  if (split.by_rows) {
+    // Blocks of rows share one packed op(B), packed by the team in parts first (BLIS: the
+    // threads share the B panel, each packs its own A); every block would otherwise pack all
+    // of B for itself. Allocated before anything runs (a failure changes nothing).
+    const GemmWorkspace workspace(
+        coheriq::call<Domain, typename GemmCandidates<T>::packed_bytes>(k, n));
+    void* const packed = workspace.data();
+    // The workers call the engine through coheriq::call: the queries above have locked the
+    // domain, so each call is a pointer load and cannot throw.
+    auto pack = [&](std::size_t part) noexcept {
+      coheriq::call<Domain, typename GemmCandidates<T>::pack_b>(tb, k, n, B, ldb, packed, part,
+                                                                split.parts);
+    };
+    team.run(split.parts, pack);
+    gemm_packed_rows(team, split, ta, n, k, alpha, A, lda, packed, beta, C, ldc);
+    return;
+  }
+  // Blocks of columns: each packs its own columns of op(B), and all of op(A) (few rows against
+  // the columns, or few threads: kColumnsPerExtraThread), with a workspace of its own.
+  const std::size_t stride = round_up_64(coheriq::call<Domain, Workspace>(m, split.largest(), k));
+  const GemmWorkspace workspace(stride * split.parts);
+  unsigned char* const work = static_cast<unsigned char*>(workspace.data());
+  auto block = [&](std::size_t part) noexcept {
+    const std::size_t lo = split.begin(part), hi = split.begin(part + 1);
+    const T* b = tb == Trans::N ? B + lo : B + lo * ldb;
+    coheriq::call<Domain, Gemm>(ta, tb, m, hi - lo, k, alpha, A, lda, b, ldb, beta, C + lo, ldc,
+                                work + stride * part);
+  };
+  team.run(split.parts, block);
+}
+
+template <class T>
+void gemm_packed(Trans ta, std::size_t m, std::size_t n, std::size_t k, T alpha, const T* A,
+                 std::size_t lda, const void* packed, T beta, T* C, std::size_t ldc) {
+  using GemmPacked = typename GemmCandidates<T>::gemm_packed;
+  // Packed B is cut only by rows of C: a block of columns is not a packed matrix of its own.
+  pool::Team team(gemm_split(gemm_threads<T>(m, n, k), m, n, false).parts);
+  const GemmSplit split = gemm_split(team.size(), m, n, false);
+  if (split.parts <= 1) {
+    coheriq::call<Domain, GemmPacked>(ta, m, n, k, alpha, A, lda, packed, beta, C, ldc);
+    return;
+  }
+  gemm_packed_rows(team, split, ta, n, k, alpha, A, lda, packed, beta, C, ldc);
+}
+
+template void gemm<float>(Trans, Trans, std::size_t, std::size_t, std::size_t, float, const float*,
+                          std::size_t, const float*, std::size_t, float, float*, std::size_t);
+template void gemm<double>(Trans, Trans, std::size_t, std::size_t, std::size_t, double,
+                           const double*, std::size_t, const double*, std::size_t, double, double*,
+                           std::size_t);
+template void gemm_packed<float>(Trans, std::size_t, std::size_t, std::size_t, float, const float*,
+                                 std::size_t, const void*, float, float*, std::size_t);
+template void gemm_packed<double>(Trans, std::size_t, std::size_t, std::size_t, double,
+                                  const double*, std::size_t, const void*, double, double*,
+                                  std::size_t);
+
+namespace {
+
+// ------------------------------ Reduced-precision GEMMs (no transposes; B is k x n)
+
+// Runs a product of m rows of C in blocks of rows on the pool (threshold as for f32 gemm), each
+// block with its own workspace of workspace_bytes(rows) bytes: block(lo, hi, work) computes rows
+// [lo, hi) with the full k, so the result does not depend on the thread count. The first
+// workspace query locks the domain before any worker calls the engine.
+template <class WorkspaceBytes, class Block>
+void gemm_by_rows(std::size_t m, std::size_t n, std::size_t k, WorkspaceBytes workspace_bytes,
+                  Block block) {
+  pool::Team team(gemm_split(gemm_threads<float>(m, n, k), m, n, false).parts);
+  const GemmSplit split = gemm_split(team.size(), m, n, false);
+  if (split.parts <= 1) {
+    const GemmWorkspace workspace(workspace_bytes(m));
+    block(std::size_t{0}, m, workspace.data());
+    return;
+  }
+  const std::size_t stride = round_up_64(workspace_bytes(split.largest()));
+  const GemmWorkspace workspace(stride * split.parts);
+  unsigned char* const work = static_cast<unsigned char*>(workspace.data());
+  auto part = [&](std::size_t p) noexcept {
+    block(split.begin(p), split.begin(p + 1), work + stride * p);
+  };
+  team.run(split.parts, part);
+}
+
+}  // namespace
+
+void gemm_u8s8s32(std::size_t m, std::size_t n, std::size_t k, const std::uint8_t* A,
+                  std::size_t lda, const std::int8_t* B, std::size_t ldb, std::int32_t* C,
+                  std::size_t ldc) {
+  gemm_by_rows(
+      m, n, k,
+      [&](std::size_t rows) {
+        return coheriq::call<Domain, cand::gemm_workspace_u8s8s32>(rows, n, k);
+      },
+      [&](std::size_t lo, std::size_t hi, void* work) noexcept {
+        coheriq::call<Domain, cand::gemm_u8s8s32>(hi - lo, n, k, A + lo * lda, lda, B, ldb,
+                                                  C + lo * ldc, ldc, work);
+      });
+}
+
+void gemm_bf16(std::size_t m, std::size_t n, std::size_t k, float alpha, const bfloat16* A,
+               std::size_t lda, const bfloat16* B, std::size_t ldb, float beta, float* C,
+               std::size_t ldc) {
+  gemm_by_rows(
+      m, n, k,
+      [&](std::size_t rows) {
+        return coheriq::call<Domain, cand::gemm_workspace_bf16>(rows, n, k);
+      },
+      [&](std::size_t lo, std::size_t hi, void* work) noexcept {
+        coheriq::call<Domain, cand::gemm_bf16>(hi - lo, n, k, alpha, A + lo * lda, lda, B, ldb,
+                                               beta, C + lo * ldc, ldc, work);
+      });
+}
+
+}  // namespace coheriq::kernels::driver

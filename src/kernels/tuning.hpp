@@ -1,0 +1,74 @@
+// Tuning as data: the figures an engine's kernels run with, in one record per engine.
+//
+// Each engine that compiles generic kernels states its record once, in
+// src/engines/<engine>/tuning.hpp, as `constexpr Tuning kTuning` in its namespace: the
+// record it refines (its base's, or kDefaultTuning) with the fields it sets changed. A field it
+// does not set is inherited, so a field added here (with its default) reaches every engine
+// without touching one. The generic kernels read their engine's record at compile time; the
+// descriptor (baseline code) reads the GEMM blocking to name the engine's PackedMatrix layouts
+// (kernels/layout_name.hpp), so a block size is never written twice and a change of tuning is a
+// change of layout that the coherence rule sees.
+//
+// Plain constants, no code: safe to include from baseline and ISA translation units alike. Why
+// each default is what it is, and what was measured: docs/performance.md and docs/decisions.md.
+#pragma once
+
+#include <cstddef>
+
+namespace coheriq::kernels {
+
+// One value per element type of the f32/f64 kernels.
+template <class V>
+struct PerType {
+  V f32{};
+  V f64{};
+
+  template <class T>
+  constexpr const V& of() const {
+    if constexpr (sizeof(T) == sizeof(float)) {
+      return f32;
+    } else {
+      return f64;
+    }
+  }
+};
+
+// The blocking of the generic GEMM (engines/generic/gemm-inl.h, BLIS's loops). Checked at compile
+// time against the ISA's registers; 0 (the default) means the engine has no generic GEMM.
+struct GemmTuning {
+  std::size_t mr = 0;  // register tile rows (C rows per microkernel call)
+  std::size_t nr = 0;  // register tile columns: a whole number of vectors; the packed B panel width
+  std::size_t kc = 0;  // k block, at most (a multiple of 16): the packed B k-block depth
+  std::size_t mc = 0;  // row block (a multiple of mr): the packed A block, sized for L2
+  std::size_t nc = 0;  // column block (a multiple of nr): the part of a B k-block used per A block
+  // Scalable vectors (SVE): nr and nc are stated for 128-bit vectors, and the GEMM runs with
+  // nr * VL / 128 columns (the same number of vectors) at the run-time length VL, its column
+  // block the largest multiple of that within max(nc, NR). The layout name carries VL.
+  bool scalable = false;
+};
+
+// The BLAS-1 kernels' switches between code paths (engines/generic/blas1-inl.h). Each depends on
+// n only, so results stay bitwise reproducible.
+struct Blas1Tuning {
+  // dot: from this many bytes per operand on, the operands no longer sit in L1d and come from L2,
+  // where fewer accumulator chains read faster (2 of 64-byte vectors, 4 of 32 bytes).
+  std::size_t dot_from_l2_bytes = 32 * 1024;
+  // asum: arrays of [min, max) bytes are summed with half-width loads (a host whose wide loads
+  // from L2 are slower than two narrow ones). Empty by default: wide loads everywhere.
+  std::size_t asum_half_width_min_bytes = 0;
+  std::size_t asum_half_width_max_bytes = 0;
+};
+
+// Everything an engine's record holds. Grouped by the code that reads it.
+struct Tuning {
+  PerType<GemmTuning> gemm;
+  // pack_b writes a packed matrix of more bytes than this around the caches (streaming stores):
+  // about a quarter of the last-level cache, beyond which it would not stay there for the product.
+  std::size_t pack_b_stream_bytes = std::size_t{8} << 20;
+  Blas1Tuning blas1;
+};
+
+// The root of every record: what an engine inherits for a field no engine of its chain sets.
+constexpr Tuning kDefaultTuning{};
+
+}  // namespace coheriq::kernels
