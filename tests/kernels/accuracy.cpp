@@ -2,9 +2,11 @@
 // (COHERIQ_ENGINE), in ulps against an oracle one precision up (math_catalog.hpp), and where it
 // occurs. A table on stdout; exit 1 when a function exceeds its bound.
 //
-//   coheriq_accuracy [--function F]... [--type f32|f64] [--exhaustive] [--count N] [--threads N]
+//   coheriq_accuracy [--function F]... [--type f32|f64] [--exhaustive] [--count N] [--stride S]
+//                    [--threads N]
 //
-// Inputs: f32, every 1021st bit pattern, or with --exhaustive all 2^32 of them; f64 (and the
+// Inputs: f32, every 1021st bit pattern (every S-th with --stride), or with --exhaustive all 2^32
+// of them; f64 (and the
 // binary functions of either type), N random bit patterns and N random draws from each of the
 // function's ranges (N = 1M, or 100M with --exhaustive, or --count); and the special values.
 #include <coheriq/coheriq.hpp>
@@ -31,7 +33,8 @@ struct Options {
   std::vector<std::string> functions;
   std::vector<std::string> types = {"f32", "f64"};
   bool exhaustive = false;
-  std::size_t count = 0;  // 0: the default for the mode
+  std::size_t count = 0;      // 0: the default for the mode
+  std::size_t stride = 1021;  // f32 bit patterns sampled
   unsigned threads = 1;
 };
 
@@ -105,10 +108,10 @@ Result exhaustive_f32(const MathFunction& f, unsigned threads) {
 }
 
 template <class T>
-Result sampled(const MathFunction& f, std::size_t count, unsigned threads) {
+Result sampled(const MathFunction& f, std::size_t count, std::size_t stride, unsigned threads) {
   std::vector<T> x, y;
   if (f.arity == 1) {
-    x = sweep_inputs<T>(f, 1021, count, 29);
+    x = sweep_inputs<T>(f, stride, count, 29);
   } else {
     sweep_pairs<T>(f, count, 29, x, y);
   }
@@ -138,7 +141,7 @@ Result sampled(const MathFunction& f, std::size_t count, unsigned threads) {
   std::fprintf(stderr,
                "coheriq_accuracy: %s\n"
                "usage: coheriq_accuracy [--function F]... [--type f32|f64] [--exhaustive] "
-               "[--count N] [--threads N]\n"
+               "[--count N] [--stride S] [--threads N]\n"
                "functions: %s\n",
                problem.c_str(), names.c_str());
   std::exit(2);
@@ -174,6 +177,8 @@ Options parse(int argc, char** argv) {
       o.exhaustive = true;
     } else if (arg == "--count") {
       o.count = parse_count(arg, value());
+    } else if (arg == "--stride") {
+      o.stride = parse_count(arg, value());
     } else if (arg == "--threads") {
       o.threads = static_cast<unsigned>(std::min<std::size_t>(parse_count(arg, value()), 256));
     } else if (arg == "--help" || arg == "-h") {
@@ -200,9 +205,9 @@ bool run_type(const Options& o, const std::string& type) {
     const bool all_floats = sizeof(T) == 4 && f.arity == 1 && o.exhaustive;
     Result r;
     if constexpr (sizeof(T) == 4) {
-      r = all_floats ? exhaustive_f32(f, o.threads) : sampled<T>(f, count, o.threads);
+      r = all_floats ? exhaustive_f32(f, o.threads) : sampled<T>(f, count, o.stride, o.threads);
     } else {
-      r = sampled<T>(f, count, o.threads);
+      r = sampled<T>(f, count, o.stride, o.threads);
     }
     const bool within = r.beyond_bound == 0;
     ok = ok && within;
