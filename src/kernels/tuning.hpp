@@ -59,6 +59,9 @@ struct Blas1Tuning {
   // from L2 are slower than two narrow ones). Empty by default: wide loads everywhere.
   std::size_t asum_half_width_min_bytes = 0;
   std::size_t asum_half_width_max_bytes = 0;
+  // iamax: the block whose max is taken in one pass and rescanned for the index, small enough to
+  // be re-read from L1d. Speed only: the index found does not depend on it.
+  std::size_t iamax_block_bytes = 8192;
 };
 
 // How the GEMM driver (kernels/gemm_driver.cpp) runs a product on threads: when it cuts C, and
