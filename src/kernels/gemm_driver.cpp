@@ -3,6 +3,7 @@
 #include "kernels/gemm_driver.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <new>
@@ -88,16 +89,21 @@ class GemmWorkspace {
 // of cutting it.
 //
 // How many threads and which cut are the engine's figures (GemmThreading, kernels/tuning.hpp):
-// those of the engine that provides the product, read once. The domain locks first (a workspace
-// query is a first use), so the engine in effect is fixed when they are read. gemm and
-// gemm_packed come from one engine (the PackedMatrix<T> class), so both read gemm's.
+// those of the engine that provides the product, looked up once. The domain locks first (a
+// workspace query is a first use), so the engine in effect is fixed when they are read. gemm and
+// gemm_packed come from one engine (the PackedMatrix<T> class), so both read gemm's. An atomic,
+// not a guarded static: threads that race here store the same address, and a fork during the
+// lookup cannot leave the child waiting on a guard.
 template <class Gemm, class Workspace>
 const GemmThreading& gemm_threading_of() {
-  static const GemmThreading figures = [] {
+  static constinit std::atomic<const GemmThreading*> figures{nullptr};
+  const GemmThreading* f = figures.load(std::memory_order_acquire);
+  if (f == nullptr) {
     (void)coheriq::call<Domain, Workspace>(std::size_t{1}, std::size_t{1}, std::size_t{1});
-    return tuning_in_effect(Gemm::name).gemm_threading;
-  }();
-  return figures;
+    f = &tuning_in_effect(Gemm::name).gemm_threading;
+    figures.store(f, std::memory_order_release);
+  }
+  return *f;
 }
 template <class T>
 const GemmThreading& gemm_threading() {

@@ -12,7 +12,7 @@
 
 namespace coheriq::kernels {
 
-Tuning tuning_in_effect(std::string_view candidate) {
+const Tuning& tuning_in_effect(std::string_view candidate) {
   const std::string engine = coheriq::active_engine<Domain>();
   for (const coheriq::EngineInfo& info : coheriq::engines(domain_name)) {
     if (info.name != engine) continue;

@@ -16,7 +16,8 @@ const Tuning* builtin_tuning(std::string_view engine);
 // The record candidate `candidate` (e.g. "gemm.f32") runs with in the engine in effect: that of
 // the engine that provides it, else of the first engine after that one in the MRO that has a
 // record (a hand-written or plugin engine runs with its bases' figures), else kDefaultTuning.
-// Call it once the domain is locked: until then the engine in effect may still change.
-Tuning tuning_in_effect(std::string_view candidate);
+// Call it once the domain is locked: until then the engine in effect may still change. The record
+// lives as long as the process.
+const Tuning& tuning_in_effect(std::string_view candidate);
 
 }  // namespace coheriq::kernels
