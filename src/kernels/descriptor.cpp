@@ -2,7 +2,8 @@
 // (builtin_engines.h, from its line in cmake/CoheriqEngines.cmake) as an EngineSpec. Compiled once
 // per engine, with COHERIQ_ENGINE_NS=<engine> and, when it has a tuning record,
 // COHERIQ_ENGINE_TUNING=<its tuning.hpp> (the same definitions as its kernels TU). Baseline code:
-// it names the engine and reads its tuning's constants, and runs none of its kernels.
+// it names the engine and reads and hands over its tuning's constants, and runs none of its
+// kernels.
 #include <string>
 #include <string_view>
 #include <vector>
@@ -11,6 +12,7 @@
 #include "core/env.hpp"
 #include "kernels/candidates.hpp"
 #include "kernels/layout_name.hpp"
+#include "kernels/tuning.hpp"
 #ifdef COHERIQ_ENGINE_TUNING
 #include COHERIQ_ENGINE_TUNING
 #endif
@@ -64,6 +66,16 @@ std::vector<std::string> names(std::string_view text, std::string_view column) {
 }  // namespace
 
 extern const coheriq::OverrideTable overrides;  // its kernels TU
+
+// Its tuning record, for the baseline code that decides around its kernels (the GEMM driver's
+// threads, kernels/tuning_in_effect.hpp); none for an engine of hand-written kernels only.
+const Tuning* tuning() {
+#ifdef COHERIQ_ENGINE_TUNING
+  return &kTuning;
+#else
+  return nullptr;
+#endif
+}
 
 coheriq::EngineSpec describe() {
   const Line l = line();

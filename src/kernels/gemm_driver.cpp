@@ -3,12 +3,15 @@
 #include "kernels/gemm_driver.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <new>
 
 #include "kernels/candidates.hpp"
 #include "kernels/pool.hpp"
+#include "kernels/tuning.hpp"
+#include "kernels/tuning_in_effect.hpp"
 
 namespace coheriq::kernels::driver {
 namespace {
@@ -85,25 +88,28 @@ class GemmWorkspace {
 // gemm_packed (docs/engine-guide.md), so C is bitwise the same for every thread count and every way
 // of cutting it.
 //
-// Below kParallelMinWork<T> multiply-adds (m·n·k) a product stays on the calling thread: two
-// threads gain only when one would take longer than twice the time a sleeping worker needs to
-// start its part (the figures: docs/decisions.md, "Threads").
+// How many threads and which cut are the engine's figures (GemmThreading, kernels/tuning.hpp):
+// those of the engine that provides the product, looked up once. The domain locks first (a
+// workspace query is a first use), so the engine in effect is fixed when they are read. gemm and
+// gemm_packed come from one engine (the PackedMatrix<T> class), so both read gemm's. An atomic,
+// not a guarded static: threads that race here store the same address, and a fork during the
+// lookup cannot leave the child waiting on a guard.
+template <class Gemm, class Workspace>
+const GemmThreading& gemm_threading_of() {
+  static constinit std::atomic<const GemmThreading*> figures{nullptr};
+  const GemmThreading* f = figures.load(std::memory_order_acquire);
+  if (f == nullptr) {
+    (void)coheriq::call<Domain, Workspace>(std::size_t{1}, std::size_t{1}, std::size_t{1});
+    f = &tuning_in_effect(Gemm::name).gemm_threading;
+    figures.store(f, std::memory_order_release);
+  }
+  return *f;
+}
 template <class T>
-constexpr double kParallelMinWork = sizeof(T) == 4 ? 192.0 * 192.0 * 192.0 : 152.0 * 152.0 * 152.0;
-// A block is at least this many rows or columns, so that each thread has whole register tiles.
-constexpr std::size_t kMinBlock = 32;
-// Column blocks start at multiples of this, so that the x86 engines' panels (NR 32, 16 or 8)
-// are never split between two threads. A matter of speed only: each column block packs its own
-// B and every element is summed in an order that depends only on k, so an NR that does not
-// divide it (neon's 12, sve's 2 vectors of the run-time length, up to 128) costs an edge tile
-// per block, never a different result. (Packed B is cut by rows only.)
-constexpr std::size_t kColumnGrain = 32;
-// A tall or square product is cut by columns too once it is this wide per thread beyond the
-// first (n >= kColumnsPerExtraThread * (threads - 1)). Blocks of columns pack op(A) once per
-// block, a cost that shrinks as n grows; blocks of rows stream the whole B k-block per MR rows,
-// from L3 once it outgrows L2, a cost that grows with n. Where the two cross was measured
-// (docs/decisions.md, "Threads share the packed B").
-constexpr std::size_t kColumnsPerExtraThread = 768;
+const GemmThreading& gemm_threading() {
+  return gemm_threading_of<typename GemmCandidates<T>::gemm,
+                           typename GemmCandidates<T>::gemm_workspace>();
+}
 
 // How C is cut: `parts` blocks of rows (by_rows) or columns over `extent`, the first ones
 // starting at multiples of `grain`.
@@ -125,12 +131,12 @@ struct GemmSplit {
   }
 };
 
-// The threads this product may use (1: run it on the calling thread). Small products do not
-// even read the thread count.
+// The threads this product of T may use (1: run it on the calling thread). Small products do
+// not even read the thread count.
 template <class T>
-std::size_t gemm_threads(std::size_t m, std::size_t n, std::size_t k) {
+std::size_t gemm_threads(const GemmThreading& t, std::size_t m, std::size_t n, std::size_t k) {
   if (static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k) <
-      kParallelMinWork<T>) {
+      t.min_parallel_work.of<T>()) {
     return 1;
   }
   return num_threads();
@@ -138,13 +144,13 @@ std::size_t gemm_threads(std::size_t m, std::size_t n, std::size_t k) {
 
 // can_split_columns: the caller can cut C by columns (the unpacked product can, packed B cannot).
 // Columns for a wide product (n > m), and for any product wide enough per thread.
-inline GemmSplit gemm_split(std::size_t threads, std::size_t m, std::size_t n,
-                            bool can_split_columns) {
-  const bool wide = n > m || (threads > 1 && n >= kColumnsPerExtraThread * (threads - 1));
+inline GemmSplit gemm_split(const GemmThreading& t, std::size_t threads, std::size_t m,
+                            std::size_t n, bool can_split_columns) {
+  const bool wide = n > m || (threads > 1 && n >= t.columns_per_extra_thread * (threads - 1));
   const bool by_rows = !can_split_columns || !wide;
   const std::size_t extent = by_rows ? m : n;
-  const std::size_t parts = std::max<std::size_t>(1, std::min(threads, extent / kMinBlock));
-  return {by_rows, extent, parts, by_rows ? std::size_t{1} : kColumnGrain};
+  const std::size_t parts = std::max<std::size_t>(1, std::min(threads, extent / t.min_block));
+  return {by_rows, extent, parts, by_rows ? std::size_t{1} : t.column_grain};
 }
 
 // ------------------------------ GEMM and packed GEMM, for T = float or double
@@ -174,10 +180,11 @@ void gemm(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, T alp
           std::size_t lda, const T* B, std::size_t ldb, T beta, T* C, std::size_t ldc) {
   using Gemm = typename GemmCandidates<T>::gemm;
   using Workspace = typename GemmCandidates<T>::gemm_workspace;
+  const GemmThreading& threading = gemm_threading<T>();
   // A team only as large as the blocks the product has: a product too thin to cut does not
   // hold the pool while it runs.
-  pool::Team team(gemm_split(gemm_threads<T>(m, n, k), m, n, true).parts);
-  const GemmSplit split = gemm_split(team.size(), m, n, true);
+  pool::Team team(gemm_split(threading, gemm_threads<T>(threading, m, n, k), m, n, true).parts);
+  const GemmSplit split = gemm_split(threading, team.size(), m, n, true);
   if (split.parts <= 1) {
     const std::size_t bytes = coheriq::call<Domain, Workspace>(m, n, k);
     const GemmWorkspace workspace(bytes);
@@ -203,7 +210,7 @@ void gemm(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, T alp
     return;
   }
   // Blocks of columns: each packs its own columns of op(B), and all of op(A) (few rows against
-  // the columns, or few threads: kColumnsPerExtraThread), with a workspace of its own.
+  // the columns, or few threads: columns_per_extra_thread), with a workspace of its own.
   const std::size_t stride = round_up_64(coheriq::call<Domain, Workspace>(m, split.largest(), k));
   const GemmWorkspace workspace(stride * split.parts);
   unsigned char* const work = static_cast<unsigned char*>(workspace.data());
@@ -220,9 +227,10 @@ template <class T>
 void gemm_packed(Trans ta, std::size_t m, std::size_t n, std::size_t k, T alpha, const T* A,
                  std::size_t lda, const void* packed, T beta, T* C, std::size_t ldc) {
   using GemmPacked = typename GemmCandidates<T>::gemm_packed;
+  const GemmThreading& threading = gemm_threading<T>();
   // Packed B is cut only by rows of C: a block of columns is not a packed matrix of its own.
-  pool::Team team(gemm_split(gemm_threads<T>(m, n, k), m, n, false).parts);
-  const GemmSplit split = gemm_split(team.size(), m, n, false);
+  pool::Team team(gemm_split(threading, gemm_threads<T>(threading, m, n, k), m, n, false).parts);
+  const GemmSplit split = gemm_split(threading, team.size(), m, n, false);
   if (split.parts <= 1) {
     coheriq::call<Domain, GemmPacked>(ta, m, n, k, alpha, A, lda, packed, beta, C, ldc);
     return;
@@ -245,15 +253,17 @@ namespace {
 
 // ------------------------------ Reduced-precision GEMMs (no transposes; B is k x n)
 
-// Runs a product of m rows of C in blocks of rows on the pool (threshold as for f32 gemm), each
-// block with its own workspace of workspace_bytes(rows) bytes: block(lo, hi, work) computes rows
-// [lo, hi) with the full k, so the result does not depend on the thread count. The first
-// workspace query locks the domain before any worker calls the engine.
-template <class WorkspaceBytes, class Block>
+// Runs a product of m rows of C in blocks of rows on the pool (the figures of the engine that
+// provides Gemm, the f32 threshold), each block with its own workspace of workspace_bytes(rows)
+// bytes: block(lo, hi, work) computes rows [lo, hi) with the full k, so the result does not
+// depend on the thread count. The domain is locked before any worker calls the engine.
+template <class Gemm, class Workspace, class WorkspaceBytes, class Block>
 void gemm_by_rows(std::size_t m, std::size_t n, std::size_t k, WorkspaceBytes workspace_bytes,
                   Block block) {
-  pool::Team team(gemm_split(gemm_threads<float>(m, n, k), m, n, false).parts);
-  const GemmSplit split = gemm_split(team.size(), m, n, false);
+  const GemmThreading& threading = gemm_threading_of<Gemm, Workspace>();
+  pool::Team team(
+      gemm_split(threading, gemm_threads<float>(threading, m, n, k), m, n, false).parts);
+  const GemmSplit split = gemm_split(threading, team.size(), m, n, false);
   if (split.parts <= 1) {
     const GemmWorkspace workspace(workspace_bytes(m));
     block(std::size_t{0}, m, workspace.data());
@@ -273,7 +283,7 @@ void gemm_by_rows(std::size_t m, std::size_t n, std::size_t k, WorkspaceBytes wo
 void gemm_u8s8s32(std::size_t m, std::size_t n, std::size_t k, const std::uint8_t* A,
                   std::size_t lda, const std::int8_t* B, std::size_t ldb, std::int32_t* C,
                   std::size_t ldc) {
-  gemm_by_rows(
+  gemm_by_rows<cand::gemm_u8s8s32, cand::gemm_workspace_u8s8s32>(
       m, n, k,
       [&](std::size_t rows) {
         return coheriq::call<Domain, cand::gemm_workspace_u8s8s32>(rows, n, k);
@@ -287,7 +297,7 @@ void gemm_u8s8s32(std::size_t m, std::size_t n, std::size_t k, const std::uint8_
 void gemm_bf16(std::size_t m, std::size_t n, std::size_t k, float alpha, const bfloat16* A,
                std::size_t lda, const bfloat16* B, std::size_t ldb, float beta, float* C,
                std::size_t ldc) {
-  gemm_by_rows(
+  gemm_by_rows<cand::gemm_bf16, cand::gemm_workspace_bf16>(
       m, n, k,
       [&](std::size_t rows) {
         return coheriq::call<Domain, cand::gemm_workspace_bf16>(rows, n, k);

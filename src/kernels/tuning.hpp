@@ -7,7 +7,9 @@
 // without touching one. The generic kernels read their engine's record at compile time; the
 // descriptor (baseline code) reads the GEMM blocking to name the engine's PackedMatrix layouts
 // (kernels/layout_name.hpp), so a block size is never written twice and a change of tuning is a
-// change of layout that the coherence rule sees.
+// change of layout that the coherence rule sees; and it hands the record to the baseline code
+// that decides around the kernels of the engine in effect (the GEMM driver's threads,
+// kernels/tuning_in_effect.hpp).
 //
 // Plain constants, no code: safe to include from baseline and ISA translation units alike. Why
 // each default is what it is, and what was measured: docs/performance.md and docs/decisions.md.
@@ -57,11 +59,32 @@ struct Blas1Tuning {
   // from L2 are slower than two narrow ones). Empty by default: wide loads everywhere.
   std::size_t asum_half_width_min_bytes = 0;
   std::size_t asum_half_width_max_bytes = 0;
+  // iamax: the block whose max is taken in one pass and rescanned for the index, small enough to
+  // be re-read from L1d. Speed only: the index found does not depend on it.
+  std::size_t iamax_block_bytes = 8192;
+};
+
+// How the GEMM driver (kernels/gemm_driver.cpp) runs a product on threads: when it cuts C, and
+// into which blocks. Speed only: C is bitwise the same for every thread count and every cut. Read
+// from the record of the engine that provides the product (kernels/tuning_in_effect.hpp).
+struct GemmThreading {
+  // Fewer multiply-adds (m·n·k) than this run on the calling thread: a second thread gains only
+  // when one would take longer than twice a sleeping worker's start (docs/decisions.md, "Threads").
+  PerType<double> min_parallel_work{192.0 * 192.0 * 192.0, 152.0 * 152.0 * 152.0};
+  // Each thread's block is at least this many rows or columns: whole register tiles.
+  std::size_t min_block = 32;
+  // Column blocks start at multiples of this: a multiple of the engine's NR (x86: 32, 16, 8) keeps
+  // its panels whole; any other costs an edge tile per block, never a different result.
+  std::size_t column_grain = 32;
+  // A tall or square product is cut by columns too once n >= this x (threads - 1): where packing
+  // op(A) per block costs less than streaming B from L3 (docs/decisions.md, "Wide enough ...").
+  std::size_t columns_per_extra_thread = 768;
 };
 
 // Everything an engine's record holds. Grouped by the code that reads it.
 struct Tuning {
   PerType<GemmTuning> gemm;
+  GemmThreading gemm_threading;
   // pack_b writes a packed matrix of more bytes than this around the caches (streaming stores):
   // about a quarter of the last-level cache, beyond which it would not stay there for the product.
   std::size_t pack_b_stream_bytes = std::size_t{8} << 20;

@@ -5,7 +5,8 @@
 //   transpose, shapes cut by rows and by columns into as many blocks as there are threads;
 // - many user threads calling GEMM at once get the single-thread result (run under TSan too);
 // - a fork after the pool started leaves a child whose parallel GEMM works;
-// - a malformed COHERIQ_NUM_THREADS is a coheriq: error, and a refused gemm leaves C as it was.
+// - a malformed COHERIQ_NUM_THREADS is a coheriq: error, and a refused gemm leaves C as it was;
+// - the driver's threading figures come from the tuning record of the engine providing the GEMM.
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
@@ -27,6 +28,7 @@
 #include <vector>
 
 #include "kernels/pool.hpp"
+#include "kernels/tuning_in_effect.hpp"
 
 namespace ck = coheriq::kernels;
 using ck::Trans;
@@ -36,10 +38,12 @@ namespace {
 struct Shape {
   std::size_t m, n, k;
   // The most blocks it can be cut into, unpacked and packed: blocks are at least 32 rows or
-  // columns (kMinBlock, api.cpp), so a count of threads above these gives this many.
+  // columns (GemmThreading::min_block, kernels/tuning.hpp), so a count of threads above these
+  // gives this many.
   std::size_t most_parts, most_packed_parts;
 };
-// Every one is above the size that goes parallel (192^3 multiply-adds for f32, api.cpp); m >= n is
+// Every one is above the size that goes parallel (192^3 multiply-adds for f32, kernels/tuning.hpp,
+// the default of every record); m >= n is
 // cut by rows, m < n by columns (packed B: always rows). Odd sizes leave uneven blocks and edge
 // tiles in every block; k = 540 and 600 cross the k-blocks of every engine. 797 x 771 is tall but
 // wide enough for columns on 2 threads and not on 3 or more (768 columns per thread beyond the
@@ -205,6 +209,47 @@ TEST_CASE("gemm_u8s8s32 and gemm_bf16 are bitwise identical for 1 to 7 threads")
   }
   ck::set_num_threads(0);
   CHECK(ck::pool::parallel_teams() - teams_before == products);  // none ran serially
+}
+
+namespace {
+
+// The records are told apart by their GEMM blocking, which differs between every two of them.
+bool same_blocking(const ck::Tuning& x, const ck::Tuning& y) {
+  const auto same = [](const ck::GemmTuning& a, const ck::GemmTuning& b) {
+    return a.mr == b.mr && a.nr == b.nr && a.kc == b.kc && a.mc == b.mc && a.nc == b.nc &&
+           a.scalable == b.scalable;
+  };
+  return same(x.gemm.f32, y.gemm.f32) && same(x.gemm.f64, y.gemm.f64);
+}
+
+}  // namespace
+
+// A product runs with the figures (GemmThreading) of the record of the engine that provides it,
+// or, when that engine has none (avx512_vnni and avx512_bf16 have hand-written kernels only), of
+// the first engine after it in the MRO that has one.
+TEST_CASE("the GEMM driver reads the tuning record of the engine that provides the product") {
+  const float x[1] = {1.0f};
+  (void)ck::dot(1, x, x);  // locks the domain
+  const std::string engine = ck::active_engine();
+  const std::string candidates[] = {"gemm.f32", "gemm.f64", "gemm.u8s8s32", "gemm.bf16"};
+  for (const std::string& candidate : candidates) {
+    CAPTURE(engine);
+    CAPTURE(candidate);
+    std::string owner = engine;  // whose record the product reads
+    if (engine == "avx512_vnni" || engine == "avx512_bf16" ||
+        (engine == "zen5" && (candidate == "gemm.u8s8s32" || candidate == "gemm.bf16"))) {
+      owner = "avx512";
+    }
+    const ck::Tuning* expected = ck::builtin_tuning(owner);
+    if (engine == "reference") {
+      REQUIRE(expected == nullptr);
+      expected = &ck::kDefaultTuning;
+    }
+    REQUIRE(expected != nullptr);
+    CHECK(same_blocking(ck::tuning_in_effect(candidate), *expected));
+  }
+  CHECK(ck::builtin_tuning("avx512_vnni") == nullptr);
+  CHECK(ck::builtin_tuning("no such engine") == nullptr);
 }
 
 TEST_CASE("many user threads call gemm at once") {

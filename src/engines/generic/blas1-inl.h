@@ -298,9 +298,6 @@ HWY_INLINE std::size_t FindFirst(D d, std::size_t n, const T* x, Pred pred) {
   return n;
 }
 
-// Bytes per iamax block: small enough that re-reading the winning block hits L1.
-inline constexpr std::size_t kIamaxBlockBytes = 8192;
-
 // First index of the largest |x|; the first NaN wins over everything; 0 for n == 0.
 // One pass computes each block's max |x| (and Σ|x|, which is NaN exactly when the block holds a
 // NaN, as |x| >= 0 rules out Inf - Inf); the first block with a NaN, or else the first block
@@ -309,7 +306,8 @@ inline constexpr std::size_t kIamaxBlockBytes = 8192;
 template <class T>
 HWY_ATTR std::size_t iamax(std::size_t n, const T* x) {
   const hn::ScalableTag<T> d;
-  constexpr std::size_t kBlock = kIamaxBlockBytes / sizeof(T);
+  constexpr std::size_t kBlock = kTuning.blas1.iamax_block_bytes / sizeof(T);  // re-read from L1d
+  static_assert(kBlock > 0, "tuning: blas1.iamax_block_bytes must hold one element");
   T best = T{-1};  // below any |x|, so the first block always wins ties
   std::size_t best_start = 0;
   for (std::size_t start = 0; start < n; start += kBlock) {
@@ -364,6 +362,8 @@ HWY_ATTR std::size_t iamax(std::size_t n, const T* x) {
 // are scattered back. The gathers are what costs; the copy through L1 is cheap beside them, and
 // every contiguous kernel's accuracy and special-value handling is reused unchanged. An
 // increment of 1 goes straight to the contiguous kernel, so that path is exactly today's.
+// A constant, not a tuning field: it bounds the stack these kernels take on the caller's thread,
+// and their speed is the gathers', not the chunk's, once it fits L1d (docs/decisions.md).
 inline constexpr std::size_t kStridedChunk = 1024;
 
 template <class T>
