@@ -279,6 +279,18 @@ def _(kind):
     return h, w, list(range(degree + 1)), -mp.mpf(1) / 2, mp.mpf(1) / 2, {}
 
 
+@define("sinh", "sinh x = x + x^3 P(x^2), P in z = x^2 on [0, 1], relative to sinh x")
+def _(kind):
+    degree = by_type(kind, 3, 6)
+    def h(z):
+        if z == 0:
+            return mp.mpf(1) / 6
+        t = mp.sqrt(z)
+        return (mp.sinh(t) - t) / t ** 3
+    w = lambda z: mp.mpf(0) if z == 0 else abs(mp.sqrt(z) ** 3 / mp.sinh(mp.sqrt(z)))
+    return h, w, list(range(degree + 1)), 0, 1, {}
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)

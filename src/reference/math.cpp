@@ -116,6 +116,14 @@ template <class T>
 void atan2(std::size_t n, const T* y, const T* x, T* z) {
   map_binary<math::Atan2>(n, y, x, z);
 }
+template <class T>
+void sinh(std::size_t n, const T* x, T* y) {
+  map_unary<math::Sinh>(n, x, y);
+}
+template <class T>
+void cosh(std::size_t n, const T* x, T* y) {
+  map_unary<math::Cosh>(n, x, y);
+}
 
 template <class T>
 void sqrt(std::size_t n, const T* x, T* y) {

@@ -89,6 +89,8 @@ static void null_arrays(void) {
   NULL_UNARY_BOTH(asin);
   NULL_UNARY_BOTH(acos);
   NULL_UNARY_BOTH(atan);
+  NULL_UNARY_BOTH(sinh);
+  NULL_UNARY_BOTH(cosh);
   NULL_UNARY(coheriq_vstanh, xs, ys);
   NULL_UNARY(coheriq_vssigmoid, xs, ys);
   NULL_UNARY(coheriq_vssoftmax, xs, ys);

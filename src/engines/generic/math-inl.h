@@ -306,6 +306,14 @@ template <class T>
 HWY_ATTR void atan2(std::size_t n, const T* y, const T* x, T* z) {
   MapBinary<math::Atan2>(n, y, x, z);
 }
+template <class T>
+HWY_ATTR void sinh(std::size_t n, const T* x, T* y) {
+  MapUnary<math::Sinh>(n, x, y);
+}
+template <class T>
+HWY_ATTR void cosh(std::size_t n, const T* x, T* y) {
+  MapUnary<math::Cosh>(n, x, y);
+}
 
 template <class T>
 HWY_ATTR void sqrt(std::size_t n, const T* x, T* y) {
