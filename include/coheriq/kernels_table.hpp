@@ -78,6 +78,8 @@
   COHERIQ_KERNELS_UNARY(cosh, X, T, S)
 // The functions that have an f32 row only so far (their f64 rows are to come).
 #define COHERIQ_KERNELS_MATH_F32_TYPED(X, T, S) \
+  COHERIQ_KERNELS_UNARY(erf, X, T, S)           \
+  COHERIQ_KERNELS_UNARY(erfc, X, T, S)          \
   COHERIQ_KERNELS_UNARY(tanh, X, T, S)          \
   COHERIQ_KERNELS_UNARY(sigmoid, X, T, S)       \
   COHERIQ_KERNELS_UNARY(softmax, X, T, S)

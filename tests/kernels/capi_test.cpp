@@ -220,6 +220,8 @@ struct Math<float> {
             {"atan", coheriq_vsatan, atan},
             {"sinh", coheriq_vssinh, sinh},
             {"cosh", coheriq_vscosh, cosh},
+            {"erf", coheriq_vserf, erf},
+            {"erfc", coheriq_vserfc, erfc},
             {"tanh", coheriq_vstanh, tanh},
             {"sigmoid", coheriq_vssigmoid, sigmoid},
             {"softmax", coheriq_vssoftmax, softmax}};
