@@ -229,7 +229,8 @@ constexpr MathInputs kMathInputs[] = {
     {"sin", Fill::kExp, Fill::kOutput},         {"cos", Fill::kExp, Fill::kOutput},
     {"tan", Fill::kExp, Fill::kOutput},         {"asin", Fill::kUnit, Fill::kOutput},
     {"acos", Fill::kUnit, Fill::kOutput},       {"atan", Fill::kExp, Fill::kOutput},
-    {"atan2", Fill::kExp, Fill::kSigmoid},      {"tanh", Fill::kTanh, Fill::kOutput},
+    {"atan2", Fill::kExp, Fill::kSigmoid},      {"erf", Fill::kTanh, Fill::kOutput},
+    {"erfc", Fill::kTanh, Fill::kOutput},       {"tanh", Fill::kTanh, Fill::kOutput},
     {"sigmoid", Fill::kSigmoid, Fill::kOutput}, {"silu", Fill::kSigmoid, Fill::kOutput},
     {"softmax", Fill::kSigmoid, Fill::kOutput}, {"log_softmax", Fill::kSigmoid, Fill::kOutput},
 };

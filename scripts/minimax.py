@@ -279,6 +279,36 @@ def _(kind):
     return h, w, list(range(degree + 1)), -mp.mpf(1) / 2, mp.mpf(1) / 2, {}
 
 
+@define("sinh", "sinh x = x + x^3 P(x^2), P in z = x^2 on [0, 1], relative to sinh x")
+def _(kind):
+    degree = by_type(kind, 3, 6)
+    def h(z):
+        if z == 0:
+            return mp.mpf(1) / 6
+        t = mp.sqrt(z)
+        return (mp.sinh(t) - t) / t ** 3
+    w = lambda z: mp.mpf(0) if z == 0 else abs(mp.sqrt(z) ** 3 / mp.sinh(mp.sqrt(z)))
+    return h, w, list(range(degree + 1)), 0, 1, {}
+
+
+@define("erf_small", "erf a = a P(a^2), P in z = a^2 on [0, 1], relative: f32 erf in double (f64)")
+def _(kind):
+    degree = 7
+    def h(z):
+        if z == 0:
+            return 2 / mp.sqrt(mp.pi)
+        t = mp.sqrt(z)
+        return mp.erf(t) / t
+    return h, lambda z: 1 / h(z), list(range(degree + 1)), 0, 1, {}
+
+
+@define("erfc_large", "erfc a = e^(-a^2) t Q(t), t = 1/a in [1/10.1, 1], relative: f32 in double")
+def _(kind):
+    degree = 14
+    q = lambda t: mp.erfc(1 / t) * mp.exp(1 / (t * t)) / t
+    return q, lambda t: 1 / q(t), list(range(degree + 1)), mp.mpf(1) / mp.mpf("10.1"), 1, {}
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)

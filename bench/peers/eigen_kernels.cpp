@@ -6,6 +6,7 @@
 // emit one weak symbol the linker keeps a single copy of, so the baseline build could end up
 // calling AVX-512 code. Renamed, every build's instantiations are its own.
 #include <Eigen/Core>
+#include <unsupported/Eigen/SpecialFunctions>
 
 #include "eigen_kernels.hpp"
 
@@ -115,6 +116,7 @@ COHERIQ_EIGEN_DEFINE_MATH(tanh)
 COHERIQ_EIGEN_DEFINE_MATH(sqrt)
 COHERIQ_EIGEN_DEFINE_MATH(sin)
 COHERIQ_EIGEN_DEFINE_MATH(cos)
+COHERIQ_EIGEN_DEFINE_MATH(erf)
 #undef COHERIQ_EIGEN_DEFINE_MATH
 
 void Kernels::gemm(std::size_t n, const float* a, const float* b, float* c) { gemm_t(n, a, b, c); }

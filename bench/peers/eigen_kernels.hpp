@@ -15,7 +15,7 @@
 // Eigen vectorizes them): sigmoid is logistic(), softmax exp(x - max) / sum.
 #ifndef COHERIQ_EIGEN_MATH
 #define COHERIQ_EIGEN_MATH(F) \
-  F(exp) F(log) F(log1p) F(expm1) F(tanh) F(sqrt) F(sin) F(cos) F(sigmoid) F(softmax)
+  F(exp) F(log) F(log1p) F(expm1) F(tanh) F(sqrt) F(sin) F(cos) F(erf) F(sigmoid) F(softmax)
 #endif
 
 namespace coheriq_bench::COHERIQ_EIGEN_VARIANT {

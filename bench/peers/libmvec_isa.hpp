@@ -24,7 +24,9 @@
   F(tan)                         \
   F(asin)                        \
   F(acos)                        \
-  F(atan)
+  F(atan)                        \
+  F(erf)                         \
+  F(erfc)
 #define COHERIQ_LIBMVEC_BINARY(F) F(pow) F(atan2)
 
 #define COHERIQ_LIBMVEC_DECLARE_UNARY(name)           \

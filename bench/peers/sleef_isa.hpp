@@ -6,7 +6,7 @@
 #include <cstddef>
 
 // The functions benchmarked, F(name, accuracy): SLEEF's 1-ulp (u10) version, or its most accurate
-// one where it has no u10 (sqrt: u05, correctly rounded).
+// one where it has no u10 (sqrt: u05, correctly rounded; erfc: u15, its most accurate).
 #define COHERIQ_SLEEF_UNARY(F) \
   F(exp, u10)                  \
   F(exp2, u10)                 \
@@ -25,7 +25,9 @@
   F(tan, u10)                  \
   F(asin, u10)                 \
   F(acos, u10)                 \
-  F(atan, u10)
+  F(atan, u10)                 \
+  F(erf, u10)                  \
+  F(erfc, u15)
 #define COHERIQ_SLEEF_BINARY(F) F(pow, u10) F(atan2, u10)
 
 #define COHERIQ_SLEEF_DECLARE_UNARY(name, accuracy)   \

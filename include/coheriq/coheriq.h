@@ -138,6 +138,12 @@ int coheriq_vdatan(size_t n, const double* x, double* y);
 /* z[i] = atan2(y[i], x[i]) */
 int coheriq_vsatan2(size_t n, const float* y, const float* x, float* z);
 int coheriq_vdatan2(size_t n, const double* y, const double* x, double* z);
+int coheriq_vssinh(size_t n, const float* x, float* y);
+int coheriq_vdsinh(size_t n, const double* x, double* y);
+int coheriq_vscosh(size_t n, const float* x, float* y);
+int coheriq_vdcosh(size_t n, const double* x, double* y);
+int coheriq_vserf(size_t n, const float* x, float* y);
+int coheriq_vserfc(size_t n, const float* x, float* y);
 
 /* ------------------------------ GEMM: row-major C = alpha * op(A) * op(B) + beta * C, op(A) is
  * m x k, op(B) is k x n; beta == 0 ignores C's old contents. */

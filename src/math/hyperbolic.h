@@ -1,6 +1,8 @@
-// tanh x for float: the algorithm every engine runs (src/math/ops.h).
+// sinh and cosh for float and double, tanh for float: the algorithms every engine runs
+// (src/math/ops.h).
 #pragma once
 
+#include "math/exp.h"
 #include "math/ops.h"
 
 namespace coheriq::kernels::math {
@@ -50,5 +52,90 @@ struct Tanh {
     return o.IfThenElse(o.IsNaN(x), x, o.Div(w, o.Sub(two, w)));
   }
 };
+
+// ------------------------------ sinh, cosh
+
+struct SinhCoshConstants {
+  // sinh a = a + a³·P(a²) on [0, 1] (scripts/minimax.py sinh f64): relative error 2^-57.4.
+  static constexpr double kSinh[] = {
+      0x1.b4c75ab274aeap-41, 0x1.611a561d87e2ap-33, 0x1.ae64671b18f58p-26, 0x1.71de3a465b1e1p-19,
+      0x1.a01a01a02899ap-13, 0x1.11111111110a3p-7,  0x1.5555555555556p-3};
+  // |x| is clamped here: sinh and cosh overflow beyond 710.48, and 2^(k-2) stays normal.
+  static constexpr double kClamp = 710.5;
+  // f32 (in double): sinh and cosh of a float overflow beyond 89.42.
+  static constexpr double kClampOfFloat = 90.0;
+};
+
+// sinh |x| (kCosh false) or cosh x in double, for a = |x| clamped to kClamp: e^a = 2^k·(hi +
+// tail) as exp's reduction gives it, with r's own rounding error added to the tail, so that e^a
+// is known to about 2^-56 relative. With B = e^a/4 = S·(hi + tail), S = 2^(k-2) (normal up to the
+// clamp, so B never overflows), sinh a = 2·(B - 1/(16B)) and cosh a = 2·(B + 1/(16B)), summed
+// as S·hi + (S·tail ∓ 1/(16B)) (S·hi and S·tail exact); the final doubling is exact or overflows
+// as the correctly rounded result would. Below a = 1, where e^a - e^-a cancels, sinh is the odd
+// polynomial a + a³·P(a²).
+template <bool kCosh, class O>
+COHERIQ_MATH_INLINE Vec<O> SinhCoshOfDouble(const O& o, Vec<O> x) {
+  using C = ExpConstants<double>;
+  using K = SinhCoshConstants;
+  using F = Format<double>;
+  const Vec<O> a = o.Min(o.Abs(x), o.Set(K::kClamp));
+  const Vec<O> shift = o.Set(F::kRoundShift + F::kBias);
+  const Vec<O> k_biased_shifted = o.MulAdd(a, o.Set(C::kLog2e), shift);
+  const Vec<O> k = o.Sub(k_biased_shifted, shift);
+  const Vec<O> r_hi = o.NegMulAdd(k, o.Set(C::kLn2Hi), a);  // exact
+  const Vec<O> r = o.NegMulAdd(k, o.Set(C::kLn2Lo), r_hi);
+  const Vec<O> r_lo = o.NegMulAdd(k, o.Set(C::kLn2Lo), o.Sub(r_hi, r));
+  Vec<O> tail;
+  const Vec<O> hi = ExpReducedSplit<ExpBase::kE>(o, r, tail);
+  tail = o.MulAdd(r_lo, hi, tail);  // e^(r + r_lo) = e^r·(1 + r_lo)
+  const Vec<O> scale = Pow2FromBiasedShift(o, o.Sub(k_biased_shifted, o.Set(2.0)));
+  const Vec<O> b_hi = o.Mul(hi, scale);
+  const Vec<O> b_tail = o.Mul(tail, scale);
+  const Vec<O> inv = o.Div(o.Set(0.0625), o.Add(b_hi, b_tail));
+  const Vec<O> y = o.Add(b_hi, kCosh ? o.Add(b_tail, inv) : o.Sub(b_tail, inv));
+  Vec<O> r_big = o.Add(y, y);
+  if constexpr (!kCosh) {
+    const Vec<O> z = o.Mul(a, a);
+    const Vec<O> small = o.MulAdd(o.Mul(a, z), Horner(o, z, K::kSinh), a);
+    r_big = XorSign(o, o.IfThenElse(o.Lt(a, o.Set(1.0)), small, r_big), x);
+  }
+  // A NaN lane went through Min, whose NaN result differs between ISAs: put it back.
+  return o.IfThenElse(o.IsNaN(x), o.Add(x, x), r_big);
+}
+
+// The same for a float in double, the result to be rounded to float once: sinh a = (E + E/(E +
+// 1))/2 with E = e^a - 1 (expm1: no cancellation near 0), cosh a = e^a/2 + e^-a/2; each within a
+// few double ulps, far below a float's.
+template <bool kCosh, class O>
+COHERIQ_MATH_INLINE Vec<O> SinhCoshOfFloat(const O& o, Vec<O> x) {
+  const Vec<O> a = o.Min(o.Abs(x), o.Set(SinhCoshConstants::kClampOfFloat));
+  const Vec<O> half = o.Set(0.5);
+  Vec<O> y;
+  if constexpr (kCosh) {
+    const Vec<O> e = Exp::Fast(o, a);
+    y = o.MulAdd(half, e, o.Div(half, e));
+  } else {
+    const Vec<O> e = Expm1::Fast(o, a);
+    y = XorSign(o, o.Mul(half, o.Add(e, o.Div(e, o.Add(e, o.Set(1.0))))), x);
+  }
+  return o.IfThenElse(o.IsNaN(x), o.Add(x, x), y);
+}
+
+template <bool kCosh>
+struct SinhCoshOf {
+  static constexpr bool kOnePath = true;
+
+  template <class O>
+  static COHERIQ_MATH_INLINE Vec<O> General(const O& o, Vec<O> x) {
+    if constexpr (kIsFloat<O>) {
+      return o.Widened(x, [](const auto& wo, auto w) { return SinhCoshOfFloat<kCosh>(wo, w); });
+    } else {
+      return SinhCoshOfDouble<kCosh>(o, x);
+    }
+  }
+};
+
+using Sinh = SinhCoshOf<false>;
+using Cosh = SinhCoshOf<true>;
 
 }  // namespace coheriq::kernels::math

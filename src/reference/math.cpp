@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "math/activation.h"
+#include "math/erf.h"
 #include "math/exp.h"
 #include "math/hyperbolic.h"
 #include "math/inverse_trig.h"
@@ -115,6 +116,22 @@ void atan(std::size_t n, const T* x, T* y) {
 template <class T>
 void atan2(std::size_t n, const T* y, const T* x, T* z) {
   map_binary<math::Atan2>(n, y, x, z);
+}
+template <class T>
+void sinh(std::size_t n, const T* x, T* y) {
+  map_unary<math::Sinh>(n, x, y);
+}
+template <class T>
+void cosh(std::size_t n, const T* x, T* y) {
+  map_unary<math::Cosh>(n, x, y);
+}
+template <class T>
+void erf(std::size_t n, const T* x, T* y) {
+  map_unary<math::Erf>(n, x, y);
+}
+template <class T>
+void erfc(std::size_t n, const T* x, T* y) {
+  map_unary<math::Erfc>(n, x, y);
 }
 
 template <class T>

@@ -89,6 +89,10 @@ static void null_arrays(void) {
   NULL_UNARY_BOTH(asin);
   NULL_UNARY_BOTH(acos);
   NULL_UNARY_BOTH(atan);
+  NULL_UNARY_BOTH(sinh);
+  NULL_UNARY_BOTH(cosh);
+  NULL_UNARY(coheriq_vserf, xs, ys);
+  NULL_UNARY(coheriq_vserfc, xs, ys);
   NULL_UNARY(coheriq_vstanh, xs, ys);
   NULL_UNARY(coheriq_vssigmoid, xs, ys);
   NULL_UNARY(coheriq_vssoftmax, xs, ys);

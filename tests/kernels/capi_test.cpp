@@ -218,6 +218,10 @@ struct Math<float> {
             {"asin", coheriq_vsasin, asin},
             {"acos", coheriq_vsacos, acos},
             {"atan", coheriq_vsatan, atan},
+            {"sinh", coheriq_vssinh, sinh},
+            {"cosh", coheriq_vscosh, cosh},
+            {"erf", coheriq_vserf, erf},
+            {"erfc", coheriq_vserfc, erfc},
             {"tanh", coheriq_vstanh, tanh},
             {"sigmoid", coheriq_vssigmoid, sigmoid},
             {"softmax", coheriq_vssoftmax, softmax}};
@@ -236,7 +240,8 @@ struct Math<double> {
             {"cbrt", coheriq_vdcbrt, cbrt},    {"sin", coheriq_vdsin, sin},
             {"cos", coheriq_vdcos, cos},       {"tan", coheriq_vdtan, tan},
             {"asin", coheriq_vdasin, asin},    {"acos", coheriq_vdacos, acos},
-            {"atan", coheriq_vdatan, atan}};
+            {"atan", coheriq_vdatan, atan},    {"sinh", coheriq_vdsinh, sinh},
+            {"cosh", coheriq_vdcosh, cosh}};
   }
   static std::vector<Binary<double>> binary() {
     return {{"pow", coheriq_vdpow, pow}, {"atan2", coheriq_vdatan2, atan2}};

@@ -272,6 +272,82 @@ std::vector<MathFunction> make_catalogue() {
                   {5.0L, kPi, -kInfinity},
                   {-5.0L, -kPi, -kInfinity}}});
 
+  // sinh, cosh: the end of sinh's polynomial (|x| = 1), where e^-|x| stops mattering, the f32
+  // overflow threshold (89.42) and the f64 one (710.48).
+  const std::vector<Range> hyperbolic_ranges = {{-2, 2}, {-30, 30}, {-90, 90}, {700, 711}};
+  all.push_back({"sinh",
+                 1,
+                 unary<float>(&ck::sinh, &ref::sinh<float>),
+                 unary<double>(&ck::sinh, &ref::sinh<double>),
+                 unary_oracle([](auto x) { return std::sinh(x); }),
+                 1.0,
+                 1.0,
+                 hyperbolic_ranges,
+                 {{0.0L, 0.0L},
+                  {-0.0L, -0.0L},
+                  {kInfinity, kInfinity},
+                  {-kInfinity, -kInfinity},
+                  {1e4L, kInfinity},
+                  {-1e4L, -kInfinity},
+                  {711.0L, kInfinity},
+                  {-711.0L, -kInfinity},
+                  {0x1p-149L, 0x1p-149L},
+                  {-0x1p-149L, -0x1p-149L},
+                  {0x1p-1074L, 0x1p-1074L}}});
+  all.push_back({"cosh",
+                 1,
+                 unary<float>(&ck::cosh, &ref::cosh<float>),
+                 unary<double>(&ck::cosh, &ref::cosh<double>),
+                 unary_oracle([](auto x) { return std::cosh(x); }),
+                 1.0,
+                 1.0,
+                 hyperbolic_ranges,
+                 {{0.0L, 1.0L},
+                  {-0.0L, 1.0L},
+                  {kInfinity, kInfinity},
+                  {-kInfinity, kInfinity},
+                  {1e4L, kInfinity},
+                  {-1e4L, kInfinity},
+                  {711.0L, kInfinity},
+                  {-711.0L, kInfinity},
+                  {0x1p-149L, 1.0L},
+                  {-0x1p-1074L, 1.0L}}});
+
+  // erf, erfc (f32): the change of method at |x| = 1, where erf reaches 1 (3.92) and where erfc
+  // underflows (9.19 to subnormal, 10.06 to 0).
+  const std::vector<Range> erf_ranges = {{-1.5L, 1.5L}, {-4.5L, 4.5L}, {-11, 11}};
+  all.push_back({"erf",
+                 1,
+                 unary<float>(&ck::erf, &ref::erf<float>),
+                 Kernels<double>{},
+                 unary_oracle([](auto x) { return std::erf(x); }),
+                 1.0,
+                 1.0,
+                 erf_ranges,
+                 {{0.0L, 0.0L},
+                  {-0.0L, -0.0L},
+                  {kInfinity, 1.0L},
+                  {-kInfinity, -1.0L},
+                  {10.0L, 1.0L},
+                  {-10.0L, -1.0L},
+                  {0x1p-149L, 0x1p-149L},
+                  {-0x1p-149L, -0x1p-149L}}});
+  all.push_back({"erfc",
+                 1,
+                 unary<float>(&ck::erfc, &ref::erfc<float>),
+                 Kernels<double>{},
+                 unary_oracle([](auto x) { return std::erfc(x); }),
+                 1.5,
+                 1.5,
+                 erf_ranges,
+                 {{0.0L, 1.0L},
+                  {-0.0L, 1.0L},
+                  {kInfinity, 0.0L},
+                  {-kInfinity, 2.0L},
+                  {20.0L, 0.0L},
+                  {-20.0L, 2.0L},
+                  {0x1p-149L, 1.0L}}});
+
   // ------------------------------ Roots and powers
 
   all.push_back({"sqrt",

@@ -24,6 +24,7 @@
 // on ARM add extensions beyond the TU's flags): they inline the ops of HwyOps.
 HWY_BEFORE_NAMESPACE();
 #include "math/activation.h"
+#include "math/erf.h"
 #include "math/exp.h"
 #include "math/hyperbolic.h"
 #include "math/inverse_trig.h"
@@ -305,6 +306,22 @@ HWY_ATTR void atan(std::size_t n, const T* x, T* y) {
 template <class T>
 HWY_ATTR void atan2(std::size_t n, const T* y, const T* x, T* z) {
   MapBinary<math::Atan2>(n, y, x, z);
+}
+template <class T>
+HWY_ATTR void sinh(std::size_t n, const T* x, T* y) {
+  MapUnary<math::Sinh>(n, x, y);
+}
+template <class T>
+HWY_ATTR void cosh(std::size_t n, const T* x, T* y) {
+  MapUnary<math::Cosh>(n, x, y);
+}
+template <class T>
+HWY_ATTR void erf(std::size_t n, const T* x, T* y) {
+  MapUnary<math::Erf>(n, x, y);
+}
+template <class T>
+HWY_ATTR void erfc(std::size_t n, const T* x, T* y) {
+  MapUnary<math::Erfc>(n, x, y);
 }
 
 template <class T>
