@@ -56,29 +56,30 @@
 #define COHERIQ_KERNELS_BINARY(op, a, b, X, T, S) \
   X(op, S, op<T>, touches<>, void, (std::size_t n, const T* a, const T* b, T* z), (n, a, b, z))
 // The functions of both precisions.
-#define COHERIQ_KERNELS_MATH_TYPED(X, T, S)  \
-  COHERIQ_KERNELS_UNARY(exp, X, T, S)        \
-  COHERIQ_KERNELS_UNARY(exp2, X, T, S)       \
-  COHERIQ_KERNELS_UNARY(expm1, X, T, S)      \
-  COHERIQ_KERNELS_UNARY(log, X, T, S)        \
-  COHERIQ_KERNELS_UNARY(log2, X, T, S)       \
-  COHERIQ_KERNELS_UNARY(log10, X, T, S)      \
-  COHERIQ_KERNELS_UNARY(log1p, X, T, S)      \
-  COHERIQ_KERNELS_UNARY(sqrt, X, T, S)       \
-  COHERIQ_KERNELS_UNARY(cbrt, X, T, S)       \
-  COHERIQ_KERNELS_BINARY(pow, x, y, X, T, S) \
-  COHERIQ_KERNELS_UNARY(sin, X, T, S)        \
-  COHERIQ_KERNELS_UNARY(cos, X, T, S)        \
-  COHERIQ_KERNELS_UNARY(tan, X, T, S)        \
-  COHERIQ_KERNELS_UNARY(asin, X, T, S)       \
-  COHERIQ_KERNELS_UNARY(acos, X, T, S)       \
-  COHERIQ_KERNELS_UNARY(atan, X, T, S)       \
-  COHERIQ_KERNELS_BINARY(atan2, y, x, X, T, S)
+#define COHERIQ_KERNELS_MATH_TYPED(X, T, S)    \
+  COHERIQ_KERNELS_UNARY(exp, X, T, S)          \
+  COHERIQ_KERNELS_UNARY(exp2, X, T, S)         \
+  COHERIQ_KERNELS_UNARY(expm1, X, T, S)        \
+  COHERIQ_KERNELS_UNARY(log, X, T, S)          \
+  COHERIQ_KERNELS_UNARY(log2, X, T, S)         \
+  COHERIQ_KERNELS_UNARY(log10, X, T, S)        \
+  COHERIQ_KERNELS_UNARY(log1p, X, T, S)        \
+  COHERIQ_KERNELS_UNARY(sqrt, X, T, S)         \
+  COHERIQ_KERNELS_UNARY(cbrt, X, T, S)         \
+  COHERIQ_KERNELS_BINARY(pow, x, y, X, T, S)   \
+  COHERIQ_KERNELS_UNARY(sin, X, T, S)          \
+  COHERIQ_KERNELS_UNARY(cos, X, T, S)          \
+  COHERIQ_KERNELS_UNARY(tan, X, T, S)          \
+  COHERIQ_KERNELS_UNARY(asin, X, T, S)         \
+  COHERIQ_KERNELS_UNARY(acos, X, T, S)         \
+  COHERIQ_KERNELS_UNARY(atan, X, T, S)         \
+  COHERIQ_KERNELS_BINARY(atan2, y, x, X, T, S) \
+  COHERIQ_KERNELS_UNARY(sigmoid, X, T, S)      \
+  COHERIQ_KERNELS_UNARY(silu, X, T, S)         \
+  COHERIQ_KERNELS_UNARY(softmax, X, T, S)      \
+  COHERIQ_KERNELS_UNARY(log_softmax, X, T, S)
 // The functions that have an f32 row only so far (their f64 rows are to come).
-#define COHERIQ_KERNELS_MATH_F32_TYPED(X, T, S) \
-  COHERIQ_KERNELS_UNARY(tanh, X, T, S)          \
-  COHERIQ_KERNELS_UNARY(sigmoid, X, T, S)       \
-  COHERIQ_KERNELS_UNARY(softmax, X, T, S)
+#define COHERIQ_KERNELS_MATH_F32_TYPED(X, T, S) COHERIQ_KERNELS_UNARY(tanh, X, T, S)
 #define COHERIQ_KERNELS_MATH(X)              \
   COHERIQ_KERNELS_MATH_TYPED(X, float, f32)  \
   COHERIQ_KERNELS_MATH_TYPED(X, double, f64) \
@@ -146,8 +147,8 @@
 
 // The same rows by how their implementations are declared: the typed families (templates over T,
 // impl = op<T>), with T and S as given, and the others (impl a function of its own).
-#define COHERIQ_KERNELS_TYPED(X, T, S)                                        \
-  COHERIQ_KERNELS_PUBLIC_TYPED(X, T, S)                                       \
-  COHERIQ_KERNELS_MATH_TYPED(X, T, S) COHERIQ_KERNELS_MATH_F32_TYPED(X, T, S) \
-      COHERIQ_KERNELS_GEMM_TYPED(X, T, S)
+#define COHERIQ_KERNELS_TYPED(X, T, S)  \
+  COHERIQ_KERNELS_PUBLIC_TYPED(X, T, S) \
+  COHERIQ_KERNELS_MATH_TYPED(X, T, S)   \
+  COHERIQ_KERNELS_MATH_F32_TYPED(X, T, S) COHERIQ_KERNELS_GEMM_TYPED(X, T, S)
 #define COHERIQ_KERNELS_UNTYPED(X) COHERIQ_KERNELS_REDUCED(X)
