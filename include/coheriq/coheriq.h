@@ -127,6 +127,7 @@ int coheriq_vssilu(size_t n, const float* x, float* y);
 int coheriq_vdsilu(size_t n, const double* x, double* y);
 int coheriq_vslog_softmax(size_t n, const float* x, float* y);
 int coheriq_vdlog_softmax(size_t n, const double* x, double* y);
+int coheriq_vdtanh(size_t n, const double* x, double* y);
 
 /* ------------------------------ Trigonometry, vs f32 and vd f64 (y == x allowed) */
 int coheriq_vssin(size_t n, const float* x, float* y);

@@ -77,13 +77,11 @@
   COHERIQ_KERNELS_UNARY(sigmoid, X, T, S)      \
   COHERIQ_KERNELS_UNARY(silu, X, T, S)         \
   COHERIQ_KERNELS_UNARY(softmax, X, T, S)      \
-  COHERIQ_KERNELS_UNARY(log_softmax, X, T, S)
-// The functions that have an f32 row only so far (their f64 rows are to come).
-#define COHERIQ_KERNELS_MATH_F32_TYPED(X, T, S) COHERIQ_KERNELS_UNARY(tanh, X, T, S)
-#define COHERIQ_KERNELS_MATH(X)              \
-  COHERIQ_KERNELS_MATH_TYPED(X, float, f32)  \
-  COHERIQ_KERNELS_MATH_TYPED(X, double, f64) \
-  COHERIQ_KERNELS_MATH_F32_TYPED(X, float, f32)
+  COHERIQ_KERNELS_UNARY(log_softmax, X, T, S)  \
+  COHERIQ_KERNELS_UNARY(tanh, X, T, S)
+#define COHERIQ_KERNELS_MATH(X)             \
+  COHERIQ_KERNELS_MATH_TYPED(X, float, f32) \
+  COHERIQ_KERNELS_MATH_TYPED(X, double, f64)
 // Every public row: the typed families for f32 and f64, then the others.
 #define COHERIQ_KERNELS_PUBLIC(X)              \
   COHERIQ_KERNELS_PUBLIC_TYPED(X, float, f32)  \
@@ -150,5 +148,5 @@
 #define COHERIQ_KERNELS_TYPED(X, T, S)  \
   COHERIQ_KERNELS_PUBLIC_TYPED(X, T, S) \
   COHERIQ_KERNELS_MATH_TYPED(X, T, S)   \
-  COHERIQ_KERNELS_MATH_F32_TYPED(X, T, S) COHERIQ_KERNELS_GEMM_TYPED(X, T, S)
+  COHERIQ_KERNELS_GEMM_TYPED(X, T, S)
 #define COHERIQ_KERNELS_UNTYPED(X) COHERIQ_KERNELS_REDUCED(X)

@@ -249,7 +249,8 @@ struct Math<double> {
             {"sigmoid", coheriq_vdsigmoid, sigmoid},
             {"softmax", coheriq_vdsoftmax, softmax},
             {"silu", coheriq_vdsilu, silu},
-            {"log_softmax", coheriq_vdlog_softmax, log_softmax}};
+            {"log_softmax", coheriq_vdlog_softmax, log_softmax},
+            {"tanh", coheriq_vdtanh, tanh}};
   }
   static std::vector<Binary<double>> binary() {
     return {{"pow", coheriq_vdpow, pow}, {"atan2", coheriq_vdatan2, atan2}};
