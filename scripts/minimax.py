@@ -309,6 +309,13 @@ def _(kind):
     return q, lambda t: 1 / q(t), list(range(degree + 1)), mp.mpf(1) / mp.mpf("10.1"), 1, {}
 
 
+@define("tanh", "1 - e^(-2s) = s S(s), S = 2 - 2s + s^2 Q(s) on [-ln2/4, ln2/4], relative to S")
+def _(kind):
+    degree = by_type(kind, 5, 13)  # of S
+    g = lambda s: mp.mpf(2) if s == 0 else -mp.expm1(-2 * s) / s
+    return g, rel(g), list(range(degree + 1)), -LN2 / 4, LN2 / 4, {0: mp.mpf(2), 1: mp.mpf(-2)}
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)

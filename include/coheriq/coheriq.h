@@ -120,7 +120,14 @@ int coheriq_vspow(size_t n, const float* x, const float* y, float* z);
 int coheriq_vdpow(size_t n, const double* x, const double* y, double* z);
 int coheriq_vstanh(size_t n, const float* x, float* y);
 int coheriq_vssigmoid(size_t n, const float* x, float* y);
+int coheriq_vdsigmoid(size_t n, const double* x, double* y);
 int coheriq_vssoftmax(size_t n, const float* x, float* y);
+int coheriq_vdsoftmax(size_t n, const double* x, double* y);
+int coheriq_vssilu(size_t n, const float* x, float* y);
+int coheriq_vdsilu(size_t n, const double* x, double* y);
+int coheriq_vslog_softmax(size_t n, const float* x, float* y);
+int coheriq_vdlog_softmax(size_t n, const double* x, double* y);
+int coheriq_vdtanh(size_t n, const double* x, double* y);
 
 /* ------------------------------ Trigonometry, vs f32 and vd f64 (y == x allowed) */
 int coheriq_vssin(size_t n, const float* x, float* y);

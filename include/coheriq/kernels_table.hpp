@@ -75,14 +75,16 @@
   COHERIQ_KERNELS_UNARY(atan, X, T, S)         \
   COHERIQ_KERNELS_BINARY(atan2, y, x, X, T, S) \
   COHERIQ_KERNELS_UNARY(sinh, X, T, S)         \
-  COHERIQ_KERNELS_UNARY(cosh, X, T, S)
+  COHERIQ_KERNELS_UNARY(cosh, X, T, S)         \
+  COHERIQ_KERNELS_UNARY(sigmoid, X, T, S)      \
+  COHERIQ_KERNELS_UNARY(silu, X, T, S)         \
+  COHERIQ_KERNELS_UNARY(softmax, X, T, S)      \
+  COHERIQ_KERNELS_UNARY(log_softmax, X, T, S)  \
+  COHERIQ_KERNELS_UNARY(tanh, X, T, S)
 // The functions that have an f32 row only so far (their f64 rows are to come).
 #define COHERIQ_KERNELS_MATH_F32_TYPED(X, T, S) \
   COHERIQ_KERNELS_UNARY(erf, X, T, S)           \
-  COHERIQ_KERNELS_UNARY(erfc, X, T, S)          \
-  COHERIQ_KERNELS_UNARY(tanh, X, T, S)          \
-  COHERIQ_KERNELS_UNARY(sigmoid, X, T, S)       \
-  COHERIQ_KERNELS_UNARY(softmax, X, T, S)
+  COHERIQ_KERNELS_UNARY(erfc, X, T, S)
 #define COHERIQ_KERNELS_MATH(X)              \
   COHERIQ_KERNELS_MATH_TYPED(X, float, f32)  \
   COHERIQ_KERNELS_MATH_TYPED(X, double, f64) \

@@ -1,5 +1,4 @@
-// sinh and cosh for float and double, tanh for float: the algorithms every engine runs
-// (src/math/ops.h).
+// sinh, cosh and tanh for float and double: the algorithms every engine runs (src/math/ops.h).
 #pragma once
 
 #include "math/exp.h"
@@ -21,14 +20,40 @@ struct TanhConstants<float> {
       -8.8948644698e-2f, 2.6771309972e-1f, -6.6666966677e-1f, 1.3333239555e+0f, -2.0f, 2.0f};
 };
 
+template <>
+struct TanhConstants<double> {
+  static constexpr double kClamp = 20.0;  // tanh rounds to ±1 beyond 19.06
+  static constexpr double kMinus2Log2e = -0x1.71547652b82fep+1;
+  // ln2/2 as hi + lo: k·hi is exact beside x (Cody-Waite, as exp.h).
+  static constexpr double kHalfLn2 = 0x1.62e42fefa39efp-2;
+  static constexpr double kHalfLn2Lo = 0x1.abc9e3b39803fp-57;
+  // 1 - e^(-2s) = s·S(s), 2 - 2s kept exact: relative error 2^-59.7 on [-ln2/4, ln2/4]
+  // (scripts/minimax.py tanh).
+  static constexpr double kS[] = {-0x1.939e30dc2894ep-23,
+                                  0x1.61d658eed2226p-20,
+                                  -0x1.1eedb2fee3d84p-17,
+                                  0x1.ae641d1616c3dp-15,
+                                  -0x1.27e4fb6987246p-12,
+                                  0x1.71de3a5e82e63p-10,
+                                  -0x1.a01a01a01e409p-8,
+                                  0x1.a01a01a0188efp-6,
+                                  -0x1.6c16c16c16c0bp-4,
+                                  0x1.1111111111116p-2,
+                                  -0x1.5555555555555p-1,
+                                  0x1.5555555555555p+0,
+                                  -2.0,
+                                  2.0};
+};
+
 // tanh x = w / (2 - w) with w = 1 - e^(-2x): one formula for every x, accurate near 0 too
 // because w comes from an expm1, scale·(1 - e^r) - (scale - 1) with scale = 2^k, without
 // cancellation. The reduction is done on s = x + k·ln2/2 (r = -2s) with the polynomial fitted
-// in s, which saves the doubling; one reduction step suffices, as its error is scaled by 2^k
-// and so matters only while k is small. x is clamped to ±9.5, where tanh already rounds to ±1,
-// so k stays in [-27, 27] and 2^k is a normal float. The operand order keeps -0 as -0 (x - (+0),
-// -0·2 - (+0) and -0 / 2 are -0). scale·s (exact: a power of two times a float) is formed beside
-// the polynomial, so w is one fused multiply-add after it. Worst error 3.3 ulp (bound 4).
+// in s, which saves the doubling; for float one reduction step suffices, as its error is scaled
+// by 2^k and so matters only while k is small (double takes ln2/2 as hi + lo). x is clamped to
+// ±9.5 (f32) or ±20 (f64), where tanh already rounds to ±1, so |k| <= 27 (58) and 2^k is normal.
+// The operand order keeps -0 as -0 (x - (+0), -0·2 - (+0) and -0 / 2 are -0). scale·s (exact: a
+// power of two times a float) is formed beside the polynomial, so w is one fused multiply-add after
+// it. Worst error 3.3 ulp f32, 2.95 f64 (sampled; bound 4).
 struct Tanh {
   static constexpr bool kOnePath = true;
 
@@ -43,7 +68,8 @@ struct Tanh {
     const Vec<O> shift = o.Set(F::kRoundShift + F::kBias);
     const Vec<O> k_shifted = o.MulAdd(xc, o.Set(C::kMinus2Log2e), shift);
     const Vec<O> minus_k = o.Sub(shift, k_shifted);
-    const Vec<O> s = o.NegMulAdd(minus_k, o.Set(C::kHalfLn2), xc);
+    Vec<O> s = o.NegMulAdd(minus_k, o.Set(C::kHalfLn2), xc);
+    if constexpr (!kIsFloat<O>) s = o.NegMulAdd(minus_k, o.Set(C::kHalfLn2Lo), s);
     const Vec<O> scale = Pow2FromBiasedShift(o, k_shifted);
     const Vec<O> scale_s = o.Mul(scale, s);
     const Vec<O> poly = Horner(o, s, C::kS);

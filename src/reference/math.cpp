@@ -88,6 +88,10 @@ template <class T>
 void sigmoid(std::size_t n, const T* x, T* y) {
   map_unary<math::Sigmoid>(n, x, y);
 }
+template <class T>
+void silu(std::size_t n, const T* x, T* y) {
+  map_unary<math::Silu>(n, x, y);
+}
 
 template <class T>
 void sin(std::size_t n, const T* x, T* y) {
@@ -147,28 +151,79 @@ void pow(std::size_t n, const T* x, const T* y, T* z) {
   map_binary<math::Pow>(n, x, y, z);
 }
 
-// Three passes, as the generic kernel: the maximum; the exponentials (math::SoftmaxExp, stored
-// in y) and their sum in double; each scaled by 1/sum. A NaN, a +Inf, or all entries -Inf make
-// every output NaN through the sum (x - max is NaN there); -Inf entries among finite ones give
-// exactly 0.
+namespace {
+
+// A sum of nonnegative terms in double with its rounding errors kept (TwoSum): far below an ulp
+// of T for any n, float or double.
+struct Sum {
+  double hi = 0, lo = 0;
+  void add(double v) {
+    double err;
+    hi = math::TwoSum(math::ScalarOps<double>{}, hi, v, err);
+    lo += err;
+  }
+  double value() const { return hi + lo; }
+};
+
 template <class T>
-void softmax(std::size_t n, const T* x, T* y) {
-  if (n == 0) return;
+T largest_of(std::size_t n, const T* x) {
   const math::ScalarOps<T> o;
   T largest = -std::numeric_limits<T>::infinity();
   for (std::size_t i = 0; i < n; ++i) largest = o.Max(largest, x[i]);
-  const T neg_max = -largest;
-  double sum = 0;
+  return largest;
+}
+
+// e^(x - max), with the rounding error of x - max fed to the reduction (math::SoftmaxExp).
+template <class T>
+T shifted_exp(T v, T neg_max, T& diff) {
+  const math::ScalarOps<T> o;
+  diff = v + neg_max;
+  const T lo = math::SoftmaxExp::Lo(o, v, neg_max, diff);
+  return math::Exp::InRange(o, diff) ? math::Exp::FastWithLo(o, diff, lo)
+                                     : math::Exp::GeneralWithLo(o, diff, lo);
+}
+
+}  // namespace
+
+// Three passes, as the generic kernel: the maximum; the exponentials (stored in y) and their
+// sum; each scaled by 1/sum. A NaN, a +Inf, or all entries -Inf make every output NaN through the
+// sum (x - max is NaN there); -Inf entries among finite ones give exactly 0.
+template <class T>
+void softmax(std::size_t n, const T* x, T* y) {
+  if (n == 0) return;
+  const T neg_max = -largest_of(n, x);
+  Sum sum;
   for (std::size_t i = 0; i < n; ++i) {
-    const T v = x[i];
-    const T diff = v + neg_max;
-    const T lo = math::SoftmaxExp::Lo(o, v, neg_max, diff);
-    y[i] = math::Exp::InRange(o, diff) ? math::Exp::FastWithLo(o, diff, lo)
-                                       : math::Exp::GeneralWithLo(o, diff, lo);
-    sum += y[i];
+    T diff;
+    y[i] = shifted_exp(x[i], neg_max, diff);
+    sum.add(y[i]);
   }
-  const T scale = static_cast<T>(1.0 / sum);
+  const T scale = static_cast<T>(1.0 / sum.value());
   for (std::size_t i = 0; i < n; ++i) y[i] *= scale;
+}
+
+// Three passes: the maximum; the sum of the exponentials below it and the count of entries equal
+// to it (math::LogSoftmax); y = (x - max) - L. The special values are softmax's: NaN everywhere
+// for a NaN, a +Inf or all entries -Inf (the sum is NaN), -Inf for -Inf entries.
+template <class T>
+void log_softmax(std::size_t n, const T* x, T* y) {
+  if (n == 0) return;
+  const math::ScalarOps<T> o;
+  const T neg_max = -largest_of(n, x);
+  Sum rest;
+  double count = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    T diff;
+    const T e = shifted_exp(x[i], neg_max, diff);
+    if (diff == 0) {
+      count += 1;
+    } else {
+      rest.add(e);
+    }
+  }
+  const double sum_less_one = math::LogSoftmax::SumLessOne(rest.hi, rest.lo, count);
+  const T log_sum = static_cast<T>(math::Log1p::General(math::ScalarOps<double>{}, sum_less_one));
+  for (std::size_t i = 0; i < n; ++i) y[i] = math::LogSoftmax::Of(o, x[i], neg_max, log_sum);
 }
 
 // Explicit instantiations of every math row (coheriq/kernels_table.hpp).

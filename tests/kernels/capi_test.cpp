@@ -224,7 +224,9 @@ struct Math<float> {
             {"erfc", coheriq_vserfc, erfc},
             {"tanh", coheriq_vstanh, tanh},
             {"sigmoid", coheriq_vssigmoid, sigmoid},
-            {"softmax", coheriq_vssoftmax, softmax}};
+            {"softmax", coheriq_vssoftmax, softmax},
+            {"silu", coheriq_vssilu, silu},
+            {"log_softmax", coheriq_vslog_softmax, log_softmax}};
   }
   static std::vector<Binary<float>> binary() {
     return {{"pow", coheriq_vspow, pow}, {"atan2", coheriq_vsatan2, atan2}};
@@ -233,15 +235,28 @@ struct Math<float> {
 template <>
 struct Math<double> {
   static std::vector<Unary<double>> unary() {
-    return {{"exp", coheriq_vdexp, exp},       {"exp2", coheriq_vdexp2, exp2},
-            {"expm1", coheriq_vdexpm1, expm1}, {"log", coheriq_vdlog, log},
-            {"log2", coheriq_vdlog2, log2},    {"log10", coheriq_vdlog10, log10},
-            {"log1p", coheriq_vdlog1p, log1p}, {"sqrt", coheriq_vdsqrt, sqrt},
-            {"cbrt", coheriq_vdcbrt, cbrt},    {"sin", coheriq_vdsin, sin},
-            {"cos", coheriq_vdcos, cos},       {"tan", coheriq_vdtan, tan},
-            {"asin", coheriq_vdasin, asin},    {"acos", coheriq_vdacos, acos},
-            {"atan", coheriq_vdatan, atan},    {"sinh", coheriq_vdsinh, sinh},
-            {"cosh", coheriq_vdcosh, cosh}};
+    return {{"exp", coheriq_vdexp, exp},
+            {"exp2", coheriq_vdexp2, exp2},
+            {"expm1", coheriq_vdexpm1, expm1},
+            {"log", coheriq_vdlog, log},
+            {"log2", coheriq_vdlog2, log2},
+            {"log10", coheriq_vdlog10, log10},
+            {"log1p", coheriq_vdlog1p, log1p},
+            {"sqrt", coheriq_vdsqrt, sqrt},
+            {"cbrt", coheriq_vdcbrt, cbrt},
+            {"sin", coheriq_vdsin, sin},
+            {"cos", coheriq_vdcos, cos},
+            {"tan", coheriq_vdtan, tan},
+            {"asin", coheriq_vdasin, asin},
+            {"acos", coheriq_vdacos, acos},
+            {"atan", coheriq_vdatan, atan},
+            {"sinh", coheriq_vdsinh, sinh},
+            {"cosh", coheriq_vdcosh, cosh},
+            {"sigmoid", coheriq_vdsigmoid, sigmoid},
+            {"softmax", coheriq_vdsoftmax, softmax},
+            {"silu", coheriq_vdsilu, silu},
+            {"log_softmax", coheriq_vdlog_softmax, log_softmax},
+            {"tanh", coheriq_vdtanh, tanh}};
   }
   static std::vector<Binary<double>> binary() {
     return {{"pow", coheriq_vdpow, pow}, {"atan2", coheriq_vdatan2, atan2}};

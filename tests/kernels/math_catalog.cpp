@@ -442,24 +442,27 @@ std::vector<MathFunction> make_catalogue() {
   all.push_back({"tanh",
                  1,
                  unary<float>(&ck::tanh, &ref::tanh<float>),
-                 Kernels<double>{},
+                 unary<double>(&ck::tanh, &ref::tanh<double>),
                  unary_oracle([](auto x) { return std::tanh(x); }),
                  4.0,
                  4.0,
-                 {{-12, 12}, {-1, 1}},
+                 {{-12, 12}, {-1, 1}, {-22, 22}, {-1e-3L, 1e-3L}},
                  {{0.0L, 0.0L},
                   {-0.0L, -0.0L},
                   {kInfinity, 1.0L},
                   {-kInfinity, -1.0L},
                   {20.0L, 1.0L},
                   {-20.0L, -1.0L},
+                  {30.0L, 1.0L},
                   {0x1p-149L, 0x1p-149L},
-                  {-0x1p-149L, -0x1p-149L}}});
+                  {-0x1p-149L, -0x1p-149L},
+                  {0x1p-1074L, 0x1p-1074L},
+                  {-0x1p-1000L, -0x1p-1000L}}});
 
   all.push_back({"sigmoid",
                  1,
                  unary<float>(&ck::sigmoid, &ref::sigmoid<float>),
-                 Kernels<double>{},
+                 unary<double>(&ck::sigmoid, &ref::sigmoid<double>),
                  unary_oracle([](auto x) { return 1 / (1 + std::exp(-x)); }),
                  4.0,
                  4.0,
@@ -470,6 +473,28 @@ std::vector<MathFunction> make_catalogue() {
                   {-kInfinity, 0.0L},
                   {100.0L, 1.0L},
                   {-1e4L, 0.0L}}});
+
+  // silu x = x·σ(x): results normal while e^x is subnormal (x in [-104, -87] f32, [-745, -708]
+  // f64), then gradual underflow to -0.
+  all.push_back({"silu",
+                 1,
+                 unary<float>(&ck::silu, &ref::silu<float>),
+                 unary<double>(&ck::silu, &ref::silu<double>),
+                 unary_oracle([](auto x) {
+                   using W = decltype(x);
+                   return std::isinf(x) ? (x > 0 ? x : W(-0.0)) : x / (1 + std::exp(-x));
+                 }),
+                 4.0,
+                 4.0,
+                 {{-120, 120}, {-800, 800}, {-5, 5}, {-110, -80}, {-760, -700}},
+                 {{0.0L, 0.0L},
+                  {-0.0L, -0.0L},
+                  {kInfinity, kInfinity},
+                  {-kInfinity, -0.0L},
+                  {200.0L, 200.0L},
+                  {-1e4L, -0.0L},
+                  {0x1p-140L, 0x1p-141L},
+                  {-0x1p-1000L, -0x1p-1001L}}});
   return all;
 }
 

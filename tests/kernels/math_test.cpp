@@ -2,7 +2,7 @@
 // within its bound of an oracle one precision up (ulps as real numbers, denormal results
 // included), bitwise equal to the reference engine's result (one algorithm per function runs on
 // every engine), and exactly right on the special values. The maximum error of each function is
-// printed. Softmax, a reduction, has its own cases below.
+// printed. softmax and log_softmax, reductions, have their own cases below.
 #include <doctest/doctest.h>
 
 #include <coheriq/kernels.hpp>
@@ -201,12 +201,25 @@ TEST_CASE_TEMPLATE("vector math: every size and alignment, and in place", T, flo
   }
 }
 
-// ------------------------------ softmax
+// ------------------------------ softmax and log_softmax
 
-// Long double softmax, with the documented special cases: a NaN, a +Inf, or all -Inf give NaN
-// everywhere.
+// The two reductions, by overload.
 template <class T>
-std::vector<long double> softmax_oracle(const T* x, std::size_t n) {
+struct Reduction {
+  const char* name;
+  bool log;
+  void (*run)(std::size_t, const T*, T*);
+};
+template <class T>
+std::vector<Reduction<T>> reductions() {
+  return {{"softmax", false, &softmax}, {"log_softmax", true, &log_softmax}};
+}
+
+// Long double softmax or log_softmax, with the documented special cases: a NaN, a +Inf, or all
+// -Inf give NaN everywhere. log_softmax's log Σ as log1p of the terms below the maximum plus the
+// count of maxima less one, which keeps it exact where it is tiny.
+template <class T>
+std::vector<long double> softmax_oracle(const T* x, std::size_t n, bool log) {
   std::vector<long double> y(n);
   long double largest = -kInf<long double>;
   bool nan = false;
@@ -218,17 +231,29 @@ std::vector<long double> softmax_oracle(const T* x, std::size_t n) {
     std::fill(y.begin(), y.end(), kNaN<long double>);
     return y;
   }
-  long double total = 0;  // n·2^-64 relative at worst: far below an ulp for any n here
-  for (std::size_t i = 0; i < n; ++i) total += std::exp(static_cast<long double>(x[i]) - largest);
+  // n·2^-64 relative at worst: far below an ulp for any n here
+  long double rest = 0, maxima = 0;
   for (std::size_t i = 0; i < n; ++i) {
-    y[i] = std::exp(static_cast<long double>(x[i]) - largest) / total;
+    const long double diff = static_cast<long double>(x[i]) - largest;
+    if (diff == 0) {
+      maxima += 1;
+    } else {
+      rest += std::exp(diff);
+    }
+  }
+  const long double total = rest + maxima;
+  const long double log_total = std::log1p(rest + (maxima - 1));
+  for (std::size_t i = 0; i < n; ++i) {
+    const long double diff = static_cast<long double>(x[i]) - largest;
+    y[i] = log ? diff - log_total : std::exp(diff) / total;
   }
   return y;
 }
 
 template <class T>
-void check_softmax(const T* x, const T* y, std::size_t n, const std::string& context) {
-  const std::vector<long double> exact = softmax_oracle(x, n);
+void check_softmax(const Reduction<T>& f, const T* x, const T* y, std::size_t n,
+                   const std::string& context) {
+  const std::vector<long double> exact = softmax_oracle(x, n, f.log);
   Failures failures;
   for (std::size_t i = 0; i < n; ++i) {
     const double ulps = ulp_error(y[i], static_cast<Wider<T>>(exact[i]));
@@ -239,69 +264,89 @@ void check_softmax(const T* x, const T* y, std::size_t n, const std::string& con
       });
     }
   }
-  CHECK_MESSAGE(failures.none(), context, ": ", failures.report());
+  CHECK_MESSAGE(failures.none(), f.name, ".", type_name<T>(), " ", context, ": ",
+                failures.report());
 }
 
-TEST_CASE("softmax is within 4 ulp per element, every size and alignment, in place too") {
+TEST_CASE_TEMPLATE(
+    "softmax and log_softmax are within 4 ulp per element, every size and "
+    "alignment, in place too",
+    T, float, double) {
   Random random(21);
-  for (std::size_t n : sizes()) {
-    for (std::size_t offset : kOffsets) {
-      for (float spread : {10.0f, 60.0f}) {  // 60: outputs down to e^-120, denormals included
-        Buffer<float> x(n, offset), y(n, 1 - offset), in_place(n, offset);
-        for (float& v : x) v = random.uniform<float>(-spread, spread);
-        const std::string context =
-            "softmax n = " + std::to_string(n) + ", offset " + std::to_string(offset) +
-            ", x in [-" + std::to_string(int(spread)) + ", " + std::to_string(int(spread)) + "]";
-        softmax(n, x.data(), y.data());
-        check_softmax(x.data(), y.data(), n, context);
-        std::copy(x.begin(), x.end(), in_place.begin());
-        softmax(n, in_place.data(), in_place.data());
-        check_softmax(x.data(), in_place.data(), n, context + ", in place");
+  // The larger spread: outputs down to e^-120 (f32) or e^-720 (f64), denormals included.
+  const T spreads[] = {T(10), sizeof(T) == 4 ? T(60) : T(360)};
+  for (const Reduction<T>& f : reductions<T>()) {
+    for (std::size_t n : sizes()) {
+      for (std::size_t offset : kOffsets) {
+        for (T spread : spreads) {
+          Buffer<T> x(n, offset), y(n, 1 - offset), in_place(n, offset);
+          for (T& v : x) v = random.uniform<T>(-spread, spread);
+          const std::string context =
+              "n = " + std::to_string(n) + ", offset " + std::to_string(offset) + ", x in [-" +
+              std::to_string(int(spread)) + ", " + std::to_string(int(spread)) + "]";
+          f.run(n, x.data(), y.data());
+          check_softmax(f, x.data(), y.data(), n, context);
+          std::copy(x.begin(), x.end(), in_place.begin());
+          f.run(n, in_place.data(), in_place.data());
+          check_softmax(f, x.data(), in_place.data(), n, context + ", in place");
+        }
       }
     }
   }
 }
 
-TEST_CASE("softmax special values: stable for huge inputs, -Inf masks, NaN and +Inf poison") {
-  CHECK_NOTHROW(softmax(0, static_cast<const float*>(nullptr), static_cast<float*>(nullptr)));
+TEST_CASE_TEMPLATE(
+    "softmax and log_softmax special values: stable for huge inputs, -Inf masks, "
+    "NaN and +Inf poison",
+    T, float, double) {
   Random random(22);
-  for (std::size_t n : sizes()) {
-    if (n == 0 || n > 200) continue;
-    CAPTURE(n);
-    Buffer<float> x(n, 1), y(n, 0);
-    // Inputs whose exponentials overflow f32: only differences matter.
-    for (float& v : x) v = random.uniform<float>(1e4f, 1e4f + 50.0f);
-    softmax(n, x.data(), y.data());
-    check_softmax(x.data(), y.data(), n, "huge inputs");
+  for (const Reduction<T>& f : reductions<T>()) {
+    CAPTURE(f.name);
+    CHECK_NOTHROW(f.run(0, static_cast<const T*>(nullptr), static_cast<T*>(nullptr)));
+    for (std::size_t n : sizes()) {
+      if (n == 0 || n > 200) continue;
+      CAPTURE(n);
+      Buffer<T> x(n, 1), y(n, 0);
+      // Inputs whose exponentials overflow: only differences matter.
+      for (T& v : x) v = random.uniform<T>(T(1e4), T(1e4 + 50));
+      f.run(n, x.data(), y.data());
+      check_softmax(f, x.data(), y.data(), n, "huge inputs");
 
-    std::fill(x.begin(), x.end(), 3.0f);  // constant: 1/n each
-    softmax(n, x.data(), y.data());
-    check_softmax(x.data(), y.data(), n, "constant input");
+      std::fill(x.begin(), x.end(), T(3));  // constant: 1/n each, or -ln n
+      f.run(n, x.data(), y.data());
+      check_softmax(f, x.data(), y.data(), n, "constant input");
 
-    for (std::size_t p = 0; p < n; ++p) {
-      CAPTURE(p);
-      for (float& v : x) v = random.uniform<float>(-5.0f, 5.0f);
-      if (n > 1) {
-        x[p] = -kInf<float>;  // masked: exactly 0, the others renormalized
-        softmax(n, x.data(), y.data());
-        CHECK(y[p] == 0.0f);
-        check_softmax(x.data(), y.data(), n, "one -Inf");
+      // One maximum far above the rest: log_softmax's -L is tiny there, and must stay accurate.
+      for (T& v : x) v = random.uniform<T>(T(-90), T(-30));
+      x[n / 2] = T(0);
+      f.run(n, x.data(), y.data());
+      check_softmax(f, x.data(), y.data(), n, "one maximum far above the rest");
+
+      for (std::size_t p = 0; p < n; ++p) {
+        CAPTURE(p);
+        for (T& v : x) v = random.uniform<T>(T(-5), T(5));
+        if (n > 1) {
+          x[p] = -kInf<T>;  // masked: exactly 0 (log_softmax: -Inf), the others renormalized
+          f.run(n, x.data(), y.data());
+          CHECK(y[p] == (f.log ? -kInf<T> : T(0)));
+          check_softmax(f, x.data(), y.data(), n, "one -Inf");
+        }
+        x[p] = kNaN<T>;
+        f.run(n, x.data(), y.data());
+        CHECK(std::all_of(y.begin(), y.end(), [](T v) { return std::isnan(v); }));
+        x[p] = kInf<T>;
+        f.run(n, x.data(), y.data());
+        CHECK(std::all_of(y.begin(), y.end(), [](T v) { return std::isnan(v); }));
       }
-      x[p] = kNaN<float>;
-      softmax(n, x.data(), y.data());
-      CHECK(std::all_of(y.begin(), y.end(), [](float v) { return std::isnan(v); }));
-      x[p] = kInf<float>;
-      softmax(n, x.data(), y.data());
-      CHECK(std::all_of(y.begin(), y.end(), [](float v) { return std::isnan(v); }));
+      std::fill(x.begin(), x.end(), -kInf<T>);
+      f.run(n, x.data(), y.data());
+      CHECK(std::all_of(y.begin(), y.end(), [](T v) { return std::isnan(v); }));
     }
-    std::fill(x.begin(), x.end(), -kInf<float>);
-    softmax(n, x.data(), y.data());
-    CHECK(std::all_of(y.begin(), y.end(), [](float v) { return std::isnan(v); }));
+    const T one = T(7.5);
+    T y = 0;
+    f.run(1, &one, &y);
+    CHECK(same(y, f.log ? T(0) : T(1)));  // log_softmax: +0
   }
-  const float one = 7.5f;
-  float y = 0;
-  softmax(1, &one, &y);
-  CHECK(y == 1.0f);
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <type_traits>
 
 #include "engines/generic/blas1-inl.h"  // softmax scales with scal
@@ -278,6 +279,10 @@ template <class T>
 HWY_ATTR void sigmoid(std::size_t n, const T* x, T* y) {
   MapUnary<math::Sigmoid>(n, x, y);
 }
+template <class T>
+HWY_ATTR void silu(std::size_t n, const T* x, T* y) {
+  MapUnary<math::Silu>(n, x, y);
+}
 
 template <class T>
 HWY_ATTR void sin(std::size_t n, const T* x, T* y) {
@@ -337,27 +342,74 @@ HWY_ATTR void pow(std::size_t n, const T* x, const T* y, T* z) {
   MapBinary<math::Pow>(n, x, y, z);
 }
 
-// ------------------------------ Softmax
+// ------------------------------ Softmax and log_softmax
 
-// y = e^(x - max x) / Σ e^(x - max x), three passes: max; exponentials (stored in y) and their
-// sum; scaling by 1 / sum. The exponentials are the shared algorithm's, with the rounding error
-// of x - max fed to the reduction (math::SoftmaxExp). The sum is accumulated in double, after one
-// float addition of two exponentials, so it adds at most 2^-24 relative (half an ulp) to each
-// element; its order depends on the vector length, so the sum (not the exponentials) may differ
-// in its last bits between engines.
+// A sum of vectors of nonnegative T to far better than T's precision, so that it adds nothing
+// to an element's error but its last rounding: float lanes in pairs in float (one rounding, 2^-24
+// of the pair at most), then in double; double lanes with their rounding errors (TwoSum). Its
+// order follows the vector length, so the sum (not the exponentials) may differ in its last bits
+// between engines.
 template <class T>
-HWY_ATTR void softmax(std::size_t n, const T* x, T* y);
+struct ExpSum;
 
 template <>
-HWY_ATTR void softmax<float>(std::size_t n, const float* x, float* y) {
-  if (n == 0) return;
-  const HwyOps<float> o;
-  const auto d = o.d;
+struct ExpSum<float> {
+  using D = HwyOps<float>::D;
   using V = HwyOps<float>::V;
-  const std::size_t N = hn::Lanes(d);
-  const V neg_inf = hn::Set(d, -__builtin_inff());
+  hn::Half<D> dh;
+  hn::RepartitionToWide<D> dw;
+  hn::Vec<hn::RepartitionToWide<D>> sum0 = hn::Zero(dw), sum1 = hn::Zero(dw);
 
-  // Pass 1: max. The remainder's masked-off lanes are -Inf, neutral for Max.
+  HWY_INLINE void Add(V e) {
+    sum0 = hn::Add(sum0, hn::PromoteTo(dw, hn::LowerHalf(dh, e)));
+    sum1 = hn::Add(sum1, hn::PromoteTo(dw, hn::UpperHalf(dh, e)));
+  }
+  HWY_INLINE void Add2(V a, V b) { Add(hn::Add(a, b)); }  // half the conversions
+  // The total as hi + lo.
+  HWY_INLINE void Total(double& hi, double& lo) const {
+    hi = hn::GetLane(hn::SumOfLanes(dw, hn::Add(sum0, sum1)));
+    lo = 0;
+  }
+};
+
+template <>
+struct ExpSum<double> {
+  using D = HwyOps<double>::D;
+  using V = HwyOps<double>::V;
+  HwyOps<double> o;
+  V sum = hn::Zero(o.d), err = hn::Zero(o.d);
+
+  HWY_INLINE void Add(V e) {
+    V e_err;
+    sum = math::TwoSum(o, sum, e, e_err);
+    err = hn::Add(err, e_err);
+  }
+  HWY_INLINE void Add2(V a, V b) {
+    Add(a);
+    Add(b);
+  }
+  HWY_INLINE void Total(double& hi, double& lo) const {
+    constexpr std::size_t kMaxLanes = hn::MaxLanes(D());
+    HWY_ALIGN double sums[kMaxLanes];
+    hn::Store(sum, o.d, sums);
+    const math::ScalarOps<double, HwyOps<double>> so;
+    hi = 0;
+    lo = hn::GetLane(hn::SumOfLanes(o.d, err));
+    for (std::size_t i = 0; i < hn::Lanes(o.d); ++i) {
+      double e;
+      hi = math::TwoSum(so, hi, sums[i], e);
+      lo += e;
+    }
+  }
+};
+
+// -max x as a vector (pass 1 of both). The remainder's masked-off lanes are -Inf, neutral for Max.
+template <class T>
+HWY_INLINE typename HwyOps<T>::V NegMax(const HwyOps<T>& o, std::size_t n, const T* x) {
+  const auto d = o.d;
+  using V = typename HwyOps<T>::V;
+  const std::size_t N = hn::Lanes(d);
+  const V neg_inf = hn::Set(d, -std::numeric_limits<T>::infinity());
   V m0 = neg_inf, m1 = neg_inf;
   std::size_t i = 0;
   for (; i + 2 * N <= n; i += 2 * N) {
@@ -368,30 +420,31 @@ HWY_ATTR void softmax<float>(std::size_t n, const float* x, float* y) {
     const auto mask = hn::FirstN(d, HWY_MIN(n - i, N));  // at most N lanes, as in MapUnary
     m0 = hn::Max(m0, hn::IfThenElse(mask, hn::MaskedLoad(mask, d, x + i), neg_inf));
   }
-  const V vmax = hn::MaxOfLanes(d, hn::Max(m0, m1));
-  const V neg_max = hn::Neg(vmax);
+  return hn::Neg(hn::MaxOfLanes(d, hn::Max(m0, m1)));
+}
 
-  // Pass 2: y = e^(x - max), sum in double.
-  const hn::Half<decltype(d)> dh;
-  const hn::RepartitionToWide<decltype(d)> dw;
-  auto sum0 = hn::Zero(dw), sum1 = hn::Zero(dw);
-  const auto exp_shifted = [&](V v) HWY_ATTR {
-    const V diff = hn::Add(v, neg_max);
+// Pass 2 of both: e = e^(x - max) for every element, the shared algorithm's exponential with the
+// rounding error of x - max fed to the reduction (math::SoftmaxExp); each vector of them goes to
+// use(i, diff, e) (diff = x - max rounded), two vectors to use2(i, diff_a, ea, diff_b, eb), the
+// remainder's inactive lanes as diff = -Inf, e = 0.
+template <class T, class Use, class Use2>
+HWY_INLINE void ShiftedExps(const HwyOps<T>& o, std::size_t n, const T* x,
+                            typename HwyOps<T>::V neg_max, Use use, Use2 use2) {
+  const auto d = o.d;
+  using V = typename HwyOps<T>::V;
+  const std::size_t N = hn::Lanes(d);
+  const auto exp_shifted = [&](V v, V diff) HWY_ATTR {
     const V lo = math::SoftmaxExp::Lo(o, v, neg_max, diff);
     if (HWY_LIKELY(hn::AllTrue(d, math::Exp::InRange(o, diff)))) {
       return math::Exp::FastWithLo(o, diff, lo);
     }
     return math::Exp::GeneralWithLo(o, diff, lo);
   };
-  const auto accumulate = [&](V e) HWY_ATTR {
-    sum0 = hn::Add(sum0, hn::PromoteTo(dw, hn::LowerHalf(dh, e)));
-    sum1 = hn::Add(sum1, hn::PromoteTo(dw, hn::UpperHalf(dh, e)));
-  };
   // Two vectors per step, with one range test for both; where every lane has |x_i| <= |max|
   // (x_i >= -|max|), Fast2Sum gives the rounding error of x_i - max exactly in two operations
   // instead of TwoSum's five (the same value: the error is exact either way).
-  const V neg_abs_max = hn::Neg(hn::Abs(vmax));
-  i = 0;
+  const V neg_abs_max = hn::Neg(hn::Abs(neg_max));
+  std::size_t i = 0;
   for (; i + 2 * N <= n; i += 2 * N) {
     const V a = hn::LoadU(d, x + i);
     const V b = hn::LoadU(d, x + i + N);
@@ -403,30 +456,90 @@ HWY_ATTR void softmax<float>(std::size_t n, const float* x, float* y) {
       ea = math::Exp::FastWithLo(o, diff_a, math::SoftmaxExp::LoFast(o, a, neg_max, diff_a));
       eb = math::Exp::FastWithLo(o, diff_b, math::SoftmaxExp::LoFast(o, b, neg_max, diff_b));
     } else {
-      ea = exp_shifted(a);
-      eb = exp_shifted(b);
+      ea = exp_shifted(a, diff_a);
+      eb = exp_shifted(b, diff_b);
     }
-    hn::StoreU(ea, d, y + i);
-    hn::StoreU(eb, d, y + i + N);
-    // ea + eb in float first (one rounding, 2^-24 of the sum at most), then in double: half
-    // the conversions.
-    accumulate(hn::Add(ea, eb));
+    use2(i, diff_a, ea, diff_b, eb);
   }
   for (; i + N <= n; i += N) {
-    const V e = exp_shifted(hn::LoadU(d, x + i));
-    hn::StoreU(e, d, y + i);
-    accumulate(e);
+    const V v = hn::LoadU(d, x + i);
+    const V diff = hn::Add(v, neg_max);
+    use(i, diff, exp_shifted(v, diff));
   }
   if (i < n) {
     const auto mask = hn::FirstN(d, n - i);
-    const V e = hn::IfThenElseZero(mask, exp_shifted(hn::MaskedLoad(mask, d, x + i)));
-    hn::BlendedStore(e, mask, d, y + i);
-    accumulate(e);
+    const V v = hn::MaskedLoad(mask, d, x + i);
+    const V diff =
+        hn::IfThenElse(mask, hn::Add(v, neg_max), hn::Set(d, -std::numeric_limits<T>::infinity()));
+    use(i, diff, hn::IfThenElseZero(mask, exp_shifted(v, diff)));
   }
+}
 
-  // Pass 3: scale.
-  const double sum = hn::GetLane(hn::SumOfLanes(dw, hn::Add(sum0, sum1)));
-  scal(n, static_cast<float>(1.0 / sum), y);
+// y = e^(x - max x) / Σ e^(x - max x), three passes: max; exponentials (stored in y) and their
+// sum (ExpSum); scaling by 1 / sum.
+template <class T>
+HWY_ATTR void softmax(std::size_t n, const T* x, T* y) {
+  if (n == 0) return;
+  const HwyOps<T> o;
+  const auto d = o.d;
+  using V = typename HwyOps<T>::V;
+  const std::size_t N = hn::Lanes(d);
+  ExpSum<T> sum;
+  ShiftedExps(
+      o, n, x, NegMax(o, n, x),
+      [&](std::size_t i, V, V e) HWY_ATTR {
+        hn::BlendedStore(e, hn::FirstN(d, HWY_MIN(n - i, N)), d, y + i);
+        sum.Add(e);
+      },
+      [&](std::size_t i, V, V ea, V, V eb) HWY_ATTR {
+        hn::StoreU(ea, d, y + i);
+        hn::StoreU(eb, d, y + i + N);
+        sum.Add2(ea, eb);
+      });
+  double hi, lo;
+  sum.Total(hi, lo);
+  scal(n, static_cast<T>(1.0 / (hi + lo)), y);
+}
+
+// y = (x - max) - ln Σ e^(x - max), three passes: max; the sum of the exponentials below the
+// maximum and the count of entries equal to it (math::LogSoftmax); y.
+template <class T>
+HWY_ATTR void log_softmax(std::size_t n, const T* x, T* y) {
+  if (n == 0) return;
+  const HwyOps<T> o;
+  const auto d = o.d;
+  using V = typename HwyOps<T>::V;
+  const std::size_t N = hn::Lanes(d);
+  const V neg_max = NegMax(o, n, x);
+  ExpSum<T> rest;
+  V count = hn::Zero(d);  // exact while a lane counts below 2^24 (f32); beyond, L >= 16 anyway
+  const V one = hn::Set(d, T(1));
+  const auto below = [&](V diff, V e) HWY_ATTR {
+    const auto at_max = hn::Eq(diff, hn::Zero(d));
+    count = hn::Add(count, hn::IfThenElseZero(at_max, one));
+    return hn::IfThenZeroElse(at_max, e);  // NaN stays, so that it poisons the sum
+  };
+  ShiftedExps(
+      o, n, x, neg_max, [&](std::size_t, V diff, V e) HWY_ATTR { rest.Add(below(diff, e)); },
+      [&](std::size_t, V diff_a, V ea, V diff_b, V eb)
+          HWY_ATTR { rest.Add2(below(diff_a, ea), below(diff_b, eb)); });
+  double hi, lo;
+  rest.Total(hi, lo);
+  const double total_count = static_cast<double>(hn::GetLane(hn::SumOfLanes(d, count)));
+  // L on a vector of doubles (one lane used): the vector code's constants stay internal.
+  const HwyOps<double> wo;
+  const double sum_less_one = math::LogSoftmax::SumLessOne(hi, lo, total_count);
+  const double log_sum_wide = hn::GetLane(math::Log1p::General(wo, wo.Set(sum_less_one)));
+  const V log_sum = hn::Set(d, static_cast<T>(log_sum_wide));
+  std::size_t i = 0;
+  for (; i + N <= n; i += N) {
+    hn::StoreU(math::LogSoftmax::Of(o, hn::LoadU(d, x + i), neg_max, log_sum), d, y + i);
+  }
+  if (i < n) {
+    const auto mask = hn::FirstN(d, HWY_MIN(n - i, N));
+    const V v = hn::MaskedLoad(mask, d, x + i);
+    hn::BlendedStore(math::LogSoftmax::Of(o, v, neg_max, log_sum), mask, d, y + i);
+  }
 }
 
 COHERIQ_GENERIC_END
