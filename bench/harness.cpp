@@ -7,6 +7,7 @@
 #include <sys/mman.h>
 #endif
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -47,6 +48,19 @@ std::size_t thread_count = 1;
 void set_threads(std::size_t n) { thread_count = n == 0 ? 1 : n; }
 std::size_t threads() { return thread_count; }
 
+namespace {
+std::vector<std::string> engine_features;
+}  // namespace
+
+void set_engine_features(std::vector<std::string> features) {
+  engine_features = std::move(features);
+}
+
+bool peer_may_use(std::string_view feature) {
+  return engine_features.empty() || std::find(engine_features.begin(), engine_features.end(),
+                                              feature) != engine_features.end();
+}
+
 void set_progress(bool enabled) { progress_enabled = enabled; }
 
 void announce(const std::string& name) {
@@ -75,6 +89,7 @@ std::map<std::string, std::string>& kernel_traits() {
 void describe(std::string_view kernel, std::string_view type, const KernelTraits& traits) {
   std::string text = std::string("size=") + traits.size + " work=" + traits.work;
   if (*traits.traffic != '\0') text += std::string(" traffic=") + traits.traffic;
+  text += std::string(" group=") + traits.group;
   kernel_traits().emplace(std::string(kernel) + "." + std::string(type), std::move(text));
 }
 
@@ -159,6 +174,7 @@ Range range_of(Fill fill) {
     case Fill::kOutput:
     case Fill::kMatrixC:
       return {0.0, 0.0};
+    case Fill::kUnit:
     case Fill::kMatrixA:
     case Fill::kMatrixB:
       return {-1.0, 1.0};
@@ -199,6 +215,42 @@ T* buffer(std::size_t n, Fill fill) {
 
 template float* buffer<float>(std::size_t, Fill);
 template double* buffer<double>(std::size_t, Fill);
+
+// ------------------------------ Vector math inputs
+
+namespace {
+constexpr MathInputs kMathInputs[] = {
+    {"exp", Fill::kExp, Fill::kOutput},         {"exp2", Fill::kExp, Fill::kOutput},
+    {"expm1", Fill::kExp, Fill::kOutput},       {"log", Fill::kLog, Fill::kOutput},
+    {"log2", Fill::kLog, Fill::kOutput},        {"log10", Fill::kLog, Fill::kOutput},
+    {"log1p", Fill::kLog, Fill::kOutput},       {"pow", Fill::kLog, Fill::kExp},
+    {"cbrt", Fill::kExp, Fill::kOutput},        {"sqrt", Fill::kLog, Fill::kOutput},
+    {"sinh", Fill::kExp, Fill::kOutput},        {"cosh", Fill::kExp, Fill::kOutput},
+    {"sin", Fill::kExp, Fill::kOutput},         {"cos", Fill::kExp, Fill::kOutput},
+    {"tan", Fill::kExp, Fill::kOutput},         {"asin", Fill::kUnit, Fill::kOutput},
+    {"acos", Fill::kUnit, Fill::kOutput},       {"atan", Fill::kExp, Fill::kOutput},
+    {"atan2", Fill::kExp, Fill::kSigmoid},      {"erf", Fill::kTanh, Fill::kOutput},
+    {"erfc", Fill::kTanh, Fill::kOutput},       {"tanh", Fill::kTanh, Fill::kOutput},
+    {"sigmoid", Fill::kSigmoid, Fill::kOutput}, {"silu", Fill::kSigmoid, Fill::kOutput},
+    {"softmax", Fill::kSigmoid, Fill::kOutput}, {"log_softmax", Fill::kSigmoid, Fill::kOutput},
+};
+}  // namespace
+
+bool math_row_wanted(std::string_view kernel, std::string_view type, std::string_view impl) {
+  return impl == "coheriq" ||
+         described_kernels().count(std::string(kernel) + "." + std::string(type)) != 0;
+}
+
+const MathInputs& math_inputs(std::string_view function) {
+  for (const MathInputs& m : kMathInputs) {
+    if (m.function == function) return m;
+  }
+  std::fprintf(stderr,
+               "kernels_bench: no inputs for the vector math function '%.*s': add its row "
+               "to kMathInputs in bench/harness.cpp\n",
+               int(function.size()), function.data());
+  std::abort();
+}
 
 // ------------------------------ Cache control
 

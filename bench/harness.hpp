@@ -29,7 +29,7 @@ namespace coheriq_bench {
 
 struct Sizes {
   std::vector<std::size_t> blas1;  // BLAS-1 vector lengths
-  std::vector<std::size_t> math;   // elementwise math lengths (f32)
+  std::vector<std::size_t> math;   // vector math lengths
   std::vector<std::size_t> gemm;   // square gemm orders (m = n = k)
   std::size_t stream = 0;          // length of the STREAM-style bandwidth reference
 };
@@ -52,6 +52,17 @@ inline bool is_cold(std::size_t n) { return n >= kColdElements; }
 void set_threads(std::size_t n);
 std::size_t threads();
 
+// ------------------------------ Peers' ISA
+
+// The CPU features the engine in effect requires (its required_features; none for the
+// reference). Set once, before registration.
+void set_engine_features(std::vector<std::string> features);
+// Whether a peer built for several ISAs (SLEEF, libmvec, Eigen) may use the one `feature` names
+// (a cpu_features name: "avx512f", "avx2"), once it has checked the host has it: so peers run on
+// the ISA of the engine whose process they share, and a row compares like with like. Under the
+// reference, which requires nothing, peers take the widest the host has.
+bool peer_may_use(std::string_view feature);
+
 // ------------------------------ Buffers
 
 // What a buffer holds; each kind is filled once, deterministically, in a range that keeps the
@@ -60,9 +71,10 @@ enum class Fill {
   kVectorX,  // BLAS-1 x: [0.5, 1.5)
   kVectorY,  // BLAS-1 y: [0.5, 1.5)
   kVectorZ,  // STREAM third operand
-  kExp,      // [-10, 10)
+  kExp,      // [-10, 10) (pow's y too)
   kLog,      // [0.001, 1000)
   kTanh,     // [-5, 5)
+  kUnit,     // [-1, 1) (asin, acos)
   kSigmoid,  // [-10, 10) (softmax too)
   kOutput,   // elementwise outputs: zeros
   kMatrixA,  // gemm operands: [-1, 1)
@@ -143,18 +155,20 @@ struct KernelTraits {
   const char* traffic;  // the STREAM-style reference with the same memory traffic ("read1",
                         // "read2", "scale", "triad"), or "" when none compares
   const char* work;     // how the cost grows with the size: "linear", "quadratic", "cubic"
+  const char* group;    // the family `coheriq bench --kernels <group>` selects: "blas1", "math",
+                        // "gemm"
 };
 void describe(std::string_view kernel, std::string_view type, const KernelTraits& traits);
 // Every kernel described so far, "dot.f32" -> "size=length traffic=read2 work=linear".
 const std::map<std::string, std::string>& described_kernels();
 
-inline constexpr KernelTraits kVectorRead1 = {"length", "read1", "linear"};
-inline constexpr KernelTraits kVectorRead2 = {"length", "read2", "linear"};
-inline constexpr KernelTraits kVectorScale = {"length", "scale", "linear"};
-inline constexpr KernelTraits kVectorTriad = {"length", "triad", "linear"};
-inline constexpr KernelTraits kElementwise = {"length", "", "linear"};
-inline constexpr KernelTraits kMatrixProduct = {"order", "", "cubic"};
-inline constexpr KernelTraits kMatrixCopy = {"order", "", "quadratic"};
+inline constexpr KernelTraits kVectorRead1 = {"length", "read1", "linear", "blas1"};
+inline constexpr KernelTraits kVectorRead2 = {"length", "read2", "linear", "blas1"};
+inline constexpr KernelTraits kVectorScale = {"length", "scale", "linear", "blas1"};
+inline constexpr KernelTraits kVectorTriad = {"length", "triad", "linear", "blas1"};
+inline constexpr KernelTraits kMath = {"length", "", "linear", "math"};
+inline constexpr KernelTraits kMatrixProduct = {"order", "", "cubic", "gemm"};
+inline constexpr KernelTraits kMatrixCopy = {"order", "", "quadratic", "gemm"};
 
 // T dot(n, x, y), and kernels of its shape
 template <class T, class F>
@@ -236,11 +250,28 @@ void add_reduction(std::string_view kernel, std::string_view impl, F f) {
   }
 }
 
-// Elementwise math y = op(x) (f32 unless T says otherwise), inputs drawn from `input`; counts
-// elements per second.
-template <class T = float, class F>
-void add_math(std::string_view kernel, Fill input, std::string_view impl, F f) {
-  describe(kernel, type_name<T>, kElementwise);
+// ------------------------------ Vector math
+
+// The inputs of a vector math function's benchmarks, one row per function in harness.cpp (a
+// binary function draws y from its second fill): every implementation of the function is
+// measured on the same values, in a range where none takes a slow path.
+struct MathInputs {
+  std::string_view function;
+  Fill x;
+  Fill y;
+};
+// The row of `function`; a function without one is a programming error, reported and fatal.
+const MathInputs& math_inputs(std::string_view function);
+// Peers are measured on the functions and types coheriq has (registered first): a peer's row of a
+// function coheriq lacks would compare with nothing.
+bool math_row_wanted(std::string_view kernel, std::string_view type, std::string_view impl);
+
+// Vector math y = f(x) (softmax: of all of x); counts elements per second.
+template <class T, class F>
+void add_math(std::string_view kernel, std::string_view impl, F f) {
+  if (!math_row_wanted(kernel, type_name<T>, impl)) return;
+  describe(kernel, type_name<T>, kMath);
+  const Fill input = math_inputs(kernel).x;
   for (std::size_t n : sizes().math) {
     add(bench_name(kernel, type_name<T>, n, impl), [n, input, f](benchmark::State& state) {
       const T* x = buffer<T>(n, input);
@@ -255,18 +286,21 @@ void add_math(std::string_view kernel, Fill input, std::string_view impl, F f) {
   }
 }
 
-// Elementwise math of two inputs z = op(a, b) (atan2, pow), both drawn from `input`.
+// Binary vector math z = f(x, y).
 template <class T, class F>
-void add_math2(std::string_view kernel, Fill input, std::string_view impl, F f) {
-  describe(kernel, type_name<T>, kElementwise);
+void add_math2(std::string_view kernel, std::string_view impl, F f) {
+  if (!math_row_wanted(kernel, type_name<T>, impl)) return;
+  describe(kernel, type_name<T>, kMath);
+  const Fill input_x = math_inputs(kernel).x, input_y = math_inputs(kernel).y;
   for (std::size_t n : sizes().math) {
-    add(bench_name(kernel, type_name<T>, n, impl), [n, input, f](benchmark::State& state) {
-      const T* a = buffer<T>(n, input);
-      const T* b = buffer<T>(n, Fill::kVectorY);
+    add(bench_name(kernel, type_name<T>, n, impl), [n, input_x, input_y,
+                                                    f](benchmark::State& state) {
+      const T* x = buffer<T>(n, input_x);
+      const T* y = buffer<T>(n, input_y);
       T* z = buffer<T>(n, Fill::kOutput);
-      const Operands ops(is_cold(n), {{a, n * sizeof(T)}, {b, n * sizeof(T)}, {z, n * sizeof(T)}});
+      const Operands ops(is_cold(n), {{x, n * sizeof(T)}, {y, n * sizeof(T)}, {z, n * sizeof(T)}});
       timed_loop(state, ops, [&] {
-        f(n, a, b, z);
+        f(n, x, y, z);
         benchmark::ClobberMemory();
       });
       state.SetItemsProcessed(state.iterations() * as_i64(n));

@@ -80,29 +80,19 @@ struct Row<F, R (*)(std::size_t, const T*)> {
   }
 };
 
-// Where each elementwise kernel's inputs are drawn from, so it runs its common path (no overflow,
-// positive arguments for log); [-10, 10) for the others.
-Fill math_input(std::string_view kernel) {
-  if (kernel == "exp") return Fill::kExp;
-  if (kernel == "log") return Fill::kLog;
-  if (kernel == "tanh") return Fill::kTanh;
-  return Fill::kSigmoid;
-}
-
 // y = f(n, x): elementwise.
 template <auto F, class T>
 struct Row<F, void (*)(std::size_t, const T*, T*)> {
   static void add(std::string_view kernel) {
-    add_math<T>(kernel, math_input(kernel), "coheriq",
-                [](std::size_t n, const T* x, T* y) { F(n, x, y); });
+    add_math<T>(kernel, "coheriq", [](std::size_t n, const T* x, T* y) { F(n, x, y); });
   }
 };
-// z = f(n, a, b): elementwise of two inputs.
+// z = f(n, x, y): elementwise of two inputs (pow; atan2 names them y and x).
 template <auto F, class T>
 struct Row<F, void (*)(std::size_t, const T*, const T*, T*)> {
   static void add(std::string_view kernel) {
-    add_math2<T>(kernel, math_input(kernel), "coheriq",
-                 [](std::size_t n, const T* a, const T* b, T* z) { F(n, a, b, z); });
+    add_math2<T>(kernel, "coheriq",
+                 [](std::size_t n, const T* x, const T* y, T* z) { F(n, x, y, z); });
   }
 };
 
@@ -239,6 +229,9 @@ std::vector<PeerStatus> register_peers() {
 #ifdef COHERIQ_BENCH_WITH_SLEEF
   peers.push_back(register_sleef());
 #endif
+#ifdef COHERIQ_BENCH_WITH_LIBMVEC
+  peers.push_back(register_libmvec());
+#endif
 #ifdef COHERIQ_BENCH_WITH_MKL
   peers.push_back(register_mkl());
 #endif
@@ -327,6 +320,9 @@ int run(int argc, char** argv) {
   const char* env = std::getenv("COHERIQ_ENGINE");
 
   set_quick(quick);
+  for (const coheriq::EngineInfo& e : coheriq::engines(ck::domain_name)) {
+    if (e.name == engine) set_engine_features(e.required_features);
+  }
   // Explicitly, also for 1: the library's default is every CPU of the affinity mask.
   set_threads(threads);
   ck::set_num_threads(threads);

@@ -310,6 +310,7 @@ function(coheriq_kernels_engine name)
     coheriq_warnings(${target})
     coheriq_private_in_static_copy(${target} coheriq_kernels)
   endforeach()
+  coheriq_exact_floating_point(coheriq_engine_${name})
   target_sources(coheriq_kernels PRIVATE $<TARGET_OBJECTS:coheriq_descriptor_${name}>
                                          $<TARGET_OBJECTS:coheriq_engine_${name}>)
 endfunction()

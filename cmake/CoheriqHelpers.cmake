@@ -7,6 +7,14 @@ function(coheriq_warnings target)
   endif()
 endfunction()
 
+# Floating-point expressions as written: no contraction of a·b + c into a fused multiply-add
+# (GCC contracts by default in C++, and Highway's x86 and NEON multiply and add are plain vector
+# expressions it may fuse). The vector math performs the same roundings on every engine only if
+# each multiply-add is fused exactly where the code says so (docs/decisions.md).
+function(coheriq_exact_floating_point target)
+  target_compile_options(${target} PRIVATE -ffp-contract=off)
+endfunction()
+
 # Highway's headers, without linking anything: engines use static dispatch only, so the runtime
 # library never depends on libhwy. (xsimd was dropped: docs/decisions.md.)
 function(coheriq_simd_headers target)

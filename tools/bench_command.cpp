@@ -200,19 +200,25 @@ std::size_t parse_size(const std::string& token) {
 std::vector<BenchName> select_benchmarks(const std::vector<BenchName>& all,
                                          const std::map<std::string, KernelTraits>& traits,
                                          const BenchOptions& options) {
-  std::set<std::string> kernels, bases;
+  std::set<std::string> kernels, bases, groups;
   std::set<std::size_t> sizes_available;
+  const auto group_of = [&](const BenchName& n) {
+    const auto t = traits.find(n.kernel);
+    return t == traits.end() ? std::string() : t->second.group;
+  };
   for (const BenchName& n : all) {
     if (n.impl == "stream" || n.impl == "peak") continue;
     kernels.insert(n.kernel);
     bases.insert(n.base());
+    if (!group_of(n).empty()) groups.insert(group_of(n));
     sizes_available.insert(n.size);
   }
   for (const std::string& k : options.kernels) {
-    if (!kernels.count(k) && !bases.count(k)) {
+    if (!kernels.count(k) && !bases.count(k) && !groups.count(k)) {
       throw BenchError(2, "--kernels: unknown kernel '" + shown(k, 200) + "'; kernels: " +
                               join(std::vector<std::string>(bases.begin(), bases.end())) +
-                              " (or one type of one, e.g. dot.f32)");
+                              " (or one type of one, e.g. dot.f32; or a group: " +
+                              join(std::vector<std::string>(groups.begin(), groups.end())) + ")");
     }
   }
   std::set<std::size_t> sizes;
@@ -228,8 +234,9 @@ std::vector<BenchName> select_benchmarks(const std::vector<BenchName>& all,
   }
   const auto kernel_selected = [&](const BenchName& n) {
     if (options.kernels.empty()) return true;
-    return std::any_of(options.kernels.begin(), options.kernels.end(),
-                       [&](const std::string& k) { return k == n.kernel || k == n.base(); });
+    return std::any_of(options.kernels.begin(), options.kernels.end(), [&](const std::string& k) {
+      return k == n.kernel || k == n.base() || k == group_of(n);
+    });
   };
   std::vector<BenchName> chosen;
   std::size_t largest = 0;

@@ -38,6 +38,7 @@ KernelTraits parse_kernel_traits(const std::string& text) {
     if (key == "size") t.size = value;
     if (key == "work") t.work = value;
     if (key == "traffic") t.traffic = value;
+    if (key == "group") t.group = value;
   }
   return t;
 }

@@ -28,6 +28,7 @@ struct KernelTraits {
   std::string size = "length";  // "length" (elements) or "order" (n x n matrices)
   std::string work = "linear";  // how the cost grows with the size: linear, quadratic, cubic
   std::string traffic;          // the STREAM-style reference of the same traffic, or ""
+  std::string group;            // the family --kernels <group> selects: "blas1", "math", "gemm"
 };
 // Parses "size=length work=linear traffic=read2"; unknown keys are ignored (newer binaries).
 KernelTraits parse_kernel_traits(const std::string& text);

@@ -92,8 +92,9 @@ int main(int argc, char** argv) {
       ->delimiter(',');
   bench_app
       ->add_option("--kernels", bench.kernels,
-                   "Kernels, comma-separated: a kernel (e.g. dot, gemm) or one type of one "
-                   "(dot.f32); an unknown name is an error listing the kernels kernels_bench has")
+                   "Kernels, comma-separated: a kernel (e.g. dot, gemm), one type of one "
+                   "(dot.f32), or a group (blas1, math, gemm); an unknown name is an error "
+                   "listing the kernels kernels_bench has")
       ->delimiter(',');
   bench_app
       ->add_option("--sizes", bench.sizes,

@@ -1,6 +1,6 @@
 // Eigen's benchmarks: the harness loops (baseline code) calling one of the builds of
 // eigen_kernels.cpp (one per ISA; bench/CMakeLists.txt says which exist), the widest this CPU
-// runs, checked here before anything of it runs.
+// runs and the engine in effect uses (peer_may_use), checked here before anything of it runs.
 #include <cstddef>
 #include <string>
 
@@ -42,16 +42,13 @@ template <class K>
 PeerStatus register_build(const char* isa) {
   register_type<K, float>();
   register_type<K, double>();
-  add_math("exp", Fill::kExp, "eigen",
-           [](std::size_t n, const float* x, float* y) { K::exp(n, x, y); });
-  add_math("log", Fill::kLog, "eigen",
-           [](std::size_t n, const float* x, float* y) { K::log(n, x, y); });
-  add_math("tanh", Fill::kTanh, "eigen",
-           [](std::size_t n, const float* x, float* y) { K::tanh(n, x, y); });
-  add_math("sigmoid", Fill::kSigmoid, "eigen",
-           [](std::size_t n, const float* x, float* y) { K::sigmoid(n, x, y); });
-  add_math("softmax", Fill::kSigmoid, "eigen",
-           [](std::size_t n, const float* x, float* y) { K::softmax(n, x, y); });
+#define COHERIQ_EIGEN_REGISTER_MATH(name)                                             \
+  add_math<float>(#name, "eigen",                                                     \
+                  [](std::size_t n, const float* x, float* y) { K::name(n, x, y); }); \
+  add_math<double>(#name, "eigen",                                                    \
+                   [](std::size_t n, const double* x, double* y) { K::name(n, x, y); });
+  COHERIQ_EIGEN_MATH(COHERIQ_EIGEN_REGISTER_MATH)
+#undef COHERIQ_EIGEN_REGISTER_MATH
   add_gemm<float>("eigen", [](std::size_t n, const float* a, const float* b, float* c) {
     K::gemm(n, a, b, c);
   });
@@ -83,10 +80,12 @@ bool cpu_runs_avx512() {
 
 PeerStatus register_eigen() {
 #ifdef COHERIQ_BENCH_EIGEN_AVX512
-  if (cpu_runs_avx512()) return register_build<eigen_avx512::Kernels>("avx512");
+  if (cpu_runs_avx512() && peer_may_use("avx512f")) {
+    return register_build<eigen_avx512::Kernels>("avx512");
+  }
 #endif
 #ifdef COHERIQ_BENCH_EIGEN_AVX2
-  if (cpu_runs_avx2()) return register_build<eigen_avx2::Kernels>("avx2");
+  if (cpu_runs_avx2() && peer_may_use("avx2")) return register_build<eigen_avx2::Kernels>("avx2");
 #endif
 #ifdef COHERIQ_BENCH_EIGEN_BASELINE
   return register_build<eigen_baseline::Kernels>("baseline");

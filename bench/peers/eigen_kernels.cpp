@@ -6,6 +6,7 @@
 // emit one weak symbol the linker keeps a single copy of, so the baseline build could end up
 // calling AVX-512 code. Renamed, every build's instantiations are its own.
 #include <Eigen/Core>
+#include <unsupported/Eigen/SpecialFunctions>
 
 #include "eigen_kernels.hpp"
 
@@ -63,6 +64,19 @@ void gemm_t(std::size_t n, const T* a, const T* b, T* c) {
       Eigen::Map<const RowMajor<T>>(a, m, m) * Eigen::Map<const RowMajor<T>>(b, m, m);
 }
 
+template <class T>
+void sigmoid_t(std::size_t n, const T* x, T* y) {
+  MutArray<T>(y, idx(n)) = ConstArray<T>(x, idx(n)).logistic();
+}
+template <class T>
+void softmax_t(std::size_t n, const T* x, T* y) {
+  if (n == 0) return;
+  const ConstArray<T> in(x, idx(n));
+  MutArray<T> out(y, idx(n));
+  out = (in - in.maxCoeff()).exp();
+  out /= out.sum();
+}
+
 #define COHERIQ_STR2(x) #x
 #define COHERIQ_STR(x) COHERIQ_STR2(x)
 
@@ -83,25 +97,27 @@ double Kernels::nrm2(std::size_t n, const double* x) { return nrm2_t(n, x); }
 std::size_t Kernels::iamax(std::size_t n, const float* x) { return iamax_t(n, x); }
 std::size_t Kernels::iamax(std::size_t n, const double* x) { return iamax_t(n, x); }
 
-void Kernels::exp(std::size_t n, const float* x, float* y) {
-  MutArray<float>(y, idx(n)) = ConstArray<float>(x, idx(n)).exp();
-}
-void Kernels::log(std::size_t n, const float* x, float* y) {
-  MutArray<float>(y, idx(n)) = ConstArray<float>(x, idx(n)).log();
-}
-void Kernels::tanh(std::size_t n, const float* x, float* y) {
-  MutArray<float>(y, idx(n)) = ConstArray<float>(x, idx(n)).tanh();
-}
-void Kernels::sigmoid(std::size_t n, const float* x, float* y) {
-  MutArray<float>(y, idx(n)) = ConstArray<float>(x, idx(n)).logistic();
-}
-void Kernels::softmax(std::size_t n, const float* x, float* y) {
-  if (n == 0) return;
-  const ConstArray<float> in(x, idx(n));
-  MutArray<float> out(y, idx(n));
-  out = (in - in.maxCoeff()).exp();
-  out /= out.sum();
-}
+void Kernels::sigmoid(std::size_t n, const float* x, float* y) { sigmoid_t(n, x, y); }
+void Kernels::sigmoid(std::size_t n, const double* x, double* y) { sigmoid_t(n, x, y); }
+void Kernels::softmax(std::size_t n, const float* x, float* y) { softmax_t(n, x, y); }
+void Kernels::softmax(std::size_t n, const double* x, double* y) { softmax_t(n, x, y); }
+#define COHERIQ_EIGEN_DEFINE_MATH(name)                                 \
+  void Kernels::name(std::size_t n, const float* x, float* y) {         \
+    MutArray<float>(y, idx(n)) = ConstArray<float>(x, idx(n)).name();   \
+  }                                                                     \
+  void Kernels::name(std::size_t n, const double* x, double* y) {       \
+    MutArray<double>(y, idx(n)) = ConstArray<double>(x, idx(n)).name(); \
+  }
+COHERIQ_EIGEN_DEFINE_MATH(exp)
+COHERIQ_EIGEN_DEFINE_MATH(log)
+COHERIQ_EIGEN_DEFINE_MATH(log1p)
+COHERIQ_EIGEN_DEFINE_MATH(expm1)
+COHERIQ_EIGEN_DEFINE_MATH(tanh)
+COHERIQ_EIGEN_DEFINE_MATH(sqrt)
+COHERIQ_EIGEN_DEFINE_MATH(sin)
+COHERIQ_EIGEN_DEFINE_MATH(cos)
+COHERIQ_EIGEN_DEFINE_MATH(erf)
+#undef COHERIQ_EIGEN_DEFINE_MATH
 
 void Kernels::gemm(std::size_t n, const float* a, const float* b, float* c) { gemm_t(n, a, b, c); }
 void Kernels::gemm(std::size_t n, const double* a, const double* b, double* c) {

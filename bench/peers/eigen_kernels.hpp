@@ -11,6 +11,13 @@
 #error "define COHERIQ_EIGEN_VARIANT (the namespace of one ISA's build) before including this"
 #endif
 
+// The vector math functions of Eigen's arrays benchmarked (those the anchors name:
+// Eigen vectorizes them): sigmoid is logistic(), softmax exp(x - max) / sum.
+#ifndef COHERIQ_EIGEN_MATH
+#define COHERIQ_EIGEN_MATH(F) \
+  F(exp) F(log) F(log1p) F(expm1) F(tanh) F(sqrt) F(sin) F(cos) F(erf) F(sigmoid) F(softmax)
+#endif
+
 namespace coheriq_bench::COHERIQ_EIGEN_VARIANT {
 
 // Static members, so that the harness's loops call them directly (no function pointer).
@@ -31,11 +38,12 @@ struct Kernels {
   static std::size_t iamax(std::size_t n, const float* x);
   static std::size_t iamax(std::size_t n, const double* x);
 
-  static void exp(std::size_t n, const float* x, float* y);
-  static void log(std::size_t n, const float* x, float* y);
-  static void tanh(std::size_t n, const float* x, float* y);
-  static void sigmoid(std::size_t n, const float* x, float* y);  // Eigen's logistic()
-  static void softmax(std::size_t n, const float* x, float* y);  // exp(x - max) / sum
+  // The vector math Eigen has (COHERIQ_EIGEN_MATH), float and double.
+#define COHERIQ_EIGEN_DECLARE_MATH(name)                     \
+  static void name(std::size_t n, const float* x, float* y); \
+  static void name(std::size_t n, const double* x, double* y);
+  COHERIQ_EIGEN_MATH(COHERIQ_EIGEN_DECLARE_MATH)
+#undef COHERIQ_EIGEN_DECLARE_MATH
 
   // Row-major square C = A * B.
   static void gemm(std::size_t n, const float* a, const float* b, float* c);

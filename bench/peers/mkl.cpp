@@ -136,12 +136,12 @@ PeerStatus register_mkl() {
   mkl->MKL_Set_Num_Threads(static_cast<int>(threads()));
   register_type<float>();
   register_type<double>();
-  add_math("exp", Fill::kExp, "mkl",
-           [](std::size_t n, const float* x, float* y) { mkl->vsExp(to_mkl(n), x, y); });
-  add_math("log", Fill::kLog, "mkl",
-           [](std::size_t n, const float* x, float* y) { mkl->vsLn(to_mkl(n), x, y); });
-  add_math("tanh", Fill::kTanh, "mkl",
-           [](std::size_t n, const float* x, float* y) { mkl->vsTanh(to_mkl(n), x, y); });
+  add_math<float>("exp", "mkl",
+                  [](std::size_t n, const float* x, float* y) { mkl->vsExp(to_mkl(n), x, y); });
+  add_math<float>("log", "mkl",
+                  [](std::size_t n, const float* x, float* y) { mkl->vsLn(to_mkl(n), x, y); });
+  add_math<float>("tanh", "mkl",
+                  [](std::size_t n, const float* x, float* y) { mkl->vsTanh(to_mkl(n), x, y); });
   char version[256] = {};
   mkl->MKL_Get_Version_String(version, static_cast<int>(sizeof version));
   return {"mkl", true,

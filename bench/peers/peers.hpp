@@ -12,7 +12,7 @@
 namespace coheriq_bench {
 
 struct PeerStatus {
-  std::string name;  // as in benchmark names: "openblas", "eigen", "sleef", "mkl"
+  std::string name;  // as in benchmark names: "openblas", "eigen", "sleef", "libmvec", "mkl"
   bool available = false;
   std::string detail;  // version, ISA, threads; or why it is unavailable
 };
@@ -20,6 +20,7 @@ struct PeerStatus {
 PeerStatus register_openblas();
 PeerStatus register_eigen();
 PeerStatus register_sleef();
+PeerStatus register_libmvec();
 PeerStatus register_mkl();
 
 }  // namespace coheriq_bench

@@ -1,4 +1,4 @@
-// SLEEF's AVX2 float functions over arrays (compiled with -mavx2 -mfma; see sleef_isa.hpp).
+// SLEEF's AVX2 functions over arrays (compiled with -mavx2 -mfma; see sleef_isa.hpp).
 #include <immintrin.h>
 #include <sleef.h>
 
@@ -7,28 +7,31 @@
 #include "sleef_isa.hpp"
 
 namespace coheriq_bench::sleef_avx2 {
+
+#include "vector_apply.hpp"
+
 namespace {
-
-constexpr std::size_t kLanes = 8;
-
-// Full vectors, then the tail through a padded stack copy (same vector function, same accuracy).
-// F: a SLEEF function pointer (its return type carries sleef.h\'s CONST attribute).
-template <class F>
-__attribute__((always_inline)) inline void apply(F f, std::size_t n, const float* x, float* y) {
-  std::size_t i = 0;
-  for (; i + kLanes <= n; i += kLanes) _mm256_storeu_ps(y + i, f(_mm256_loadu_ps(x + i)));
-  if (i < n) {
-    float tail[kLanes] = {};
-    for (std::size_t j = 0; j < n - i; ++j) tail[j] = x[i + j];
-    _mm256_storeu_ps(tail, f(_mm256_loadu_ps(tail)));
-    for (std::size_t j = 0; j < n - i; ++j) y[i + j] = tail[j];
-  }
-}
-
+const auto load_f32 = [](const float* p) { return _mm256_loadu_ps(p); };
+const auto store_f32 = [](float* p, auto v) { _mm256_storeu_ps(p, v); };
+const auto load_f64 = [](const double* p) { return _mm256_loadu_pd(p); };
+const auto store_f64 = [](double* p, auto v) { _mm256_storeu_pd(p, v); };
 }  // namespace
 
-void exp(std::size_t n, const float* x, float* y) { apply(Sleef_expf8_u10avx2, n, x, y); }
-void log(std::size_t n, const float* x, float* y) { apply(Sleef_logf8_u10avx2, n, x, y); }
-void tanh(std::size_t n, const float* x, float* y) { apply(Sleef_tanhf8_u10avx2, n, x, y); }
+#define COHERIQ_SLEEF_DEFINE_UNARY(name, accuracy)                               \
+  void name(std::size_t n, const float* x, float* y) {                           \
+    apply<8>(Sleef_##name##f8##_##accuracy##avx2, load_f32, store_f32, n, x, y); \
+  }                                                                              \
+  void name(std::size_t n, const double* x, double* y) {                         \
+    apply<4>(Sleef_##name##d4##_##accuracy##avx2, load_f64, store_f64, n, x, y); \
+  }
+#define COHERIQ_SLEEF_DEFINE_BINARY(name, accuracy)                                  \
+  void name(std::size_t n, const float* x, const float* y, float* z) {               \
+    apply2<8>(Sleef_##name##f8##_##accuracy##avx2, load_f32, store_f32, n, x, y, z); \
+  }                                                                                  \
+  void name(std::size_t n, const double* x, const double* y, double* z) {            \
+    apply2<4>(Sleef_##name##d4##_##accuracy##avx2, load_f64, store_f64, n, x, y, z); \
+  }
+COHERIQ_SLEEF_UNARY(COHERIQ_SLEEF_DEFINE_UNARY)
+COHERIQ_SLEEF_BINARY(COHERIQ_SLEEF_DEFINE_BINARY)
 
 }  // namespace coheriq_bench::sleef_avx2

@@ -1,4 +1,4 @@
-// SLEEF's AVX-512 float functions over arrays (compiled with -mavx512f; see sleef_isa.hpp).
+// SLEEF's AVX-512 functions over arrays (compiled with -mavx512f; see sleef_isa.hpp).
 #include <immintrin.h>
 #include <sleef.h>
 
@@ -7,24 +7,31 @@
 #include "sleef_isa.hpp"
 
 namespace coheriq_bench::sleef_avx512 {
+
+#include "vector_apply.hpp"
+
 namespace {
-
-// Full vectors, then the tail under a mask: no scalar fallback with different accuracy.
-// F: a SLEEF function pointer (its return type carries sleef.h\'s CONST attribute).
-template <class F>
-__attribute__((always_inline)) inline void apply(F f, std::size_t n, const float* x, float* y) {
-  std::size_t i = 0;
-  for (; i + 16 <= n; i += 16) _mm512_storeu_ps(y + i, f(_mm512_loadu_ps(x + i)));
-  if (i < n) {
-    const auto mask = static_cast<__mmask16>((1u << (n - i)) - 1u);
-    _mm512_mask_storeu_ps(y + i, mask, f(_mm512_maskz_loadu_ps(mask, x + i)));
-  }
-}
-
+const auto load_f32 = [](const float* p) { return _mm512_loadu_ps(p); };
+const auto store_f32 = [](float* p, auto v) { _mm512_storeu_ps(p, v); };
+const auto load_f64 = [](const double* p) { return _mm512_loadu_pd(p); };
+const auto store_f64 = [](double* p, auto v) { _mm512_storeu_pd(p, v); };
 }  // namespace
 
-void exp(std::size_t n, const float* x, float* y) { apply(Sleef_expf16_u10avx512f, n, x, y); }
-void log(std::size_t n, const float* x, float* y) { apply(Sleef_logf16_u10avx512f, n, x, y); }
-void tanh(std::size_t n, const float* x, float* y) { apply(Sleef_tanhf16_u10avx512f, n, x, y); }
+#define COHERIQ_SLEEF_DEFINE_UNARY(name, accuracy)                                    \
+  void name(std::size_t n, const float* x, float* y) {                                \
+    apply<16>(Sleef_##name##f16##_##accuracy##avx512f, load_f32, store_f32, n, x, y); \
+  }                                                                                   \
+  void name(std::size_t n, const double* x, double* y) {                              \
+    apply<8>(Sleef_##name##d8##_##accuracy##avx512f, load_f64, store_f64, n, x, y);   \
+  }
+#define COHERIQ_SLEEF_DEFINE_BINARY(name, accuracy)                                       \
+  void name(std::size_t n, const float* x, const float* y, float* z) {                    \
+    apply2<16>(Sleef_##name##f16##_##accuracy##avx512f, load_f32, store_f32, n, x, y, z); \
+  }                                                                                       \
+  void name(std::size_t n, const double* x, const double* y, double* z) {                 \
+    apply2<8>(Sleef_##name##d8##_##accuracy##avx512f, load_f64, store_f64, n, x, y, z);   \
+  }
+COHERIQ_SLEEF_UNARY(COHERIQ_SLEEF_DEFINE_UNARY)
+COHERIQ_SLEEF_BINARY(COHERIQ_SLEEF_DEFINE_BINARY)
 
 }  // namespace coheriq_bench::sleef_avx512

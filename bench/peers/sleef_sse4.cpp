@@ -1,4 +1,4 @@
-// SLEEF's SSE4.1 float functions over arrays (compiled with -msse4.1; see sleef_isa.hpp).
+// SLEEF's SSE4.1 functions over arrays (compiled with -msse4.1; see sleef_isa.hpp).
 #include <immintrin.h>
 #include <sleef.h>
 
@@ -7,28 +7,31 @@
 #include "sleef_isa.hpp"
 
 namespace coheriq_bench::sleef_sse4 {
+
+#include "vector_apply.hpp"
+
 namespace {
-
-constexpr std::size_t kLanes = 4;
-
-// Full vectors, then the tail through a padded stack copy (same vector function, same accuracy).
-// F: a SLEEF function pointer (its return type carries sleef.h\'s CONST attribute).
-template <class F>
-__attribute__((always_inline)) inline void apply(F f, std::size_t n, const float* x, float* y) {
-  std::size_t i = 0;
-  for (; i + kLanes <= n; i += kLanes) _mm_storeu_ps(y + i, f(_mm_loadu_ps(x + i)));
-  if (i < n) {
-    float tail[kLanes] = {};
-    for (std::size_t j = 0; j < n - i; ++j) tail[j] = x[i + j];
-    _mm_storeu_ps(tail, f(_mm_loadu_ps(tail)));
-    for (std::size_t j = 0; j < n - i; ++j) y[i + j] = tail[j];
-  }
-}
-
+const auto load_f32 = [](const float* p) { return _mm_loadu_ps(p); };
+const auto store_f32 = [](float* p, auto v) { _mm_storeu_ps(p, v); };
+const auto load_f64 = [](const double* p) { return _mm_loadu_pd(p); };
+const auto store_f64 = [](double* p, auto v) { _mm_storeu_pd(p, v); };
 }  // namespace
 
-void exp(std::size_t n, const float* x, float* y) { apply(Sleef_expf4_u10sse4, n, x, y); }
-void log(std::size_t n, const float* x, float* y) { apply(Sleef_logf4_u10sse4, n, x, y); }
-void tanh(std::size_t n, const float* x, float* y) { apply(Sleef_tanhf4_u10sse4, n, x, y); }
+#define COHERIQ_SLEEF_DEFINE_UNARY(name, accuracy)                               \
+  void name(std::size_t n, const float* x, float* y) {                           \
+    apply<4>(Sleef_##name##f4##_##accuracy##sse4, load_f32, store_f32, n, x, y); \
+  }                                                                              \
+  void name(std::size_t n, const double* x, double* y) {                         \
+    apply<2>(Sleef_##name##d2##_##accuracy##sse4, load_f64, store_f64, n, x, y); \
+  }
+#define COHERIQ_SLEEF_DEFINE_BINARY(name, accuracy)                                  \
+  void name(std::size_t n, const float* x, const float* y, float* z) {               \
+    apply2<4>(Sleef_##name##f4##_##accuracy##sse4, load_f32, store_f32, n, x, y, z); \
+  }                                                                                  \
+  void name(std::size_t n, const double* x, const double* y, double* z) {            \
+    apply2<2>(Sleef_##name##d2##_##accuracy##sse4, load_f64, store_f64, n, x, y, z); \
+  }
+COHERIQ_SLEEF_UNARY(COHERIQ_SLEEF_DEFINE_UNARY)
+COHERIQ_SLEEF_BINARY(COHERIQ_SLEEF_DEFINE_BINARY)
 
 }  // namespace coheriq_bench::sleef_sse4

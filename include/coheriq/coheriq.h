@@ -97,12 +97,60 @@ int coheriq_dnrm2_strided(size_t n, const double* x, ptrdiff_t incx, double* res
 int coheriq_isamax_strided(size_t n, const float* x, ptrdiff_t incx, size_t* result);
 int coheriq_idamax_strided(size_t n, const double* x, ptrdiff_t incx, size_t* result);
 
-/* ------------------------------ Vector math, f32 (y == x allowed) */
+/* ------------------------------ Vector math (y == x allowed): vs float, vd double */
 int coheriq_vsexp(size_t n, const float* x, float* y);
+int coheriq_vdexp(size_t n, const double* x, double* y);
+int coheriq_vsexp2(size_t n, const float* x, float* y);
+int coheriq_vdexp2(size_t n, const double* x, double* y);
+int coheriq_vsexpm1(size_t n, const float* x, float* y);
+int coheriq_vdexpm1(size_t n, const double* x, double* y);
 int coheriq_vslog(size_t n, const float* x, float* y);
+int coheriq_vdlog(size_t n, const double* x, double* y);
+int coheriq_vslog2(size_t n, const float* x, float* y);
+int coheriq_vdlog2(size_t n, const double* x, double* y);
+int coheriq_vslog10(size_t n, const float* x, float* y);
+int coheriq_vdlog10(size_t n, const double* x, double* y);
+int coheriq_vslog1p(size_t n, const float* x, float* y);
+int coheriq_vdlog1p(size_t n, const double* x, double* y);
+int coheriq_vssqrt(size_t n, const float* x, float* y);
+int coheriq_vdsqrt(size_t n, const double* x, double* y);
+int coheriq_vscbrt(size_t n, const float* x, float* y);
+int coheriq_vdcbrt(size_t n, const double* x, double* y);
+int coheriq_vspow(size_t n, const float* x, const float* y, float* z);
+int coheriq_vdpow(size_t n, const double* x, const double* y, double* z);
 int coheriq_vstanh(size_t n, const float* x, float* y);
 int coheriq_vssigmoid(size_t n, const float* x, float* y);
+int coheriq_vdsigmoid(size_t n, const double* x, double* y);
 int coheriq_vssoftmax(size_t n, const float* x, float* y);
+int coheriq_vdsoftmax(size_t n, const double* x, double* y);
+int coheriq_vssilu(size_t n, const float* x, float* y);
+int coheriq_vdsilu(size_t n, const double* x, double* y);
+int coheriq_vslog_softmax(size_t n, const float* x, float* y);
+int coheriq_vdlog_softmax(size_t n, const double* x, double* y);
+int coheriq_vdtanh(size_t n, const double* x, double* y);
+
+/* ------------------------------ Trigonometry, vs f32 and vd f64 (y == x allowed) */
+int coheriq_vssin(size_t n, const float* x, float* y);
+int coheriq_vdsin(size_t n, const double* x, double* y);
+int coheriq_vscos(size_t n, const float* x, float* y);
+int coheriq_vdcos(size_t n, const double* x, double* y);
+int coheriq_vstan(size_t n, const float* x, float* y);
+int coheriq_vdtan(size_t n, const double* x, double* y);
+int coheriq_vsasin(size_t n, const float* x, float* y);
+int coheriq_vdasin(size_t n, const double* x, double* y);
+int coheriq_vsacos(size_t n, const float* x, float* y);
+int coheriq_vdacos(size_t n, const double* x, double* y);
+int coheriq_vsatan(size_t n, const float* x, float* y);
+int coheriq_vdatan(size_t n, const double* x, double* y);
+/* z[i] = atan2(y[i], x[i]) */
+int coheriq_vsatan2(size_t n, const float* y, const float* x, float* z);
+int coheriq_vdatan2(size_t n, const double* y, const double* x, double* z);
+int coheriq_vssinh(size_t n, const float* x, float* y);
+int coheriq_vdsinh(size_t n, const double* x, double* y);
+int coheriq_vscosh(size_t n, const float* x, float* y);
+int coheriq_vdcosh(size_t n, const double* x, double* y);
+int coheriq_vserf(size_t n, const float* x, float* y);
+int coheriq_vserfc(size_t n, const float* x, float* y);
 
 /* ------------------------------ GEMM: row-major C = alpha * op(A) * op(B) + beta * C, op(A) is
  * m x k, op(B) is k x n; beta == 0 ignores C's old contents. */

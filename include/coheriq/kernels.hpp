@@ -42,7 +42,8 @@ enum class Trans { N, T };
 // signature (`X(dot, S, dot<T>, touches<>, T, (std::size_t n, const T* x, const T* y), ...)` is
 // `float dot(std::size_t n, const float* x, const float* y)` and its double overload). What each
 // computes, its bounds and special values: docs/kernels.md (the _strided siblings take any
-// increment, 0 and negative included, x pointing at element 0).
+// increment, 0 and negative included, x pointing at element 0; the vector math allows y == x, and
+// its functions of two arrays take them in C's order: pow(n, x, y, z), atan2(n, y, x, z)).
 #define COHERIQ_KERNELS_DECLARE(op, S, impl, touched, R, params, args) R op params;
 COHERIQ_KERNELS_PUBLIC(COHERIQ_KERNELS_DECLARE)
 #undef COHERIQ_KERNELS_DECLARE

@@ -44,13 +44,51 @@
     (std::size_t n, const T* x, std::ptrdiff_t incx), (n, x, incx))                    \
   X(iamax_strided, S, iamax_strided<T>, touches<>, std::size_t,                        \
     (std::size_t n, const T* x, std::ptrdiff_t incx), (n, x, incx))
-// Vector math, f32 (reference: src/reference/math.cpp; generic: src/engines/generic/math-inl.h).
-#define COHERIQ_KERNELS_MATH(X)                                                                   \
-  X(exp, f32, exp, touches<>, void, (std::size_t n, const float* x, float* y), (n, x, y))         \
-  X(log, f32, log, touches<>, void, (std::size_t n, const float* x, float* y), (n, x, y))         \
-  X(tanh, f32, tanh, touches<>, void, (std::size_t n, const float* x, float* y), (n, x, y))       \
-  X(sigmoid, f32, sigmoid, touches<>, void, (std::size_t n, const float* x, float* y), (n, x, y)) \
-  X(softmax, f32, softmax, touches<>, void, (std::size_t n, const float* x, float* y), (n, x, y))
+// Vector math (docs/kernels.md): each function one algorithm of src/math that the reference
+// (src/reference/math.cpp) and the generic kernels (src/engines/generic/math-inl.h) share. A
+// function of one array, y[i] = f(x[i]) (softmax: of all of x), is one COHERIQ_KERNELS_UNARY line:
+// the row `op` with signature void (std::size_t n, const T* x, T* y), implemented by op<T>; the C
+// API names it coheriq_vs<op> / coheriq_vd<op>. A function of two arrays, z[i] = f(a[i], b[i]), is
+// one COHERIQ_KERNELS_BINARY line with the arguments in C's order and named as C names them
+// (pow(x, y), atan2(y, x)); the C API's messages use these names.
+#define COHERIQ_KERNELS_UNARY(op, X, T, S) \
+  X(op, S, op<T>, touches<>, void, (std::size_t n, const T* x, T* y), (n, x, y))
+#define COHERIQ_KERNELS_BINARY(op, a, b, X, T, S) \
+  X(op, S, op<T>, touches<>, void, (std::size_t n, const T* a, const T* b, T* z), (n, a, b, z))
+// The functions of both precisions.
+#define COHERIQ_KERNELS_MATH_TYPED(X, T, S)    \
+  COHERIQ_KERNELS_UNARY(exp, X, T, S)          \
+  COHERIQ_KERNELS_UNARY(exp2, X, T, S)         \
+  COHERIQ_KERNELS_UNARY(expm1, X, T, S)        \
+  COHERIQ_KERNELS_UNARY(log, X, T, S)          \
+  COHERIQ_KERNELS_UNARY(log2, X, T, S)         \
+  COHERIQ_KERNELS_UNARY(log10, X, T, S)        \
+  COHERIQ_KERNELS_UNARY(log1p, X, T, S)        \
+  COHERIQ_KERNELS_UNARY(sqrt, X, T, S)         \
+  COHERIQ_KERNELS_UNARY(cbrt, X, T, S)         \
+  COHERIQ_KERNELS_BINARY(pow, x, y, X, T, S)   \
+  COHERIQ_KERNELS_UNARY(sin, X, T, S)          \
+  COHERIQ_KERNELS_UNARY(cos, X, T, S)          \
+  COHERIQ_KERNELS_UNARY(tan, X, T, S)          \
+  COHERIQ_KERNELS_UNARY(asin, X, T, S)         \
+  COHERIQ_KERNELS_UNARY(acos, X, T, S)         \
+  COHERIQ_KERNELS_UNARY(atan, X, T, S)         \
+  COHERIQ_KERNELS_BINARY(atan2, y, x, X, T, S) \
+  COHERIQ_KERNELS_UNARY(sinh, X, T, S)         \
+  COHERIQ_KERNELS_UNARY(cosh, X, T, S)         \
+  COHERIQ_KERNELS_UNARY(sigmoid, X, T, S)      \
+  COHERIQ_KERNELS_UNARY(silu, X, T, S)         \
+  COHERIQ_KERNELS_UNARY(softmax, X, T, S)      \
+  COHERIQ_KERNELS_UNARY(log_softmax, X, T, S)  \
+  COHERIQ_KERNELS_UNARY(tanh, X, T, S)
+// The functions that have an f32 row only so far (their f64 rows are to come).
+#define COHERIQ_KERNELS_MATH_F32_TYPED(X, T, S) \
+  COHERIQ_KERNELS_UNARY(erf, X, T, S)           \
+  COHERIQ_KERNELS_UNARY(erfc, X, T, S)
+#define COHERIQ_KERNELS_MATH(X)              \
+  COHERIQ_KERNELS_MATH_TYPED(X, float, f32)  \
+  COHERIQ_KERNELS_MATH_TYPED(X, double, f64) \
+  COHERIQ_KERNELS_MATH_F32_TYPED(X, float, f32)
 // Every public row: the typed families for f32 and f64, then the others.
 #define COHERIQ_KERNELS_PUBLIC(X)              \
   COHERIQ_KERNELS_PUBLIC_TYPED(X, float, f32)  \
@@ -114,6 +152,8 @@
 
 // The same rows by how their implementations are declared: the typed families (templates over T,
 // impl = op<T>), with T and S as given, and the others (impl a function of its own).
-#define COHERIQ_KERNELS_TYPED(X, T, S) \
-  COHERIQ_KERNELS_PUBLIC_TYPED(X, T, S) COHERIQ_KERNELS_GEMM_TYPED(X, T, S)
-#define COHERIQ_KERNELS_UNTYPED(X) COHERIQ_KERNELS_MATH(X) COHERIQ_KERNELS_REDUCED(X)
+#define COHERIQ_KERNELS_TYPED(X, T, S)  \
+  COHERIQ_KERNELS_PUBLIC_TYPED(X, T, S) \
+  COHERIQ_KERNELS_MATH_TYPED(X, T, S)   \
+  COHERIQ_KERNELS_MATH_F32_TYPED(X, T, S) COHERIQ_KERNELS_GEMM_TYPED(X, T, S)
+#define COHERIQ_KERNELS_UNTYPED(X) COHERIQ_KERNELS_REDUCED(X)

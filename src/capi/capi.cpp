@@ -3,6 +3,7 @@
 #include <coheriq/coheriq.h>
 #include <coheriq/coheriq.hpp>
 #include <coheriq/kernels.hpp>
+#include <coheriq/kernels_domain.hpp>
 
 #include <cstddef>
 #include <cstring>
@@ -92,6 +93,32 @@ void require_vector(const void* p, std::size_t n, const char* function, const ch
                                 " elements (NULL only with n = 0)");
   }
 }
+
+// require_vector for every array of a call written as a row's argument list, "(n, x, y)": the
+// arrays are the arguments after n, named in `names` as the C header names them.
+struct RequireArrays {
+  const char* function;
+  const char* names;
+
+  template <class... T>
+  void operator()(std::size_t n, const T*... arrays) const {
+    std::size_t i = 0;
+    (check(n, arrays, ++i), ...);
+  }
+  void check(std::size_t n, const void* array, std::size_t i) const {
+    if (array != nullptr || n == 0) return;
+    std::string name;  // argument i of "(n, x, y)", counting n as 0
+    std::size_t k = 0;
+    for (const char* c = names; *c != '\0'; ++c) {
+      if (*c == ',') {
+        ++k;
+      } else if (k == i && *c != ' ' && *c != ')') {
+        name += *c;
+      }
+    }
+    require_vector(array, n, function, name.c_str());
+  }
+};
 
 // NUL-terminated `text` into buf[0, size), or BUFFER_TOO_SMALL with buf untouched.
 int copy_out(const char* function, const std::string& text, char* buf, std::size_t size) {
@@ -297,21 +324,26 @@ COHERIQ_C_BLAS1(d, double)
 #undef COHERIQ_C_REDUCE
 #undef COHERIQ_C_BLAS1
 
-#define COHERIQ_C_MATH(name, call)               \
-  int name(size_t n, const float* x, float* y) { \
-    const char* f = __func__;                    \
-    return run(f, [&] {                          \
-      require_vector(x, n, f, "x");              \
-      require_vector(y, n, f, "y");              \
-      k::call(n, x, y);                          \
-    });                                          \
+// The vector math, one C function per row of COHERIQ_KERNELS_MATH: coheriq_vs<op> (float) and
+// coheriq_vd<op> (double), each array checked under the name the row (and the C header) gives it.
+#define COHERIQ_CAPI_PREFIX_f32 vs
+#define COHERIQ_CAPI_PREFIX_f64 vd
+#define COHERIQ_CAPI_NAME(prefix, op) COHERIQ_CAPI_PASTE(prefix, op)
+#define COHERIQ_CAPI_PASTE(prefix, op) coheriq_##prefix##op
+#define COHERIQ_CAPI_MATH(op, S, impl, touched, R, params, args) \
+  int COHERIQ_CAPI_NAME(COHERIQ_CAPI_PREFIX_##S, op) params {    \
+    const char* f = __func__;                                    \
+    return run(f, [&] {                                          \
+      RequireArrays{f, #args} args;                              \
+      k::op args;                                                \
+    });                                                          \
   }
-COHERIQ_C_MATH(coheriq_vsexp, exp)
-COHERIQ_C_MATH(coheriq_vslog, log)
-COHERIQ_C_MATH(coheriq_vstanh, tanh)
-COHERIQ_C_MATH(coheriq_vssigmoid, sigmoid)
-COHERIQ_C_MATH(coheriq_vssoftmax, softmax)
-#undef COHERIQ_C_MATH
+COHERIQ_KERNELS_MATH(COHERIQ_CAPI_MATH)
+#undef COHERIQ_CAPI_MATH
+#undef COHERIQ_CAPI_PASTE
+#undef COHERIQ_CAPI_NAME
+#undef COHERIQ_CAPI_PREFIX_f64
+#undef COHERIQ_CAPI_PREFIX_f32
 
 int coheriq_sgemm(int ta, int tb, size_t m, size_t n, size_t k, float alpha, const float* A,
                   size_t lda, const float* B, size_t ldb, float beta, float* C, size_t ldc) {

@@ -1,63 +1,234 @@
-// The reference engine's f32 vector math: f64 <cmath>, rounded once to f32.
-//
-// glibc's f64 exp/log/tanh are accurate to well under 1 f64 ulp, so rounding their result to
-// f32 is correctly rounded except when the exact value lies within about 2^-29 f32 ulp of a
-// rounding boundary. Special values follow IEEE: overflow gives +Inf, gradual underflow gives
-// denormals, then 0. Every kernel reads x[i] before writing y[i] and never reads x[j < i] again,
-// so y == x is allowed.
-#include <cmath>
+// The reference engine's vector math: the algorithms of src/math, one element at a time, on the
+// scalar ops policy (std::fma). The generic engines run the same algorithms on vectors, so every
+// engine returns these bits (docs/decisions.md, "Vector math: one algorithm for every engine").
+// Every kernel reads x[i] before writing y[i] and never reads x[j < i] again, so y == x is
+// allowed.
 #include <cstddef>
 #include <limits>
 
-#include "reference/compensated.hpp"
+#include "math/activation.h"
+#include "math/erf.h"
+#include "math/exp.h"
+#include "math/hyperbolic.h"
+#include "math/inverse_trig.h"
+#include "math/log.h"
+#include "math/power.h"
+#include "math/scalar.h"
+#include "math/trig.h"
 #include "reference/reference.hpp"
 
+#include <coheriq/kernels_domain.hpp>
+
 namespace coheriq::kernels::reference {
+namespace {
 
-void exp(std::size_t n, const float* x, float* y) {
-  for (std::size_t i = 0; i < n; ++i) y[i] = static_cast<float>(std::exp(double{x[i]}));
-}
-
-// log(±0) = -Inf, log(x < 0) = NaN, log(+Inf) = +Inf: std::log's IEEE results.
-void log(std::size_t n, const float* x, float* y) {
-  for (std::size_t i = 0; i < n; ++i) y[i] = static_cast<float>(std::log(double{x[i]}));
-}
-
-void tanh(std::size_t n, const float* x, float* y) {
-  for (std::size_t i = 0; i < n; ++i) y[i] = static_cast<float>(std::tanh(double{x[i]}));
-}
-
-// In f64, e^-x overflows to +Inf only for x < -709, where 1/(1 + Inf) = 0 is the correctly
-// rounded f32 answer, so the formula needs no special branch for any x.
-void sigmoid(std::size_t n, const float* x, float* y) {
+// y[i] = Algo(x[i]), taking Fast where it is valid, as the vector drivers do lane by lane.
+template <class Algo, class T>
+void map_unary(std::size_t n, const T* x, T* y) {
+  const math::ScalarOps<T> o;
   for (std::size_t i = 0; i < n; ++i) {
-    y[i] = static_cast<float>(1.0 / (1.0 + std::exp(-double{x[i]})));
+    const T v = x[i];
+    if constexpr (math::kOnePath<Algo>) {
+      y[i] = Algo::General(o, v);
+    } else {
+      y[i] = Algo::InRange(o, v) ? Algo::Fast(o, v) : Algo::General(o, v);
+    }
   }
 }
 
-// Three passes over x: the maximum, the compensated sum of e^(x - max), then each output.
-// The exponentials are recomputed in the last pass rather than stored in y, so that they keep
-// f64 precision and y == x works.
-void softmax(std::size_t n, const float* x, float* y) {
+// z[i] = Algo(a[i], b[i]), as map_unary.
+template <class Algo, class T>
+void map_binary(std::size_t n, const T* a, const T* b, T* z) {
+  const math::ScalarOps<T> o;
+  for (std::size_t i = 0; i < n; ++i) {
+    if constexpr (math::kOnePath<Algo>) {
+      z[i] = Algo::General(o, a[i], b[i]);
+    } else {
+      z[i] =
+          Algo::InRange(o, a[i], b[i]) ? Algo::Fast(o, a[i], b[i]) : Algo::General(o, a[i], b[i]);
+    }
+  }
+}
+
+}  // namespace
+
+template <class T>
+void exp(std::size_t n, const T* x, T* y) {
+  map_unary<math::Exp>(n, x, y);
+}
+template <class T>
+void exp2(std::size_t n, const T* x, T* y) {
+  map_unary<math::Exp2>(n, x, y);
+}
+template <class T>
+void expm1(std::size_t n, const T* x, T* y) {
+  map_unary<math::Expm1>(n, x, y);
+}
+template <class T>
+void log(std::size_t n, const T* x, T* y) {
+  map_unary<math::Log>(n, x, y);
+}
+template <class T>
+void log2(std::size_t n, const T* x, T* y) {
+  map_unary<math::Log2>(n, x, y);
+}
+template <class T>
+void log10(std::size_t n, const T* x, T* y) {
+  map_unary<math::Log10>(n, x, y);
+}
+template <class T>
+void log1p(std::size_t n, const T* x, T* y) {
+  map_unary<math::Log1p>(n, x, y);
+}
+template <class T>
+void tanh(std::size_t n, const T* x, T* y) {
+  map_unary<math::Tanh>(n, x, y);
+}
+template <class T>
+void sigmoid(std::size_t n, const T* x, T* y) {
+  map_unary<math::Sigmoid>(n, x, y);
+}
+template <class T>
+void silu(std::size_t n, const T* x, T* y) {
+  map_unary<math::Silu>(n, x, y);
+}
+
+template <class T>
+void sin(std::size_t n, const T* x, T* y) {
+  map_unary<math::Sin>(n, x, y);
+}
+template <class T>
+void cos(std::size_t n, const T* x, T* y) {
+  map_unary<math::Cos>(n, x, y);
+}
+template <class T>
+void tan(std::size_t n, const T* x, T* y) {
+  map_unary<math::Tan>(n, x, y);
+}
+template <class T>
+void asin(std::size_t n, const T* x, T* y) {
+  map_unary<math::Asin>(n, x, y);
+}
+template <class T>
+void acos(std::size_t n, const T* x, T* y) {
+  map_unary<math::Acos>(n, x, y);
+}
+template <class T>
+void atan(std::size_t n, const T* x, T* y) {
+  map_unary<math::Atan>(n, x, y);
+}
+template <class T>
+void atan2(std::size_t n, const T* y, const T* x, T* z) {
+  map_binary<math::Atan2>(n, y, x, z);
+}
+template <class T>
+void sinh(std::size_t n, const T* x, T* y) {
+  map_unary<math::Sinh>(n, x, y);
+}
+template <class T>
+void cosh(std::size_t n, const T* x, T* y) {
+  map_unary<math::Cosh>(n, x, y);
+}
+template <class T>
+void erf(std::size_t n, const T* x, T* y) {
+  map_unary<math::Erf>(n, x, y);
+}
+template <class T>
+void erfc(std::size_t n, const T* x, T* y) {
+  map_unary<math::Erfc>(n, x, y);
+}
+
+template <class T>
+void sqrt(std::size_t n, const T* x, T* y) {
+  map_unary<math::Sqrt>(n, x, y);
+}
+template <class T>
+void cbrt(std::size_t n, const T* x, T* y) {
+  map_unary<math::Cbrt>(n, x, y);
+}
+template <class T>
+void pow(std::size_t n, const T* x, const T* y, T* z) {
+  map_binary<math::Pow>(n, x, y, z);
+}
+
+namespace {
+
+// A sum of nonnegative terms in double with its rounding errors kept (TwoSum): far below an ulp
+// of T for any n, float or double.
+struct Sum {
+  double hi = 0, lo = 0;
+  void add(double v) {
+    double err;
+    hi = math::TwoSum(math::ScalarOps<double>{}, hi, v, err);
+    lo += err;
+  }
+  double value() const { return hi + lo; }
+};
+
+template <class T>
+T largest_of(std::size_t n, const T* x) {
+  const math::ScalarOps<T> o;
+  T largest = -std::numeric_limits<T>::infinity();
+  for (std::size_t i = 0; i < n; ++i) largest = o.Max(largest, x[i]);
+  return largest;
+}
+
+// e^(x - max), with the rounding error of x - max fed to the reduction (math::SoftmaxExp).
+template <class T>
+T shifted_exp(T v, T neg_max, T& diff) {
+  const math::ScalarOps<T> o;
+  diff = v + neg_max;
+  const T lo = math::SoftmaxExp::Lo(o, v, neg_max, diff);
+  return math::Exp::InRange(o, diff) ? math::Exp::FastWithLo(o, diff, lo)
+                                     : math::Exp::GeneralWithLo(o, diff, lo);
+}
+
+}  // namespace
+
+// Three passes, as the generic kernel: the maximum; the exponentials (stored in y) and their
+// sum; each scaled by 1/sum. A NaN, a +Inf, or all entries -Inf make every output NaN through the
+// sum (x - max is NaN there); -Inf entries among finite ones give exactly 0.
+template <class T>
+void softmax(std::size_t n, const T* x, T* y) {
   if (n == 0) return;
-  double largest = -std::numeric_limits<double>::infinity();
-  bool has_nan = false;
+  const T neg_max = -largest_of(n, x);
+  Sum sum;
   for (std::size_t i = 0; i < n; ++i) {
-    if (std::isnan(x[i])) has_nan = true;
-    if (x[i] > largest) largest = x[i];
+    T diff;
+    y[i] = shifted_exp(x[i], neg_max, diff);
+    sum.add(y[i]);
   }
-  // The stable formula in IEEE arithmetic: +Inf - +Inf and -Inf - -Inf are NaN, which reach
-  // every output through the sum. Say so directly rather than rely on it.
-  if (has_nan || !std::isfinite(largest)) {
-    for (std::size_t i = 0; i < n; ++i) y[i] = std::numeric_limits<float>::quiet_NaN();
-    return;
-  }
-  CompensatedSum total;
-  for (std::size_t i = 0; i < n; ++i) total.add(std::exp(double{x[i]} - largest));
-  const double denominator = total.value();  // >= 1: the maximum contributes e^0
-  for (std::size_t i = 0; i < n; ++i) {
-    y[i] = static_cast<float>(std::exp(double{x[i]} - largest) / denominator);
-  }
+  const T scale = static_cast<T>(1.0 / sum.value());
+  for (std::size_t i = 0; i < n; ++i) y[i] *= scale;
 }
+
+// Three passes: the maximum; the sum of the exponentials below it and the count of entries equal
+// to it (math::LogSoftmax); y = (x - max) - L. The special values are softmax's: NaN everywhere
+// for a NaN, a +Inf or all entries -Inf (the sum is NaN), -Inf for -Inf entries.
+template <class T>
+void log_softmax(std::size_t n, const T* x, T* y) {
+  if (n == 0) return;
+  const math::ScalarOps<T> o;
+  const T neg_max = -largest_of(n, x);
+  Sum rest;
+  double count = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    T diff;
+    const T e = shifted_exp(x[i], neg_max, diff);
+    if (diff == 0) {
+      count += 1;
+    } else {
+      rest.add(e);
+    }
+  }
+  const double sum_less_one = math::LogSoftmax::SumLessOne(rest.hi, rest.lo, count);
+  const T log_sum = static_cast<T>(math::Log1p::General(math::ScalarOps<double>{}, sum_less_one));
+  for (std::size_t i = 0; i < n; ++i) y[i] = math::LogSoftmax::Of(o, x[i], neg_max, log_sum);
+}
+
+// Explicit instantiations of every math row (coheriq/kernels_table.hpp).
+#define COHERIQ_REFERENCE_INSTANTIATE(op, S, impl, touched, R, params, args) template R impl params;
+COHERIQ_KERNELS_MATH(COHERIQ_REFERENCE_INSTANTIATE)
+#undef COHERIQ_REFERENCE_INSTANTIATE
 
 }  // namespace coheriq::kernels::reference

@@ -2,9 +2,10 @@
 //
 // Portable scalar C++ compiled with the target's baseline flags, so it runs on any host. It is
 // also the oracle of every kernel test, so accuracy comes before speed: sums are compensated,
-// f32 kernels accumulate in f64, nrm2 scales by a power of two, and the vector math is computed
-// in f64 by <cmath> and rounded once. Private to the library and its tests (the tests call these
-// functions directly, whichever engine is in effect); users call coheriq::kernels.
+// f32 kernels accumulate in f64, nrm2 scales by a power of two. The vector math is the one
+// algorithm per function that every engine runs (src/math). Private to the library and its
+// tests (the tests call these functions directly, whichever engine is in effect); users call
+// coheriq::kernels.
 #pragma once
 
 #include <coheriq/engine.hpp>

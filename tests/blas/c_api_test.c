@@ -26,8 +26,8 @@
  * the function and the array, and nothing written. The GEMMs are large enough for the thread
  * pool, whose workers would be the ones to touch the memory. */
 static void null_arrays(void) {
-  float xs[4] = {1, 2, 3, 4}, ys[4] = {5, 6, 7, 8}, rs = -1;
-  double xd[4] = {1, 2, 3, 4}, yd[4] = {5, 6, 7, 8}, rd = -1;
+  float xs[4] = {1, 2, 3, 4}, ys[4] = {5, 6, 7, 8}, rs = -1, rsz[4] = {9, 9, 9, 9};
+  double xd[4] = {1, 2, 3, 4}, yd[4] = {5, 6, 7, 8}, rd = -1, rdz[4] = {9, 9, 9, 9};
   size_t ri = 99;
   CHECK_INVALID(coheriq_sdot(4, NULL, ys, &rs), "coheriq: coheriq_sdot: x is NULL with n = 4");
   CHECK_INVALID(coheriq_ddot(4, xd, NULL, &rd), "coheriq: coheriq_ddot: y is NULL with n = 4");
@@ -67,13 +67,52 @@ static void null_arrays(void) {
                 "coheriq: coheriq_isamax_strided: x is NULL");
   CHECK_INVALID(coheriq_idamax_strided(4, NULL, -1, &ri),
                 "coheriq: coheriq_idamax_strided: x is NULL");
-  CHECK_INVALID(coheriq_vsexp(4, NULL, ys), "coheriq: coheriq_vsexp: x is NULL");
-  CHECK_INVALID(coheriq_vslog(4, xs, NULL), "coheriq: coheriq_vslog: y is NULL");
-  CHECK_INVALID(coheriq_vstanh(4, NULL, ys), "coheriq: coheriq_vstanh: x is NULL");
-  CHECK_INVALID(coheriq_vssigmoid(4, xs, NULL), "coheriq: coheriq_vssigmoid: y is NULL");
-  CHECK_INVALID(coheriq_vssoftmax(4, NULL, ys), "coheriq: coheriq_vssoftmax: x is NULL");
-  CHECK_INVALID(coheriq_vssoftmax(4, xs, NULL), "coheriq: coheriq_vssoftmax: y is NULL");
-  CHECK(rs == -1 && rd == -1 && ri == 99 && ys[0] == 5 && yd[0] == 5 && xs[0] == 1 && xd[0] == 1,
+  /* The vector math: each array NULL in turn, named as this header names it. */
+#define NULL_UNARY(fn, x, y)                                    \
+  CHECK_INVALID(fn(4, NULL, y), "coheriq: " #fn ": x is NULL"); \
+  CHECK_INVALID(fn(4, x, NULL), "coheriq: " #fn ": y is NULL")
+#define NULL_UNARY_BOTH(op)           \
+  NULL_UNARY(coheriq_vs##op, xs, ys); \
+  NULL_UNARY(coheriq_vd##op, xd, yd)
+  NULL_UNARY_BOTH(exp);
+  NULL_UNARY_BOTH(exp2);
+  NULL_UNARY_BOTH(expm1);
+  NULL_UNARY_BOTH(log);
+  NULL_UNARY_BOTH(log2);
+  NULL_UNARY_BOTH(log10);
+  NULL_UNARY_BOTH(log1p);
+  NULL_UNARY_BOTH(sqrt);
+  NULL_UNARY_BOTH(cbrt);
+  NULL_UNARY_BOTH(sin);
+  NULL_UNARY_BOTH(cos);
+  NULL_UNARY_BOTH(tan);
+  NULL_UNARY_BOTH(asin);
+  NULL_UNARY_BOTH(acos);
+  NULL_UNARY_BOTH(atan);
+  NULL_UNARY_BOTH(sinh);
+  NULL_UNARY_BOTH(cosh);
+  NULL_UNARY(coheriq_vserf, xs, ys);
+  NULL_UNARY(coheriq_vserfc, xs, ys);
+  NULL_UNARY(coheriq_vstanh, xs, ys);
+  NULL_UNARY(coheriq_vssigmoid, xs, ys);
+  NULL_UNARY(coheriq_vssoftmax, xs, ys);
+#undef NULL_UNARY_BOTH
+#undef NULL_UNARY
+  /* pow(x, y) and atan2(y, x): the inputs under C's names, in C's order. */
+  CHECK_INVALID(coheriq_vspow(4, NULL, ys, rsz), "coheriq: coheriq_vspow: x is NULL");
+  CHECK_INVALID(coheriq_vspow(4, xs, NULL, rsz), "coheriq: coheriq_vspow: y is NULL");
+  CHECK_INVALID(coheriq_vspow(4, xs, ys, NULL), "coheriq: coheriq_vspow: z is NULL");
+  CHECK_INVALID(coheriq_vdpow(4, NULL, yd, rdz), "coheriq: coheriq_vdpow: x is NULL");
+  CHECK_INVALID(coheriq_vdpow(4, xd, NULL, rdz), "coheriq: coheriq_vdpow: y is NULL");
+  CHECK_INVALID(coheriq_vdpow(4, xd, yd, NULL), "coheriq: coheriq_vdpow: z is NULL");
+  CHECK_INVALID(coheriq_vsatan2(4, NULL, xs, rsz), "coheriq: coheriq_vsatan2: y is NULL");
+  CHECK_INVALID(coheriq_vsatan2(4, ys, NULL, rsz), "coheriq: coheriq_vsatan2: x is NULL");
+  CHECK_INVALID(coheriq_vsatan2(4, ys, xs, NULL), "coheriq: coheriq_vsatan2: z is NULL");
+  CHECK_INVALID(coheriq_vdatan2(4, NULL, xd, rdz), "coheriq: coheriq_vdatan2: y is NULL");
+  CHECK_INVALID(coheriq_vdatan2(4, yd, NULL, rdz), "coheriq: coheriq_vdatan2: x is NULL");
+  CHECK_INVALID(coheriq_vdatan2(4, yd, xd, NULL), "coheriq: coheriq_vdatan2: z is NULL");
+  CHECK(rs == -1 && rd == -1 && ri == 99 && ys[0] == 5 && yd[0] == 5 && xs[0] == 1 && xd[0] == 1 &&
+            rsz[0] == 9 && rdz[0] == 9,
         "a rejected call wrote a result or an array");
 
   /* n == 0 reads nothing: NULL is fine there. */

@@ -190,11 +190,10 @@ TEST_CASE("sizes no array can have raise std::invalid_argument naming them, and 
   // Vector math (f32) and the reduced-precision kernels, with their own element sizes.
   const std::size_t n = kTooMany<float>;
   const std::string many = std::to_string(n);
-  for (auto [name, f] : {std::pair{"exp", &kernels::exp},
-                         {"log", &kernels::log},
-                         {"tanh", &kernels::tanh},
-                         {"sigmoid", &kernels::sigmoid},
-                         {"softmax", &kernels::softmax}}) {
+  using Math = std::pair<const char*, void (*)(std::size_t, const float*, float*)>;
+  for (auto [name, f] :
+       {Math{"exp", kernels::exp}, Math{"log", kernels::log}, Math{"tanh", kernels::tanh},
+        Math{"sigmoid", kernels::sigmoid}, Math{"softmax", kernels::softmax}}) {
     const auto kernel = f;  // clang 14 cannot capture a structured binding in a lambda
     CHECK(invalid_argument_message([&] { kernel(n, xf.data(), yf.data()); }) ==
           "coheriq: " + std::string(name) + ": x (n = " + many +

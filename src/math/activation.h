@@ -1,0 +1,149 @@
+// The activations: sigmoid, silu, and the pieces of softmax and log_softmax (src/math/ops.h).
+#pragma once
+
+#include <limits>
+
+#include "math/exp.h"
+#include "math/log.h"
+#include "math/ops.h"
+
+namespace coheriq::kernels::math {
+
+// σ(x) = 1/(1 + e^-x). With e = e^-|x| in (0, 1] (never overflows): σ(x) = 1/(1 + e) for x >= 0
+// and e/(1 + e) for x < 0, one division either way. Keeps full relative accuracy for very
+// negative x, including subnormal results, where 1/(1 + e^-x) would give 0. NaN: e is NaN, so is
+// the quotient. Worst error 2.4 ulp (bound 4).
+struct Sigmoid {
+  template <class O>
+  static COHERIQ_MATH_INLINE Vec<O> MinusAbs(const O& o, Vec<O> x) {
+    return o.BitOr(x, o.Set(typename O::T(-0.0)));
+  }
+  template <class O>
+  static COHERIQ_MATH_INLINE Vec<O> Of(const O& o, Vec<O> x, Vec<O> e) {
+    using T = typename O::T;
+    const Vec<O> one = o.Set(T(1));
+    return o.Div(o.IfThenElse(o.Lt(x, o.Zero()), e, one), o.Add(one, e));
+  }
+
+  template <class O>
+  static COHERIQ_MATH_INLINE Mask<O> InRange(const O& o, Vec<O> x) {
+    return Exp::InRange(o, MinusAbs(o, x));
+  }
+  template <class O>
+  static COHERIQ_MATH_INLINE Vec<O> Fast(const O& o, Vec<O> x) {
+    return Of(o, x, Exp::Fast(o, MinusAbs(o, x)));
+  }
+  template <class O>
+  static COHERIQ_MATH_INLINE Vec<O> General(const O& o, Vec<O> x) {
+    return Of(o, x, Exp::General(o, MinusAbs(o, x)));
+  }
+};
+
+// silu x = x·σ(x). x >= 0: x/(1 + e) with e = e^-x; x < 0: x·e^x/(1 + e^x). For x < 0, e^x is
+// taken as m·2^k (m = e^r near 1, the reduction of exp.h) and the quotient x·m/(1 + e) is scaled
+// by 2^k last: e^x alone is subnormal from -87.3 (f32) or -708.4 (f64) while x·e^x is still normal,
+// and forming it first would lose the bits the product keeps. The scaling is exact where the
+// result is normal, so Fast (2^k in one piece) and General (two halves, gradual underflow rounded
+// once) agree. x below kClamp gives -0 (|x·e^x| < half the smallest subnormal), -Inf included;
+// +Inf gives +Inf, ±0 gives ±0. Worst error 3.16 ulp (bound 4).
+template <class T>
+struct SiluConstants;
+template <>
+struct SiluConstants<float> {
+  static constexpr float kClamp = -110.0f;  // x·e^x < 2^-150 below -108.7
+};
+template <>
+struct SiluConstants<double> {
+  static constexpr double kClamp = -760.0;  // x·e^x < 2^-1075 below -751.8
+};
+
+struct Silu {
+  template <class O>
+  static COHERIQ_MATH_INLINE Mask<O> InRange(const O& o, Vec<O> x) {
+    return Exp::InRange(o, Sigmoid::MinusAbs(o, x));
+  }
+  template <class O>
+  static COHERIQ_MATH_INLINE Vec<O> Fast(const O& o, Vec<O> x) {
+    Vec<O> m, k, k_biased_shifted;
+    const Vec<O> q = Quotient(o, x, Sigmoid::MinusAbs(o, x), m, k, k_biased_shifted, false);
+    return o.IfThenElse(o.Lt(x, o.Zero()), o.Mul(q, Pow2FromBiasedShift(o, k_biased_shifted)), q);
+  }
+  template <class O>
+  static COHERIQ_MATH_INLINE Vec<O> General(const O& o, Vec<O> x) {
+    using T = typename O::T;
+    using F = Format<T>;
+    const Vec<O> low = o.Set(SiluConstants<T>::kClamp);
+    const Vec<O> xc = o.Max(x, low);
+    const Vec<O> minus_abs = o.Max(Sigmoid::MinusAbs(o, xc), low);
+    Vec<O> m, k, k_biased_shifted;
+    const Vec<O> q = Quotient(o, xc, minus_abs, m, k, k_biased_shifted, true);
+    // 2^k in two normal halves (k down to -1097 for f64).
+    const Vec<O> shift = o.Set(F::kRoundShift);
+    const Vec<O> k_half = o.Sub(o.MulAdd(k, o.Set(T(0.5)), shift), shift);
+    const Vec<O> scaled = o.Mul(o.Mul(q, Pow2(o, k_half)), Pow2(o, o.Sub(k, k_half)));
+    const Vec<O> y = o.IfThenElse(o.Lt(xc, o.Zero()), scaled, q);
+    // A NaN lane went through Max, whose NaN result differs between ISAs: put it back.
+    const Vec<O> special = o.IfThenElse(o.IsNaN(x), o.Add(x, x), y);
+    return o.IfThenElse(InRange(o, x), Fast(o, x), special);
+  }
+
+ private:
+  // x·s/(1 + e), e = e^a = m·2^k (a = -|x|), s = m where x < 0 and 1 elsewhere. `general`: k may
+  // be below the normal range, where e only needs to be small enough that 1 + e rounds to 1.
+  template <class O>
+  static COHERIQ_MATH_INLINE Vec<O> Quotient(const O& o, Vec<O> x, Vec<O> a, Vec<O>& m, Vec<O>& k,
+                                             Vec<O>& k_biased_shifted, bool general) {
+    using T = typename O::T;
+    const Vec<O> one = o.Set(T(1));
+    const Vec<O> r = ExpReduce<ExpBase::kE>(o, a, k, k_biased_shifted);
+    Vec<O> tail;
+    const Vec<O> hi = ExpReducedSplit<ExpBase::kE>(o, r, tail);
+    m = o.Add(hi, tail);
+    const Vec<O> scale = general ? Pow2(o, o.Max(k, o.Set(T(Format<T>::kMinExponent))))
+                                 : Pow2FromBiasedShift(o, k_biased_shifted);
+    const Vec<O> e = o.Mul(m, scale);
+    return o.Div(o.Mul(x, o.IfThenElse(o.Lt(x, o.Zero()), m, one)), o.Add(one, e));
+  }
+};
+
+// Softmax's exponentials: e^(x - max) with the rounding error of x - max fed to the reduction.
+// x - max is not exact in floating point (64 ulp of error in e^(x - max) for f32 differences near
+// -80); TwoSum gives its rounding error exactly, and Fast2Sum (two operations instead of five)
+// where it is exact, that is where |x| <= |max|.
+struct SoftmaxExp {
+  // diff = x - max rounded, lo its rounding error, by TwoSum (any x and max).
+  template <class O>
+  static COHERIQ_MATH_INLINE Vec<O> Lo(const O& o, Vec<O> x, Vec<O> neg_max, Vec<O> diff) {
+    const Vec<O> x_part = o.Sub(diff, neg_max);
+    const Vec<O> max_part = o.Sub(diff, x_part);
+    return o.Add(o.Sub(x, x_part), o.Sub(neg_max, max_part));
+  }
+  // The same when |x| <= |max| (Fast2Sum).
+  template <class O>
+  static COHERIQ_MATH_INLINE Vec<O> LoFast(const O& o, Vec<O> x, Vec<O> neg_max, Vec<O> diff) {
+    return o.Sub(x, o.Sub(diff, neg_max));
+  }
+};
+
+// log_softmax: y = (x - max) - L, L = ln Σ e^(x - max) = log1p(rest + (count - 1)), with `rest`
+// the sum of the exponentials of the entries below the maximum and `count` the number of entries
+// equal to it: L keeps its relative accuracy when it is tiny (one maximum, the others far below),
+// where the log of the rounded sum would be 0. x - max and -L have the same sign, so y suffers no
+// cancellation: y = diff + (lo - L), lo the rounding error of x - max (SoftmaxExp::Lo).
+struct LogSoftmax {
+  // The argument of L's log1p, in double, from rest = rest_hi + rest_lo.
+  static double SumLessOne(double rest_hi, double rest_lo, double count) {
+    return rest_hi + (rest_lo + (count - 1));
+  }
+  template <class O>
+  static COHERIQ_MATH_INLINE Vec<O> Of(const O& o, Vec<O> x, Vec<O> neg_max, Vec<O> log_sum) {
+    using T = typename O::T;
+    const Vec<O> diff = o.Add(x, neg_max);
+    // diff = -Inf (x = -Inf, or x - max overflowing) makes Lo NaN: y is -Inf there.
+    const Mask<O> finite = o.Gt(diff, o.Set(-std::numeric_limits<T>::infinity()));
+    const Vec<O> lo = o.IfThenElseZero(finite, SoftmaxExp::Lo(o, x, neg_max, diff));
+    return o.Add(diff, o.Sub(lo, log_sum));
+  }
+};
+
+}  // namespace coheriq::kernels::math

@@ -1,0 +1,259 @@
+// sin, cos and tan, for float and double: the algorithms every engine runs (src/math/ops.h).
+//
+// f64: x = k·π/2 + r, r in [-π/4, π/4] as a double-double rh + rl (Cody-Waite with π/2 in three
+// doubles and exact products, for |x| <= 2^30; payne_hanek.h beyond, lane by lane), then sin r and
+// cos r by polynomials in r² whose leading terms carry rl and the roundings of r² and of 1 - r²/2
+// (the largest errors otherwise), and the quadrant picks one and its sign. tan: sin r and cos r
+// kept as double-doubles and their quotient with its remainder.
+// f32: computed in double and rounded once (53 bits leave no error to compensate): sin and cos
+// reduce by π, x = (j + c)·π + r with r in [-π/2, π/2], c = 0 for sin and 1/2 for cos, and one odd
+// polynomial gives sin x = ±sin r; tan reduces by π/2 and divides the two polynomials. Beyond 2^30
+// the lanes go through the double function.
+#pragma once
+
+#include "math/ops.h"
+#include "math/payne_hanek.h"
+
+namespace coheriq::kernels::math {
+
+// In an unnamed namespace: the tables are odr-used, and an engine TU defines no external symbol
+// (tests/symbols).
+namespace {
+struct TrigConstants {
+  static constexpr double kTwoOverPi = 0x1.45f306dc9c883p-1;
+  // π/2 = kP1 + kP2 + kP3 + O(2^-163). k·kP1 is exact inside an FMA and so is |x| - k·kP1 (a
+  // multiple of 2^-52 below 2); k·kP2 is made exact by its FMA error term.
+  static constexpr double kP1 = 0x1.921fb54442d18p+0;
+  static constexpr double kP2 = 0x1.1a62633145c07p-54;
+  static constexpr double kP3 = -0x1.f1976b7ed8fbcp-110;
+  // Beyond 2^30 the tail's rounding (about k·2^-160) nears 2^-60 of the smallest r: lanes there
+  // take Payne-Hanek.
+  static constexpr double kMaxFast = 0x1p30;
+  // (sin r - r) / r³ = S(r²), a Chebyshev fit on [0, (π/4)²]: error 2^-57 relative to sin r.
+  static constexpr double kSin[] = {-7.586697117706918e-13,  1.6058531618986147e-10,
+                                    -2.5052106232447578e-08, 2.7557319219339167e-06,
+                                    -0.00019841269841265065, 0.008333333333333331,
+                                    -0.16666666666666666};
+  // (cos r - 1 + r²/2) / r⁴ = C(r²): error 2^-59 relative to cos r.
+  static constexpr double kCos[] = {-1.1382632425521717e-11, 2.08761462684032e-09,
+                                    -2.7557317271729793e-07, 2.480158729876569e-05,
+                                    -0.0013888888888887398,  0.041666666666666664};
+
+  // f32 in double: π = kPi1 + kPi2 + O(2^-107), k·kPi1 and |x| - k·kPi1 exact as above.
+  static constexpr double kOneOverPi = 0x1.45f306dc9c883p-2;
+  static constexpr double kPi1 = 0x1.921fb54442d18p+1;
+  static constexpr double kPi2 = 0x1.1a62633145c07p-53;
+  static constexpr double kPiOver2Hi = 0x1.921fb54442d18p+0;
+  static constexpr double kPiOver2Lo = 0x1.1a62633145c07p-54;
+  // (sin r - r) / r³ = S(r²) for f32, a Chebyshev fit on [0, (π/2)²]: error 2^-33.8 relative
+  // to sin r.
+  static constexpr double kSin32[] = {-2.4080190432969638e-08, 2.75364635625748e-06,
+                                      -0.000198410865614788, 0.008333332768753579,
+                                      -0.16666666663881236};
+};
+}  // namespace
+
+// ------------------------------ double
+
+// a = |x| <= kMaxFast: r = a - k·π/2 = rh + rl; returns k + kRoundShift.
+template <class O>
+COHERIQ_MATH_INLINE Vec<O> ReducePiOver2(const O& o, Vec<O> a, Vec<O>& rh, Vec<O>& rl) {
+  using C = TrigConstants;
+  const Vec<O> shift = o.Set(Format<double>::kRoundShift);
+  const Vec<O> k_shifted = o.MulAdd(a, o.Set(C::kTwoOverPi), shift);
+  const Vec<O> k = o.Sub(k_shifted, shift);
+  const Vec<O> r1 = o.NegMulAdd(k, o.Set(C::kP1), a);  // exact
+  const Vec<O> p = o.Mul(k, o.Set(C::kP2));
+  const Vec<O> p_err = o.MulSub(k, o.Set(C::kP2), p);  // k·kP2 = p + p_err exactly
+  Vec<O> err;
+  rh = TwoSum(o, r1, o.Neg(p), err);
+  rl = o.Sub(err, o.MulAdd(k, o.Set(C::kP3), p_err));
+  return k_shifted;
+}
+
+// sin r and cos r of r = rh + rl, each as an unrounded sum lead + tail (sin: lead rh; cos: lead
+// w = 1 - r²/2 rounded).
+template <class O>
+COHERIQ_MATH_INLINE void SinCosParts(const O& o, Vec<O> rh, Vec<O> rl, Vec<O>& sin_tail,
+                                     Vec<O>& cos_lead, Vec<O>& cos_tail) {
+  using C = TrigConstants;
+  const Vec<O> one = o.Set(1.0);
+  const Vec<O> z = o.Mul(rh, rh);
+  const Vec<O> hz = o.Mul(z, o.Set(0.5));
+  // sin(rh + rl) = rh + (rh·z·S(z) + rl·(1 - z/2)).
+  sin_tail = o.MulAdd(o.Mul(z, rh), Horner(o, z, C::kSin), o.NegMulAdd(hz, rl, rl));
+  // cos(rh + rl) = w + ((1 - w) - hz - z_lo/2 - rh·rl + z²·C(z)), w = 1 - hz rounded, z_lo the
+  // rounding error of z: everything beyond w is below 0.3 and carries only relative errors.
+  const Vec<O> z_lo = o.MulSub(rh, rh, z);
+  cos_lead = o.Sub(one, hz);
+  Vec<O> corr = o.Sub(o.Sub(one, cos_lead), hz);
+  corr = o.NegMulAdd(o.Set(0.5), z_lo, corr);
+  corr = o.NegMulAdd(rh, rl, corr);
+  cos_tail = o.MulAdd(o.Mul(z, z), Horner(o, z, C::kCos), corr);
+}
+
+// sin or cos of x = k·π/2 + rh + rl: q_shifted holds q = k for sin, k + 1 for cos (odd q: the
+// cosine polynomial; q & 2: negate).
+template <class O>
+COHERIQ_MATH_INLINE Vec<O> SinCosQuadrant(const O& o, Vec<O> rh, Vec<O> rl, Vec<O> q_shifted) {
+  Vec<O> sin_tail, cos_lead, cos_tail;
+  SinCosParts(o, rh, rl, sin_tail, cos_lead, cos_tail);
+  const Vec<O> sin_r = o.Add(rh, sin_tail);
+  const Vec<O> cos_r = o.Add(cos_lead, cos_tail);
+  const Vec<O> y = o.IfThenElse(o.IsNegative(IntBitAsSign<0>(o, q_shifted)), cos_r, sin_r);
+  return XorSign(o, y, IntBitAsSign<1>(o, q_shifted));
+}
+
+// tan of x = k·π/2 + rh + rl: sin r / cos r, or -cos r / sin r for odd k, each kept as the
+// normalized double-double of SinCosParts (Fast2Sum: the leads are the larger), and the quotient
+// with its remainder (one more division), so that it too stays within 1 ulp.
+template <class O>
+COHERIQ_MATH_INLINE Vec<O> TanQuadrant(const O& o, Vec<O> rh, Vec<O> rl, Vec<O> k_shifted) {
+  Vec<O> sin_tail, w, cos_tail;
+  SinCosParts(o, rh, rl, sin_tail, w, cos_tail);
+  const Vec<O> sin_r = o.Add(rh, sin_tail), cos_r = o.Add(w, cos_tail);
+  const Vec<O> sin_r_lo = o.Add(o.Sub(rh, sin_r), sin_tail);
+  const Vec<O> cos_r_lo = o.Add(o.Sub(w, cos_r), cos_tail);
+  const Mask<O> odd = o.IsNegative(IntBitAsSign<0>(o, k_shifted));
+  const Vec<O> num = o.IfThenElse(odd, o.Neg(cos_r), sin_r);
+  const Vec<O> num_lo = o.IfThenElse(odd, o.Neg(cos_r_lo), sin_r_lo);
+  const Vec<O> den = o.IfThenElse(odd, sin_r, cos_r);
+  const Vec<O> den_lo = o.IfThenElse(odd, sin_r_lo, cos_r_lo);
+  const Vec<O> q = o.Div(num, den);
+  const Vec<O> rem = o.Add(o.NegMulAdd(q, den, num), o.NegMulAdd(q, den_lo, num_lo));
+  return o.Add(q, o.Div(rem, den));
+}
+
+// Any double beyond the Cody-Waite range (Inf and NaN give NaN), on a scalar policy.
+template <bool kCos, class S>
+double SinCosHuge(const S& so, double x) {
+  if (!(so.Abs(x) <= 0x1.fffffffffffffp1023)) return x - x;
+  const HugeReduction h = ReduceHuge(so, so.Abs(x));
+  const double q_shifted = Format<double>::kRoundShift + (h.k + (kCos ? 1 : 0));
+  const double y = SinCosQuadrant(so, h.hi, h.lo, q_shifted);
+  return kCos ? y : XorSign(so, y, x);
+}
+
+template <class S>
+double TanHuge(const S& so, double x) {
+  if (!(so.Abs(x) <= 0x1.fffffffffffffp1023)) return x - x;
+  const HugeReduction h = ReduceHuge(so, so.Abs(x));
+  return XorSign(so, TanQuadrant(so, h.hi, h.lo, Format<double>::kRoundShift + h.k), x);
+}
+
+// ------------------------------ float, computed in double
+
+// sin of r in [-π/2, π/2], negated where bit 0 of j_shifted is set.
+template <class O>
+COHERIQ_MATH_INLINE Vec<O> SinHalfTurn(const O& o, Vec<O> r, Vec<O> j_shifted) {
+  const Vec<O> s = o.Mul(r, r);
+  const Vec<O> y = o.MulAdd(o.Mul(r, s), Horner(o, s, TrigConstants::kSin32), r);
+  return XorSign(o, y, IntBitAsSign<0>(o, j_shifted));
+}
+
+// x: a float in double, |x| <= 2^30. sin x = (-1)^j sin(x - j·π); cos x = (-1)^(j+1)
+// sin(x - (j + ½)·π).
+template <bool kCos, class O>
+COHERIQ_MATH_INLINE Vec<O> SinCosOfFloat(const O& o, Vec<O> x) {
+  using C = TrigConstants;
+  const Vec<O> a = o.Abs(x);
+  const Vec<O> shift = o.Set(Format<double>::kRoundShift);
+  // cos: j = round(a/π - ½); the product's rounding only moves a tie, never r out of range.
+  const Vec<O> j_shifted = kCos ? o.Add(o.MulAdd(a, o.Set(C::kOneOverPi), o.Set(-0.5)), shift)
+                                : o.MulAdd(a, o.Set(C::kOneOverPi), shift);
+  Vec<O> multiple = o.Sub(j_shifted, shift);
+  if constexpr (kCos) multiple = o.Add(multiple, o.Set(0.5));
+  Vec<O> r = o.NegMulAdd(multiple, o.Set(C::kPi1), a);
+  r = o.NegMulAdd(multiple, o.Set(C::kPi2), r);
+  const Vec<O> y = SinHalfTurn(o, r, kCos ? o.Add(j_shifted, o.Set(1.0)) : j_shifted);
+  return kCos ? y : XorSign(o, y, x);
+}
+
+// tan of a float in double, |x| <= 2^30: r = |x| - k·π/2 in double, sin r and cos r by the float
+// sine polynomial (valid on [-π/2, π/2]) and the double cosine one, one division.
+template <class O>
+COHERIQ_MATH_INLINE Vec<O> TanOfFloat(const O& o, Vec<O> x) {
+  using C = TrigConstants;
+  const Vec<O> a = o.Abs(x);
+  const Vec<O> shift = o.Set(Format<double>::kRoundShift);
+  const Vec<O> k_shifted = o.MulAdd(a, o.Set(C::kTwoOverPi), shift);
+  const Vec<O> k = o.Sub(k_shifted, shift);
+  Vec<O> r = o.NegMulAdd(k, o.Set(C::kP1), a);
+  r = o.NegMulAdd(k, o.Set(C::kP2), r);
+  const Vec<O> z = o.Mul(r, r);
+  const Vec<O> sin_r = o.MulAdd(o.Mul(r, z), Horner(o, z, C::kSin32), r);
+  const Vec<O> cos_r = o.MulAdd(z, o.MulAdd(z, Horner(o, z, C::kCos), o.Set(-0.5)), o.Set(1.0));
+  const Mask<O> odd = o.IsNegative(IntBitAsSign<0>(o, k_shifted));
+  const Vec<O> q = o.Div(o.IfThenElse(odd, o.Neg(cos_r), sin_r), o.IfThenElse(odd, sin_r, cos_r));
+  return XorSign(o, q, x);
+}
+
+// ------------------------------ The algorithms
+
+template <bool kCos>
+struct SinCosOf {
+  template <class O>
+  static COHERIQ_MATH_INLINE Mask<O> InRange(const O& o, Vec<O> x) {
+    return o.Le(o.Abs(x), o.Set(typename O::T(TrigConstants::kMaxFast)));
+  }
+
+  template <class O>
+  static COHERIQ_MATH_INLINE Vec<O> Fast(const O& o, Vec<O> x) {
+    if constexpr (kIsFloat<O>) {
+      return o.Widened(x, [](const auto& wo, auto w) { return SinCosOfFloat<kCos>(wo, w); });
+    } else {
+      Vec<O> rh, rl;
+      Vec<O> q_shifted = ReducePiOver2(o, o.Abs(x), rh, rl);
+      if constexpr (kCos) q_shifted = o.Add(q_shifted, o.Set(1.0));
+      const Vec<O> y = SinCosQuadrant(o, rh, rl, q_shifted);
+      return kCos ? y : XorSign(o, y, x);  // sin is odd
+    }
+  }
+
+  // Lanes beyond the Cody-Waite range, Inf and NaN one by one: Payne-Hanek (f32: the double
+  // function, rounded once).
+  template <class O>
+  static COHERIQ_MATH_INLINE Vec<O> General(const O& o, Vec<O> x) {
+    return o.Lanewise(o.Not(InRange(o, x)), x, Fast(o, x), [](const auto& so, auto v) {
+      if constexpr (kIsFloat<std::decay_t<decltype(so)>>) {
+        return so.Widened(v, [](const auto& wso, double w) { return SinCosHuge<kCos>(wso, w); });
+      } else {
+        return SinCosHuge<kCos>(so, v);
+      }
+    });
+  }
+};
+
+using Sin = SinCosOf<false>;
+using Cos = SinCosOf<true>;
+
+struct Tan {
+  template <class O>
+  static COHERIQ_MATH_INLINE Mask<O> InRange(const O& o, Vec<O> x) {
+    return SinCosOf<false>::InRange(o, x);
+  }
+
+  template <class O>
+  static COHERIQ_MATH_INLINE Vec<O> Fast(const O& o, Vec<O> x) {
+    if constexpr (kIsFloat<O>) {
+      return o.Widened(x, [](const auto& wo, auto w) { return TanOfFloat(wo, w); });
+    } else {
+      Vec<O> rh, rl;
+      const Vec<O> k_shifted = ReducePiOver2(o, o.Abs(x), rh, rl);
+      return XorSign(o, TanQuadrant(o, rh, rl, k_shifted), x);  // tan is odd
+    }
+  }
+
+  template <class O>
+  static COHERIQ_MATH_INLINE Vec<O> General(const O& o, Vec<O> x) {
+    return o.Lanewise(o.Not(InRange(o, x)), x, Fast(o, x), [](const auto& so, auto v) {
+      if constexpr (kIsFloat<std::decay_t<decltype(so)>>) {
+        return so.Widened(v, [](const auto& wso, double w) { return TanHuge(wso, w); });
+      } else {
+        return TanHuge(so, v);
+      }
+    });
+  }
+};
+
+}  // namespace coheriq::kernels::math
