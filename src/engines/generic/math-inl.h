@@ -349,6 +349,9 @@ HWY_ATTR void pow(std::size_t n, const T* x, const T* y, T* z) {
 // of the pair at most), then in double; double lanes with their rounding errors (TwoSum). Its
 // order follows the vector length, so the sum (not the exponentials) may differ in its last bits
 // between engines.
+//
+// The running sum is two vectors the caller keeps as locals (SVE vectors are sizeless: they
+// cannot be members of a struct), started by Zero, updated by Add or Add2, read by Total.
 template <class T>
 struct ExpSum;
 
@@ -356,17 +359,20 @@ template <>
 struct ExpSum<float> {
   using D = HwyOps<float>::D;
   using V = HwyOps<float>::V;
-  hn::Half<D> dh;
-  hn::RepartitionToWide<D> dw;
-  hn::Vec<hn::RepartitionToWide<D>> sum0 = hn::Zero(dw), sum1 = hn::Zero(dw);
+  using W = hn::Vec<hn::RepartitionToWide<D>>;  // a half of the float lanes, in double
 
-  HWY_INLINE void Add(V e) {
+  static HWY_INLINE W Zero() { return hn::Zero(hn::RepartitionToWide<D>()); }
+  static HWY_INLINE void Add(W& sum0, W& sum1, V e) {
+    const hn::Half<D> dh;
+    const hn::RepartitionToWide<D> dw;
     sum0 = hn::Add(sum0, hn::PromoteTo(dw, hn::LowerHalf(dh, e)));
     sum1 = hn::Add(sum1, hn::PromoteTo(dw, hn::UpperHalf(dh, e)));
   }
-  HWY_INLINE void Add2(V a, V b) { Add(hn::Add(a, b)); }  // half the conversions
+  // Half the conversions: a + b in float first.
+  static HWY_INLINE void Add2(W& sum0, W& sum1, V a, V b) { Add(sum0, sum1, hn::Add(a, b)); }
   // The total as hi + lo.
-  HWY_INLINE void Total(double& hi, double& lo) const {
+  static HWY_INLINE void Total(W sum0, W sum1, double& hi, double& lo) {
+    const hn::RepartitionToWide<D> dw;
     hi = hn::GetLane(hn::SumOfLanes(dw, hn::Add(sum0, sum1)));
     lo = 0;
   }
@@ -376,26 +382,28 @@ template <>
 struct ExpSum<double> {
   using D = HwyOps<double>::D;
   using V = HwyOps<double>::V;
-  HwyOps<double> o;
-  V sum = hn::Zero(o.d), err = hn::Zero(o.d);
+  using W = V;  // the sum and the sum of its rounding errors
 
-  HWY_INLINE void Add(V e) {
+  static HWY_INLINE W Zero() { return hn::Zero(D()); }
+  static HWY_INLINE void Add(W& sum, W& err, V e) {
+    const HwyOps<double> o;
     V e_err;
     sum = math::TwoSum(o, sum, e, e_err);
     err = hn::Add(err, e_err);
   }
-  HWY_INLINE void Add2(V a, V b) {
-    Add(a);
-    Add(b);
+  static HWY_INLINE void Add2(W& sum, W& err, V a, V b) {
+    Add(sum, err, a);
+    Add(sum, err, b);
   }
-  HWY_INLINE void Total(double& hi, double& lo) const {
+  static HWY_INLINE void Total(W sum, W err, double& hi, double& lo) {
+    const D d;
     constexpr std::size_t kMaxLanes = hn::MaxLanes(D());
     HWY_ALIGN double sums[kMaxLanes];
-    hn::Store(sum, o.d, sums);
+    hn::Store(sum, d, sums);
     const math::ScalarOps<double, HwyOps<double>> so;
     hi = 0;
-    lo = hn::GetLane(hn::SumOfLanes(o.d, err));
-    for (std::size_t i = 0; i < hn::Lanes(o.d); ++i) {
+    lo = hn::GetLane(hn::SumOfLanes(d, err));
+    for (std::size_t i = 0; i < hn::Lanes(d); ++i) {
       double e;
       hi = math::TwoSum(so, hi, sums[i], e);
       lo += e;
@@ -484,20 +492,21 @@ HWY_ATTR void softmax(std::size_t n, const T* x, T* y) {
   const auto d = o.d;
   using V = typename HwyOps<T>::V;
   const std::size_t N = hn::Lanes(d);
-  ExpSum<T> sum;
+  using Sum = ExpSum<T>;
+  auto sum0 = Sum::Zero(), sum1 = Sum::Zero();
   ShiftedExps(
       o, n, x, NegMax(o, n, x),
       [&](std::size_t i, V, V e) HWY_ATTR {
         hn::BlendedStore(e, hn::FirstN(d, HWY_MIN(n - i, N)), d, y + i);
-        sum.Add(e);
+        Sum::Add(sum0, sum1, e);
       },
       [&](std::size_t i, V, V ea, V, V eb) HWY_ATTR {
         hn::StoreU(ea, d, y + i);
         hn::StoreU(eb, d, y + i + N);
-        sum.Add2(ea, eb);
+        Sum::Add2(sum0, sum1, ea, eb);
       });
   double hi, lo;
-  sum.Total(hi, lo);
+  Sum::Total(sum0, sum1, hi, lo);
   scal(n, static_cast<T>(1.0 / (hi + lo)), y);
 }
 
@@ -511,7 +520,8 @@ HWY_ATTR void log_softmax(std::size_t n, const T* x, T* y) {
   using V = typename HwyOps<T>::V;
   const std::size_t N = hn::Lanes(d);
   const V neg_max = NegMax(o, n, x);
-  ExpSum<T> rest;
+  using Sum = ExpSum<T>;
+  auto rest0 = Sum::Zero(), rest1 = Sum::Zero();
   V count = hn::Zero(d);  // exact while a lane counts below 2^24 (f32); beyond, L >= 16 anyway
   const V one = hn::Set(d, T(1));
   const auto below = [&](V diff, V e) HWY_ATTR {
@@ -520,11 +530,12 @@ HWY_ATTR void log_softmax(std::size_t n, const T* x, T* y) {
     return hn::IfThenZeroElse(at_max, e);  // NaN stays, so that it poisons the sum
   };
   ShiftedExps(
-      o, n, x, neg_max, [&](std::size_t, V diff, V e) HWY_ATTR { rest.Add(below(diff, e)); },
+      o, n, x, neg_max,
+      [&](std::size_t, V diff, V e) HWY_ATTR { Sum::Add(rest0, rest1, below(diff, e)); },
       [&](std::size_t, V diff_a, V ea, V diff_b, V eb)
-          HWY_ATTR { rest.Add2(below(diff_a, ea), below(diff_b, eb)); });
+          HWY_ATTR { Sum::Add2(rest0, rest1, below(diff_a, ea), below(diff_b, eb)); });
   double hi, lo;
-  rest.Total(hi, lo);
+  Sum::Total(rest0, rest1, hi, lo);
   const double total_count = static_cast<double>(hn::GetLane(hn::SumOfLanes(d, count)));
   // L on a vector of doubles (one lane used): the vector code's constants stay internal.
   const HwyOps<double> wo;
