@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Follows a how-to of docs/ literally: copies the source tree, applies each code block whose first
-line names a file and an action, then configures and builds the targets the caller names.
+"""Follows how-tos of docs/ literally: copies the source tree, applies each code block whose first
+line names a file and an action (every block of the first page, then of the next, ...), then
+configures a build of the copy.
 
 A block applies when its first line is a comment of one of these forms:
     // path/to/file (new file)            -> the block becomes the file
@@ -8,7 +9,7 @@ A block applies when its first line is a comment of one of these forms:
     # path/to/file (insert after `text`)   -> inserted after the statement on the first line
                                               containing `text`
     # path/to/file (insert before `text`)  -> inserted before the first line containing `text`
-Usage: follow_recipe.py DOC SOURCE_DIR WORK_DIR -- cmake configure arguments...
+Usage: follow_recipe.py SOURCE_DIR WORK_DIR DOC [DOC...] -- cmake configure arguments...
 Prints the build directory on the last line of stdout. Exit 1 when a block cannot be applied.
 """
 import os
@@ -67,19 +68,22 @@ def apply(dest, path, action, anchor, lines):
 
 
 def main():
-    if len(sys.argv) < 4:
+    args = sys.argv[1:]
+    split = args.index("--") if "--" in args else len(args)
+    if split < 3:
         sys.exit(__doc__)
-    doc, source, work = sys.argv[1:4]
-    configure = sys.argv[5:] if len(sys.argv) > 4 and sys.argv[4] == "--" else []
+    source, work, docs = args[0], args[1], args[2:split]
+    configure = args[split + 1:]
     tree = os.path.join(work, "src")
     copy_tree(source, tree)
-    applied = 0
-    for path, action, anchor, lines in blocks(doc):
-        apply(tree, path, action, anchor, lines)
-        print(f"applied: {path} ({action})")
-        applied += 1
-    if applied == 0:
-        sys.exit(f"coheriq: {doc} has no recipe blocks")
+    for doc in docs:
+        applied = 0
+        for path, action, anchor, lines in blocks(doc):
+            apply(tree, path, action, anchor, lines)
+            print(f"applied: {path} ({action}) from {os.path.basename(doc)}")
+            applied += 1
+        if applied == 0:
+            sys.exit(f"coheriq: {doc} has no recipe blocks")
     build = os.path.join(work, "build")
     subprocess.run(["cmake", "-S", tree, "-B", build, "-G", "Ninja"] + configure, check=True,
                    stdout=subprocess.DEVNULL)
