@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # usage: consumer.sh package|pkg-config|subdirectory CONSUMER_DIR BUILD_DIR PREFIX_OR_SOURCE ENGINES
-#   ENGINES: the built-in engines of the build under test, comma-separated (reference first). The
-#   consumer must list exactly these, and run each one the host supports (consumer/main.cpp).
+#   ENGINES: the built-in engines of the build the consumer uses, comma-separated (reference
+#   first): the build under test's (package, pkg-config), or the ones subdirectory mode builds.
+#   The consumer must list exactly these, and run each one the host supports (consumer/main.cpp).
 set -euo pipefail
 if [ $# -ne 5 ]; then
   echo "coheriq: consumer.sh: usage: consumer.sh package|pkg-config|subdirectory CONSUMER_DIR" \
@@ -66,7 +67,7 @@ case "$mode" in
     "${emulator[@]}" ./app_c_static auto
     ;;
   subdirectory)
-    # The same engines as the build under test.
+    # The engines the caller names (one of the build under test, tests/packaging).
     cmake -S "$src" -B "$build" -G Ninja -DCOHERIQ_CONSUMER_MODE=subdirectory \
       -DCOHERIQ_SOURCE_DIR="$where" -DBUILD_SHARED_LIBS=ON -DCMAKE_BUILD_TYPE=Release "${cmake_cross[@]}" \
       "-DCOHERIQ_ENGINES=$(tr , ';' <<<"${engines#reference}" | sed 's/^;//')"
