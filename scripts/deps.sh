@@ -24,12 +24,16 @@ aarch64=(
   libhwy-dev:arm64 libcpu-features-dev:arm64 libbenchmark-dev:arm64
   libopenblas-dev:arm64 libsleef-dev:arm64
 )
+# What the aarch64 suite runs its BLAS library under (tests/blas): the reference BLAS and
+# netlib's testers, arm64 builds.
+aarch64_tests=(libblas3:arm64 libblas-test:arm64)
 for arg in "$@"; do
   case "$arg" in
     # --tests: the bench chart; exit-time gemm; tests/blas (reference BLAS and its netlib test
     # programs, Fortran, numpy); aarch64
     --tests) packages+=(chromium valgrind libblas3 libblas-test liblapack3 liblapack-test gfortran
-                        python3-numpy python3-scipy python3-pytest python3-hypothesis "${aarch64[@]}") ;;
+                        python3-numpy python3-scipy python3-pytest python3-hypothesis "${aarch64[@]}"
+                        "${aarch64_tests[@]}") ;;
     --aarch64) packages+=("${aarch64[@]}") ;;
     *) echo "coheriq: scripts/deps.sh: unknown option '$arg' (--tests, --aarch64)" >&2; exit 2 ;;
   esac

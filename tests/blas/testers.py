@@ -2,7 +2,7 @@
 
 Usage:
   testers.py --reference-blas LIB --coheriq LIB [--preload] [--lapack LIB] [--mode blas|lapack]
-             PROGRAM [INPUT]
+             [--emulator 'qemu-aarch64|-L|/'] PROGRAM [INPUT]
 
 The programs are Debian's: netlib's BLAS and CBLAS testers (libblas-test: xblat2s, xdcblat3,
 ...) in mode blas, LAPACK's test programs (liblapack-test: xlintsts, xeigtstd, ...) in mode
@@ -23,6 +23,8 @@ Passes (exit 0) when the Coheriq run exits 0 and
                errors: what LAPACK's own lapack_testing.py counts), except lines matching a
                --known pattern (cases docs/blas.md explains), which are allowed, not required.
 Exits 77 (a skip, with the reason) when COHERIQ_ENGINE names an engine this host cannot run.
+With --emulator (a cross build: the target's programs and libraries, Debian's arm64 packages
+through multiarch), every run goes through that command, '|'-separated as the suite passes it.
 """
 import argparse
 import os
@@ -56,19 +58,25 @@ def environment(library_dir, preload):
     return env
 
 
-def mapped(program, env):
-    """The real paths of the libraries the dynamic loader maps for `program` under `env`."""
-    trace = dict(env, LD_TRACE_LOADED_OBJECTS="1")
-    out = subprocess.run([program], env=trace, capture_output=True, text=True, check=False)
+def mapped(command, env, emulated):
+    """The real paths of the libraries the dynamic loader maps for `command` under `env`."""
+    if emulated:
+        # The target's loader traces, not the host's loading the emulator: qemu-user's -E sets
+        # the variable for the program alone.
+        command = command[:1] + ["-E", "LD_TRACE_LOADED_OBJECTS=1"] + command[1:]
+        trace = env
+    else:
+        trace = dict(env, LD_TRACE_LOADED_OBJECTS="1")
+    out = subprocess.run(command, env=trace, capture_output=True, text=True, check=False)
     return {os.path.realpath(p) for p in re.findall(r"(/\S+)", out.stdout)}, out.stdout
 
 
-def run(program, stdin_path, env, timeout):
+def run(command, stdin_path, env, timeout):
     """Everything one run printed or wrote, and its exit code."""
     with tempfile.TemporaryDirectory(prefix="coheriq-tester-") as scratch:
         stdin = open(stdin_path, "rb") if stdin_path else subprocess.DEVNULL
         try:
-            done = subprocess.run([program], stdin=stdin, cwd=scratch, env=env, timeout=timeout,
+            done = subprocess.run(command, stdin=stdin, cwd=scratch, env=env, timeout=timeout,
                                   capture_output=True, text=True, errors="replace", check=False)
         finally:
             if stdin_path:
@@ -118,6 +126,8 @@ def main():
     parser.add_argument("--mode", choices=("blas", "lapack"), default="blas")
     parser.add_argument("--known", action="append", default=[],
                         help="mode lapack: a failure line allowed (a regular expression)")
+    parser.add_argument("--emulator", default="",
+                        help="what runs the target's programs, '|'-separated (a cross build)")
     parser.add_argument("--timeout", type=float, default=600)
     parser.add_argument("program")
     parser.add_argument("input", nargs="?")
@@ -125,6 +135,7 @@ def main():
     name = os.path.basename(args.program) + (
         " < " + os.path.basename(args.input) if args.input else "")
     summary = blas_summary if args.mode == "blas" else lapack_summary
+    command = [part for part in args.emulator.split("|") if part] + [args.program]
 
     with tempfile.TemporaryDirectory(prefix="coheriq-blas-folders-") as scratch:
         reference_dir = folder(scratch, "reference", args.reference_blas, args.lapack)
@@ -141,14 +152,14 @@ def main():
 
         for env, wanted, what in ((reference_env, args.reference_blas, "the reference BLAS"),
                                   (coheriq_env, args.coheriq, "libcoheriq_blas")):
-            paths, trace = mapped(args.program, env)
+            paths, trace = mapped(command, env, bool(args.emulator))
             if os.path.realpath(args.coheriq) in paths and env is reference_env:
                 sys.exit(f"coheriq: {name}: the reference run maps libcoheriq_blas:\n{trace}")
             if os.path.realpath(wanted) not in paths:
                 sys.exit(f"coheriq: {name} does not map {what} ({wanted}); the loader maps:\n"
                          f"{trace}")
 
-        reference_text, reference_code = run(args.program, args.input, reference_env, args.timeout)
+        reference_text, reference_code = run(command, args.input, reference_env, args.timeout)
         reference_counts, reference_bad = summary(reference_text)
         if reference_code != 0 or (args.mode == "blas" and (
                 reference_bad or reference_counts["PASS lines"] == 0)):
@@ -156,7 +167,7 @@ def main():
                      f"{reference_code}, {reference_counts}), so it cannot judge Coheriq:\n"
                      + "\n".join(reference_bad[:20]) + "\n" + reference_text[-2000:])
 
-        text, code = run(args.program, args.input, coheriq_env, args.timeout)
+        text, code = run(command, args.input, coheriq_env, args.timeout)
     counts, bad = summary(text)
     unsupported = UNSUPPORTED.search(text)
     if code != 0 and unsupported and os.environ.get("COHERIQ_ENGINE"):
