@@ -113,14 +113,68 @@ struct Triangular {
   const T* diagonal(size_t i) const { return a + i * lda + i; }
 };
 
+// The base blocks: the reference's row forms (kr::trsm's and kr::trmm's order of operations
+// and zero skips) on op(A)'s diagonal block at r0, each row operation one of the engine's
+// vector kernels (k::axpy, k::scal), so a base block runs at the engine's speed too. Rows of B
+// are b + i·ldb, i < m, each n long.
+template <class T>
+void solve_rows(const Triangular<T>& A, size_t r0, size_t m, size_t n, T alpha, T* b, size_t ldb) {
+  for (size_t step = 0; step < m; ++step) {
+    const size_t i = A.lower ? step : m - 1 - step;
+    T* bi = b + i * ldb;
+    if (alpha != T(1)) k::scal(n, alpha, bi);
+    const size_t lo = A.lower ? 0 : i + 1, hi = A.lower ? i : m;
+    for (size_t l = lo; l < hi; ++l) {
+      const T t = *A.at(r0 + i, r0 + l);
+      if (t != T(0)) k::axpy(n, -t, b + l * ldb, bi);
+    }
+    if (A.diag == Diag::NonUnit) {
+      const T d = *A.at(r0 + i, r0 + i);
+      for (size_t j = 0; j < n; ++j) bi[j] /= d;
+    }
+  }
+}
+template <class T>
+void multiply_rows(const Triangular<T>& A, size_t r0, size_t m, size_t n, T alpha, T* b,
+                   size_t ldb) {
+  // Row i takes the rows on op(A)'s side of the diagonal while they are still unchanged.
+  for (size_t step = 0; step < m; ++step) {
+    const size_t i = A.lower ? m - 1 - step : step;
+    T* bi = b + i * ldb;
+    if (A.diag == Diag::NonUnit) k::scal(n, *A.at(r0 + i, r0 + i), bi);
+    const size_t lo = A.lower ? 0 : i + 1, hi = A.lower ? i : m;
+    for (size_t l = lo; l < hi; ++l) {
+      const T t = *A.at(r0 + i, r0 + l);
+      if (t != T(0)) k::axpy(n, t, b + l * ldb, bi);
+    }
+    if (alpha != T(1)) k::scal(n, alpha, bi);
+  }
+}
+
+// The Right-side base block, columns [c0, c0 + n) of B (n <= kBlock): X·op(A) = (op(A)ᵀ·Xᵀ)ᵀ, so
+// chunks of rows of B are transposed into `scratch` (kBlock x kChunk), done as Left-side rows
+// with op(A) transposed, and transposed back.
+inline constexpr size_t kChunk = 512;
+template <class T, class Rows>
+void by_transposes(const Triangular<T>& A, size_t c0, size_t n, size_t m, T alpha, T* b, size_t ldb,
+                   T* scratch, Rows rows) {
+  const Triangular<T> At{A.uplo, A.t ? Op::N : Op::T, A.diag, A.a, A.lda};
+  for (size_t i0 = 0; i0 < m; i0 += kChunk) {
+    const size_t count = std::min(kChunk, m - i0);
+    T* block = b + i0 * ldb + c0;
+    for (size_t i = 0; i < count; ++i)
+      for (size_t j = 0; j < n; ++j) scratch[j * count + i] = block[i * ldb + j];
+    rows(At, c0, n, count, alpha, scratch, count);
+    for (size_t i = 0; i < count; ++i)
+      for (size_t j = 0; j < n; ++j) block[i * ldb + j] = scratch[j * count + i];
+  }
+}
+
 // Rows [r0, r0 + m) of B := op(A)⁻¹·alpha·B, with op(A)'s diagonal block there: the half that
 // depends on nothing first, then the other half's right-hand side less its product with it.
 template <class T>
 void solve_left(const Triangular<T>& A, size_t r0, size_t m, size_t n, T alpha, T* b, size_t ldb) {
-  if (m <= kBlock) {
-    return kr::trsm(Side::Left, A.uplo, A.op, A.diag, m, n, alpha, A.diagonal(r0), A.lda,
-                    b + r0 * ldb, ldb);
-  }
+  if (m <= kBlock) return solve_rows(A, r0, m, n, alpha, b + r0 * ldb, ldb);
   const size_t m1 = split(m), m2 = m - m1, r1 = r0 + m1;
   if (A.lower) {
     solve_left(A, r0, m1, n, alpha, b, ldb);
@@ -136,22 +190,20 @@ void solve_left(const Triangular<T>& A, size_t r0, size_t m, size_t n, T alpha, 
 }
 // Columns [c0, c0 + n) of B := alpha·B·op(A)⁻¹.
 template <class T>
-void solve_right(const Triangular<T>& A, size_t c0, size_t n, size_t m, T alpha, T* b, size_t ldb) {
-  if (n <= kBlock) {
-    return kr::trsm(Side::Right, A.uplo, A.op, A.diag, m, n, alpha, A.diagonal(c0), A.lda, b + c0,
-                    ldb);
-  }
+void solve_right(const Triangular<T>& A, size_t c0, size_t n, size_t m, T alpha, T* b, size_t ldb,
+                 T* scratch) {
+  if (n <= kBlock) return by_transposes(A, c0, n, m, alpha, b, ldb, scratch, solve_rows<T>);
   const size_t n1 = split(n), n2 = n - n1, c1 = c0 + n1;
   if (A.lower) {  // [X1·A11 + X2·A21, X2·A22] = alpha·[B1, B2]
-    solve_right(A, c1, n2, m, alpha, b, ldb);
+    solve_right(A, c1, n2, m, alpha, b, ldb, scratch);
     k::gemm(k::Trans::N, trans(A.t), m, n1, n2, T(-1), b + c1, ldb, A.at(c1, c0), A.lda, alpha,
             b + c0, ldb);
-    solve_right(A, c0, n1, m, T(1), b, ldb);
+    solve_right(A, c0, n1, m, T(1), b, ldb, scratch);
   } else {  // [X1·A11, X1·A12 + X2·A22] = alpha·[B1, B2]
-    solve_right(A, c0, n1, m, alpha, b, ldb);
+    solve_right(A, c0, n1, m, alpha, b, ldb, scratch);
     k::gemm(k::Trans::N, trans(A.t), m, n2, n1, T(-1), b + c0, ldb, A.at(c0, c1), A.lda, alpha,
             b + c1, ldb);
-    solve_right(A, c1, n2, m, T(1), b, ldb);
+    solve_right(A, c1, n2, m, T(1), b, ldb, scratch);
   }
 }
 
@@ -159,10 +211,7 @@ void solve_right(const Triangular<T>& A, size_t c0, size_t n, size_t m, T alpha,
 template <class T>
 void multiply_left(const Triangular<T>& A, size_t r0, size_t m, size_t n, T alpha, T* b,
                    size_t ldb) {
-  if (m <= kBlock) {
-    return kr::trmm(Side::Left, A.uplo, A.op, A.diag, m, n, alpha, A.diagonal(r0), A.lda,
-                    b + r0 * ldb, ldb);
-  }
+  if (m <= kBlock) return multiply_rows(A, r0, m, n, alpha, b + r0 * ldb, ldb);
   const size_t m1 = split(m), m2 = m - m1, r1 = r0 + m1;
   if (A.lower) {  // B2 := alpha·(A21·B1 + A22·B2), then B1 := alpha·A11·B1
     multiply_left(A, r1, m2, n, alpha, b, ldb);
@@ -179,22 +228,19 @@ void multiply_left(const Triangular<T>& A, size_t r0, size_t m, size_t n, T alph
 // Columns [c0, c0 + n) of B := alpha·B·op(A).
 template <class T>
 void multiply_right(const Triangular<T>& A, size_t c0, size_t n, size_t m, T alpha, T* b,
-                    size_t ldb) {
-  if (n <= kBlock) {
-    return kr::trmm(Side::Right, A.uplo, A.op, A.diag, m, n, alpha, A.diagonal(c0), A.lda, b + c0,
-                    ldb);
-  }
+                    size_t ldb, T* scratch) {
+  if (n <= kBlock) return by_transposes(A, c0, n, m, alpha, b, ldb, scratch, multiply_rows<T>);
   const size_t n1 = split(n), n2 = n - n1, c1 = c0 + n1;
   if (A.lower) {  // B1 := alpha·(B1·A11 + B2·A21), then B2 := alpha·B2·A22
-    multiply_right(A, c0, n1, m, alpha, b, ldb);
+    multiply_right(A, c0, n1, m, alpha, b, ldb, scratch);
     k::gemm(k::Trans::N, trans(A.t), m, n1, n2, alpha, b + c1, ldb, A.at(c1, c0), A.lda, T(1),
             b + c0, ldb);
-    multiply_right(A, c1, n2, m, alpha, b, ldb);
+    multiply_right(A, c1, n2, m, alpha, b, ldb, scratch);
   } else {  // B2 := alpha·(B1·A12 + B2·A22), then B1 := alpha·B1·A11
-    multiply_right(A, c1, n2, m, alpha, b, ldb);
+    multiply_right(A, c1, n2, m, alpha, b, ldb, scratch);
     k::gemm(k::Trans::N, trans(A.t), m, n2, n1, alpha, b + c0, ldb, A.at(c0, c1), A.lda, T(1),
             b + c1, ldb);
-    multiply_right(A, c0, n1, m, alpha, b, ldb);
+    multiply_right(A, c0, n1, m, alpha, b, ldb, scratch);
   }
 }
 
@@ -215,7 +261,8 @@ void trsm(Side side, Uplo uplo, Op op, Diag diag, size_t m, size_t n, T alpha, c
     if (blocked_triangular(side, uplo, diag, m, n, alpha, a, lda, b, ldb)) {
       const Triangular<T> A{uplo, op, diag, a, lda};
       if (side == Side::Left) return solve_left(A, 0, m, n, alpha, b, ldb);
-      return solve_right(A, 0, n, m, alpha, b, ldb);
+      Workspace<T> scratch(kBlock * kChunk);
+      return solve_right(A, 0, n, m, alpha, b, ldb, scratch.get());
     }
   }
   kr::trsm(side, uplo, op, diag, m, n, alpha, a, lda, b, ldb);
@@ -227,7 +274,8 @@ void trmm(Side side, Uplo uplo, Op op, Diag diag, size_t m, size_t n, T alpha, c
     if (blocked_triangular(side, uplo, diag, m, n, alpha, a, lda, b, ldb)) {
       const Triangular<T> A{uplo, op, diag, a, lda};
       if (side == Side::Left) return multiply_left(A, 0, m, n, alpha, b, ldb);
-      return multiply_right(A, 0, n, m, alpha, b, ldb);
+      Workspace<T> scratch(kBlock * kChunk);
+      return multiply_right(A, 0, n, m, alpha, b, ldb, scratch.get());
     }
   }
   kr::trmm(side, uplo, op, diag, m, n, alpha, a, lda, b, ldb);
