@@ -33,10 +33,15 @@ namespace k = coheriq::kernels;
 namespace kr = coheriq::kernels::reference::blas;
 using std::size_t;
 
-// Triangles and diagonal blocks of at most kBlock rows run the kr:: loops (so does a whole
-// problem whose triangle is that small, or whose other side is below kMinOther).
+// Triangles and diagonal blocks of at most kBlock rows are the base blocks of trsm and trmm (a
+// whole problem that small runs the kr:: loop); syrk, syr2k and symm take GEMM from order kSmall
+// (below it the kr:: loops are as fast); every routine keeps the kr:: loop when its other
+// dimension is below kMinOther. Measured: docs/decisions.md.
 inline constexpr size_t kBlock = 32;
+inline constexpr size_t kSmall = 12;
 inline constexpr size_t kMinOther = 8;
+// Diagonal blocks of syrk and syr2k are formed whole by GEMM into a square of this order.
+inline constexpr size_t kRankBlock = 64;
 // symm expands its symmetric matrix into rows of this many bytes at most per GEMM.
 inline constexpr size_t kPanelBytes = size_t{4} << 20;
 
@@ -322,7 +327,8 @@ void diagonal_update(bool two, Uplo uplo, const Operand<T>& A, const Operand<T>&
 template <class T>
 void rank_update(bool two, Uplo uplo, const Operand<T>& A, const Operand<T>& B, size_t i0, size_t n,
                  size_t k, T alpha, T beta, T* c, size_t ldc, T* square) {
-  if (n <= kBlock) return diagonal_update(two, uplo, A, B, i0, n, k, alpha, beta, c, ldc, square);
+  if (n <= kRankBlock)
+    return diagonal_update(two, uplo, A, B, i0, n, k, alpha, beta, c, ldc, square);
   const size_t n1 = split(n), n2 = n - n1, i1 = i0 + n1;
   rank_update(two, uplo, A, B, i0, n1, k, alpha, beta, c, ldc, square);
   // Lower: rows [i1, i0 + n) x columns [i0, i1); Upper: the transposed block.
@@ -340,7 +346,7 @@ bool blocked_rank(Op op, size_t n, size_t k, T alpha, const T* a, size_t lda, co
                   size_t ldb) {
   const bool t = transposes(op);
   const size_t rows = t ? k : n, cols = t ? n : k;
-  return n > kBlock && k >= kMinOther && alpha != T(0) && std::isfinite(alpha) &&
+  return n >= kSmall && k >= kMinOther && alpha != T(0) && std::isfinite(alpha) &&
          finite_matrix(rows, cols, a, lda) && (b == nullptr || finite_matrix(rows, cols, b, ldb));
 }
 
@@ -350,7 +356,7 @@ void syrk(Uplo uplo, Op op, size_t n, size_t k, T alpha, const T* a, size_t lda,
   if constexpr (!is_complex_v<T>) {
     if (blocked_rank<T>(op, n, k, alpha, a, lda, nullptr, 0)) {
       const Operand<T> A{a, lda, transposes(op)};
-      Workspace<T> square(kBlock * kBlock);
+      Workspace<T> square(kRankBlock * kRankBlock);
       return rank_update(false, uplo, A, A, 0, n, k, alpha, beta, c, ldc, square.get());
     }
   }
@@ -362,7 +368,7 @@ void syr2k(Uplo uplo, Op op, size_t n, size_t k, T alpha, const T* a, size_t lda
   if constexpr (!is_complex_v<T>) {
     if (blocked_rank(op, n, k, alpha, a, lda, b, ldb)) {
       const Operand<T> A{a, lda, transposes(op)}, B{b, ldb, transposes(op)};
-      Workspace<T> square(kBlock * kBlock);
+      Workspace<T> square(kRankBlock * kRankBlock);
       return rank_update(true, uplo, A, B, 0, n, k, alpha, beta, c, ldc, square.get());
     }
   }
@@ -393,9 +399,9 @@ void symm(Side side, Uplo uplo, size_t m, size_t n, T alpha, const T* a, size_t 
           size_t ldb, T beta, T* c, size_t ldc) {
   if constexpr (!is_complex_v<T>) {
     const size_t order = side == Side::Left ? m : n, other = side == Side::Left ? n : m;
-    if (order > kBlock && other >= kMinOther && alpha != T(0) && std::isfinite(alpha) &&
+    if (order >= kSmall && other >= kMinOther && alpha != T(0) && std::isfinite(alpha) &&
         finite_triangle(uplo, Diag::NonUnit, order, a, lda) && finite_matrix(m, n, b, ldb)) {
-      const size_t panel = std::clamp(kPanelBytes / sizeof(T) / order, kBlock, order);
+      const size_t panel = std::min(order, std::max(kPanelBytes / sizeof(T) / order, kBlock));
       Workspace<T> rows(panel * order);
       for (size_t r0 = 0; r0 < order; r0 += panel) {
         const size_t count = std::min(panel, order - r0);

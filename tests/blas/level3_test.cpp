@@ -174,7 +174,7 @@ const char* letter(int v) {
   }
 }
 
-constexpr int kOrders[] = {1, 31, 32, 33, 47, 64, 65, 97};
+constexpr int kOrders[] = {1, 11, 12, 31, 32, 33, 47, 64, 65, 97};
 constexpr int kOthers[] = {8, 33};
 
 // One triangular call (trsm or trmm) in both libraries on copies of the same B.
@@ -227,6 +227,14 @@ void triangular_routine(const char* stem) {
                 call.run(a, b, tolerance<T>(p, q));
               }
   }
+  // A Right side with more rows of B than one transposed chunk (512) of the base blocks.
+  for (const int uplo : {kUpper, kLower})
+    for (const int trans : {kNoTrans, kTrans}) {
+      Matrix<T> a = triangle<T>(40, false, uplo == kUpper, false, random);
+      const Matrix<T> b = general<T>(600, 40, false, random);
+      const TriangularCase<T> call{f, c, false, kRight, uplo, trans, kNonUnit, 600, 40, T(0.7)};
+      call.run(a, b, tolerance<T>(40, 600));
+    }
   // Special values at an order the blocked form takes: the reference's NaNs and infinities.
   const T inf = std::numeric_limits<T>::infinity(), nan = std::numeric_limits<T>::quiet_NaN();
   for (const int side : {kLeft, kRight})
@@ -336,6 +344,9 @@ TEST_CASE_TEMPLATE("syr2k agrees with the reference BLAS around the base block",
   rank_routine<T>(true);
 }
 
+// 1100: the symmetric matrix is expanded in more than one panel of 4 MiB.
+constexpr int kSymmOrders[] = {1, 11, 12, 31, 32, 33, 47, 64, 65, 97, 1100};
+
 TEST_CASE_TEMPLATE("symm agrees with the reference BLAS around the base block", T, float, double) {
   const Pair<FSymm<T>> f(name<T>("symm", false));
   const Pair<CSymm<T>> c(name<T>("symm", true));
@@ -344,9 +355,10 @@ TEST_CASE_TEMPLATE("symm agrees with the reference BLAS around the base block", 
   for (const bool row : {false, true})
     for (const int side : {kLeft, kRight})
       for (const int uplo : {kUpper, kLower})
-        for (const int p : kOrders)
+        for (const int p : kSymmOrders)
           for (const int q : kOthers)
             for (int special = 0; special < (p == 65 && q == 33 && !row ? 6 : 1); ++special) {
+              if (p == 1100 && q != 8) continue;
               const int m = side == kLeft ? p : q, n = side == kLeft ? q : p;
               Matrix<T> a = triangle<T>(p, row, uplo == kUpper, false, random);
               Matrix<T> b = general<T>(m, n, row, random);
