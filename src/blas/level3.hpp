@@ -1,16 +1,17 @@
 // The real level-3 BLAS on the kernels domain's GEMM: trsm, trmm, syrk, syr2k and symm for float
 // and double, blocked so that the bulk of the work is k::gemm on sub-blocks (and so runs on the
-// engine in effect and its thread pool, bitwise the same for every thread count, as GEMM is),
-// while only small diagonal blocks run the reference engine's loops (kr::). Each function has
-// the row-major signature of its kr:: kernel (src/reference/blas.hpp), so the column- and
-// row-major mappings of layer.hpp call it unchanged; complex types go to kr:: as before.
+// engine in effect and its thread pool, bitwise the same for every thread count, as GEMM is);
+// the diagonal blocks run the reference's row forms on the engine's axpy and scal (trsm, trmm)
+// or a small GEMM (syrk, syr2k). Each function has the row-major signature of its kr:: kernel
+// (src/reference/blas.hpp), so the column- and row-major mappings of layer.hpp call it
+// unchanged; complex types go to kr:: as before.
 //
 // The reference's semantics hold (docs/blas.md): alpha == 0, a small problem, or a non-finite
 // value in alpha or an operand the routine reads runs the kr:: loop, which has the reference's
 // zero skips (GEMM multiplies every zero, so an Inf or NaN would spread differently); beta == 0
 // reaches GEMM as beta == 0, which does not read C; Unit diagonals and the triangle outside
 // `uplo` are neither read nor written (GEMM sees only blocks off the diagonal). The choices and
-// their figures: docs/decisions.md, "The level-3 BLAS on GEMM".
+// their figures: docs/decisions.md, "The real level 3 on GEMM".
 #pragma once
 
 #include <coheriq/kernels.hpp>
@@ -115,7 +116,6 @@ struct Triangular {
   bool lower = (uplo == Uplo::Lower) != t;
 
   const T* at(size_t r, size_t c) const { return t ? a + c * lda + r : a + r * lda + c; }
-  const T* diagonal(size_t i) const { return a + i * lda + i; }
 };
 
 // The base blocks: the reference's row forms (kr::trsm's and kr::trmm's order of operations
