@@ -17,13 +17,17 @@
 #include <coheriq/kernels.hpp>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
 #include <limits>
 #include <memory>
 #include <new>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include "blas/kinds.hpp"
 #include "reference/blas.hpp"
@@ -68,11 +72,21 @@ class Workspace {
   std::unique_ptr<T[]> data_;
 };
 
+// Whether n elements are all finite: the largest exponent field below the all-ones of Inf and
+// NaN (integer operations, which the compiler vectorizes).
 template <class T>
 bool finite_row(const T* p, size_t n) {
-  bool finite = true;
-  for (size_t j = 0; j < n; ++j) finite &= std::fabs(p[j]) <= std::numeric_limits<T>::max();
-  return finite;
+  using Bits = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
+  // +Inf is the exponent field all ones and nothing else.
+  constexpr T inf = std::numeric_limits<T>::infinity();
+  const Bits exponent = std::bit_cast<Bits>(inf);
+  Bits largest = 0;
+  for (size_t j = 0; j < n; ++j) {
+    Bits bits;
+    std::memcpy(&bits, p + j, sizeof bits);
+    largest = std::max<Bits>(largest, bits & exponent);
+  }
+  return largest != exponent;
 }
 template <class T>
 bool finite_matrix(size_t rows, size_t cols, const T* p, size_t ld) {
@@ -159,7 +173,7 @@ void multiply_rows(const Triangular<T>& A, size_t r0, size_t m, size_t n, T alph
 // The Right-side base block, columns [c0, c0 + n) of B (n <= kBlock): X·op(A) = (op(A)ᵀ·Xᵀ)ᵀ, so
 // chunks of rows of B are transposed into `scratch` (kBlock x kChunk), done as Left-side rows
 // with op(A) transposed, and transposed back.
-inline constexpr size_t kChunk = 512;
+inline constexpr size_t kChunk = 128;
 template <class T, class Rows>
 void by_transposes(const Triangular<T>& A, size_t c0, size_t n, size_t m, T alpha, T* b, size_t ldb,
                    T* scratch, Rows rows) {

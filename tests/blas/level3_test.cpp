@@ -227,7 +227,7 @@ void triangular_routine(const char* stem) {
                 call.run(a, b, tolerance<T>(p, q));
               }
   }
-  // A Right side with more rows of B than one transposed chunk (512) of the base blocks.
+  // A Right side with more rows of B than one transposed chunk (128) of the base blocks.
   for (const int uplo : {kUpper, kLower})
     for (const int trans : {kNoTrans, kTrans}) {
       Matrix<T> a = triangle<T>(40, false, uplo == kUpper, false, random);
