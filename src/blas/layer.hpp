@@ -22,6 +22,7 @@
 #include <utility>
 
 #include "blas/kinds.hpp"
+#include "blas/level3.hpp"
 #include "reference/blas.hpp"
 
 namespace coheriq::blas {
@@ -406,7 +407,7 @@ void gemm(Op transa, Op transb, int m, int n, int k, T alpha, const T* a, int ld
 template <class T>
 void symm(Side side, Uplo uplo, int m, int n, T alpha, const T* a, int lda, const T* b, int ldb,
           T beta, T* c, int ldc) {
-  kr::symm(flipped(side), flipped(uplo), size(n), size(m), alpha, a, size(lda), b, size(ldb), beta,
+  l3::symm(flipped(side), flipped(uplo), size(n), size(m), alpha, a, size(lda), b, size(ldb), beta,
            c, size(ldc));
 }
 template <class T>
@@ -418,7 +419,7 @@ void hemm(Side side, Uplo uplo, int m, int n, T alpha, const T* a, int lda, cons
 // op(A)·op(A)ᵀ of the transposes: N <-> T (a real ?syrk's C is its T).
 template <class T>
 void syrk(Uplo uplo, Op trans, int n, int k, T alpha, const T* a, int lda, T beta, T* c, int ldc) {
-  kr::syrk(flipped(uplo), trans == Op::N ? Op::T : Op::N, size(n), size(k), alpha, a, size(lda),
+  l3::syrk(flipped(uplo), trans == Op::N ? Op::T : Op::N, size(n), size(k), alpha, a, size(lda),
            beta, c, size(ldc));
 }
 // The transpose of a Hermitian C is its conjugate: N <-> C.
@@ -431,7 +432,7 @@ void herk(Uplo uplo, Op trans, int n, int k, real_t<T> alpha, const T* a, int ld
 template <class T>
 void syr2k(Uplo uplo, Op trans, int n, int k, T alpha, const T* a, int lda, const T* b, int ldb,
            T beta, T* c, int ldc) {
-  kr::syr2k(flipped(uplo), trans == Op::N ? Op::T : Op::N, size(n), size(k), alpha, a, size(lda), b,
+  l3::syr2k(flipped(uplo), trans == Op::N ? Op::T : Op::N, size(n), size(k), alpha, a, size(lda), b,
             size(ldb), beta, c, size(ldc));
 }
 // Conjugating C turns alpha·A·Bᴴ + conj(alpha)·B·Aᴴ into conj(alpha)·conj(A)·Bᵀ + ...: alpha
@@ -445,13 +446,13 @@ void her2k(Uplo uplo, Op trans, int n, int k, T alpha, const T* a, int lda, cons
 template <class T>
 void trmm(Side side, Uplo uplo, Op trans, Diag diag, int m, int n, T alpha, const T* a, int lda,
           T* b, int ldb) {
-  kr::trmm(flipped(side), flipped(uplo), trans, diag, size(n), size(m), alpha, a, size(lda), b,
+  l3::trmm(flipped(side), flipped(uplo), trans, diag, size(n), size(m), alpha, a, size(lda), b,
            size(ldb));
 }
 template <class T>
 void trsm(Side side, Uplo uplo, Op trans, Diag diag, int m, int n, T alpha, const T* a, int lda,
           T* b, int ldb) {
-  kr::trsm(flipped(side), flipped(uplo), trans, diag, size(n), size(m), alpha, a, size(lda), b,
+  l3::trsm(flipped(side), flipped(uplo), trans, diag, size(n), size(m), alpha, a, size(lda), b,
            size(ldb));
 }
 
@@ -591,7 +592,7 @@ void gemm(Op transa, Op transb, int m, int n, int k, T alpha, const T* a, int ld
 template <class T>
 void symm(Side side, Uplo uplo, int m, int n, T alpha, const T* a, int lda, const T* b, int ldb,
           T beta, T* c, int ldc) {
-  kr::symm(side, uplo, size(m), size(n), alpha, a, size(lda), b, size(ldb), beta, c, size(ldc));
+  l3::symm(side, uplo, size(m), size(n), alpha, a, size(lda), b, size(ldb), beta, c, size(ldc));
 }
 template <class T>
 void hemm(Side side, Uplo uplo, int m, int n, T alpha, const T* a, int lda, const T* b, int ldb,
@@ -602,7 +603,7 @@ void hemm(Side side, Uplo uplo, int m, int n, T alpha, const T* a, int lda, cons
 // and a row-major Trans as ConjTrans for ?herk and ?her2k.
 template <class T>
 void syrk(Uplo uplo, Op trans, int n, int k, T alpha, const T* a, int lda, T beta, T* c, int ldc) {
-  kr::syrk(uplo, trans == Op::N ? Op::N : Op::T, size(n), size(k), alpha, a, size(lda), beta, c,
+  l3::syrk(uplo, trans == Op::N ? Op::N : Op::T, size(n), size(k), alpha, a, size(lda), beta, c,
            size(ldc));
 }
 template <class T>
@@ -614,7 +615,7 @@ void herk(Uplo uplo, Op trans, int n, int k, real_t<T> alpha, const T* a, int ld
 template <class T>
 void syr2k(Uplo uplo, Op trans, int n, int k, T alpha, const T* a, int lda, const T* b, int ldb,
            T beta, T* c, int ldc) {
-  kr::syr2k(uplo, trans == Op::N ? Op::N : Op::T, size(n), size(k), alpha, a, size(lda), b,
+  l3::syr2k(uplo, trans == Op::N ? Op::N : Op::T, size(n), size(k), alpha, a, size(lda), b,
             size(ldb), beta, c, size(ldc));
 }
 template <class T>
@@ -626,12 +627,12 @@ void her2k(Uplo uplo, Op trans, int n, int k, T alpha, const T* a, int lda, cons
 template <class T>
 void trmm(Side side, Uplo uplo, Op trans, Diag diag, int m, int n, T alpha, const T* a, int lda,
           T* b, int ldb) {
-  kr::trmm(side, uplo, trans, diag, size(m), size(n), alpha, a, size(lda), b, size(ldb));
+  l3::trmm(side, uplo, trans, diag, size(m), size(n), alpha, a, size(lda), b, size(ldb));
 }
 template <class T>
 void trsm(Side side, Uplo uplo, Op trans, Diag diag, int m, int n, T alpha, const T* a, int lda,
           T* b, int ldb) {
-  kr::trsm(side, uplo, trans, diag, size(m), size(n), alpha, a, size(lda), b, size(ldb));
+  l3::trsm(side, uplo, trans, diag, size(m), size(n), alpha, a, size(lda), b, size(ldb));
 }
 
 }  // namespace row

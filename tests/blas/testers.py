@@ -2,7 +2,7 @@
 
 Usage:
   testers.py --reference-blas LIB --coheriq LIB [--preload] [--lapack LIB] [--mode blas|lapack]
-             [--emulator 'qemu-aarch64|-L|/'] PROGRAM [INPUT]
+             [--emulator 'qemu-aarch64|-L|/'] [--sizes "N1 N2 ..."] PROGRAM [INPUT]
 
 The programs are Debian's: netlib's BLAS and CBLAS testers (libblas-test: xblat2s, xdcblat3,
 ...) in mode blas, LAPACK's test programs (liblapack-test: xlintsts, xeigtstd, ...) in mode
@@ -11,7 +11,9 @@ INPUT on stdin and LD_LIBRARY_PATH led by a folder of its own:
   reference  libblas.so.3 -> the reference BLAS (and liblapack.so.3 -> LIB of --lapack)
   Coheriq    libblas.so.3 -> libcoheriq_blas (the only BLAS of the process), or with --preload
              the reference's folder and libcoheriq_blas in LD_PRELOAD, in front of it
-The dynamic loader's own trace (LD_TRACE_LOADED_OBJECTS) shows that each run maps the libraries
+--sizes replaces the values of N of a BLAS tester's INPUT (its "VALUES OF N" lines), so that
+the level-3 testers reach orders the blocked routines take (netlib's inputs stop at 9; the
+testers take up to 65). The dynamic loader's own trace (LD_TRACE_LOADED_OBJECTS) shows that each run maps the libraries
 it should. The reference run must be clean itself, or it cannot judge.
 
 Passes (exit 0) when the Coheriq run exits 0 and
@@ -88,6 +90,21 @@ def run(command, stdin_path, env, timeout):
         return text, done.returncode
 
 
+def with_sizes(input_path, sizes, scratch):
+    """A copy of a BLAS tester's input in `scratch` with `sizes` as its values of N."""
+    with open(input_path) as f:
+        lines = f.read().splitlines()
+    at = next((i for i, line in enumerate(lines) if "NUMBER OF VALUES OF N" in line), None)
+    if at is None or at + 1 >= len(lines) or "VALUES OF N" not in lines[at + 1]:
+        sys.exit(f"coheriq: {input_path} has no 'NUMBER OF VALUES OF N' line followed by its values")
+    lines[at] = f"{len(sizes):<18}NUMBER OF VALUES OF N"
+    lines[at + 1] = f"{' '.join(sizes):<18}VALUES OF N"
+    path = os.path.join(scratch, os.path.basename(input_path))
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    return path
+
+
 def blas_summary(text):
     lines = text.splitlines()
     return {"PASS lines": sum(1 for line in lines if "PASS" in line)}, [
@@ -129,6 +146,7 @@ def main():
     parser.add_argument("--emulator", default="",
                         help="what runs the target's programs, '|'-separated (a cross build)")
     parser.add_argument("--timeout", type=float, default=600)
+    parser.add_argument("--sizes", help="mode blas: the values of N to put in INPUT")
     parser.add_argument("program")
     parser.add_argument("input", nargs="?")
     args = parser.parse_args()
@@ -159,6 +177,8 @@ def main():
                 sys.exit(f"coheriq: {name} does not map {what} ({wanted}); the loader maps:\n"
                          f"{trace}")
 
+        if args.sizes:
+            args.input = with_sizes(args.input, args.sizes.split(), scratch)
         reference_text, reference_code = run(command, args.input, reference_env, args.timeout)
         reference_counts, reference_bad = summary(reference_text)
         if reference_code != 0 or (args.mode == "blas" and (
