@@ -21,6 +21,7 @@
 #include <cstddef>
 #include <utility>
 
+#include "blas/complex_gemm.hpp"
 #include "blas/kinds.hpp"
 #include "blas/level3.hpp"
 #include "reference/blas.hpp"
@@ -398,8 +399,8 @@ template <class T>
 void gemm(Op transa, Op transb, int m, int n, int k, T alpha, const T* a, int lda, const T* b,
           int ldb, T beta, T* c, int ldc) {
   if constexpr (is_complex_v<T>) {
-    kr::gemm(transb, transa, size(n), size(m), size(k), alpha, b, size(ldb), a, size(lda), beta, c,
-             size(ldc));
+    l3::complex_gemm(transb, transa, size(n), size(m), size(k), alpha, b, size(ldb), a, size(lda),
+                     beta, c, size(ldc));
   } else {
     real_gemm(transa != Op::N, transb != Op::N, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
   }

@@ -1,0 +1,120 @@
+// Complex GEMM on the kernels domain's real GEMM: C := alpha·op(A)·op(B) + beta·C for
+// std::complex<float> and std::complex<double>, as one real product of twice the size
+//
+//   [Ar Ai] · [Br  Bi]  =  [Re Im]       (op(A) = Ar + i·Ai, m x k; op(B) = Br + i·Bi, k x n)
+//             [−Bi Br]
+//
+// so the engine in effect does the work, on its thread pool, bitwise the same for every thread
+// count (as real GEMM is), and C takes alpha and beta by the textbook products afterwards. Four
+// real multiply-adds per complex one, as the complex product itself has.
+//
+// What stays on the reference engine's loop (kr::gemm, the reference's own order): a small
+// product (the split costs more than it saves), alpha == 0 or k == 0 (C := beta·C, A and B not
+// read), and a non-finite alpha or operand: the real product multiplies every zero, so an Inf or
+// NaN would spread to other parts than the reference's products spread it. The row-major
+// signature of kr::gemm, so layer.hpp's column- and row-major mappings call it unchanged.
+#pragma once
+
+#include <coheriq/kernels.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+
+#include "blas/kinds.hpp"
+#include "blas/level3.hpp"
+#include "reference/blas.hpp"
+
+namespace coheriq::blas::l3 {
+
+// Below this many complex multiply-adds (m·n·k) the loop is as fast as the split: measured,
+// docs/decisions.md ("Complex GEMM on the real GEMM").
+inline constexpr size_t kComplexGemmMinWork = size_t{8} * 8 * 8;
+// The split B and the product are formed a panel of columns at a time, at most this many bytes
+// each (so memory stays bounded for any n; op(A)'s split is m·2k reals, A's own size).
+inline constexpr size_t kComplexPanelBytes = size_t{8} << 20;
+
+// Element (i, l) of op(X) for a row-major X with leading dimension ld.
+template <class T>
+T op_element(Op op, const T* x, size_t ld, size_t i, size_t l) {
+  switch (op) {
+    case Op::N:
+      return x[i * ld + l];
+    case Op::T:
+      return x[l * ld + i];
+    case Op::C:
+      return std::conj(x[l * ld + i]);
+    case Op::Conj:
+      break;
+  }
+  return std::conj(x[i * ld + l]);
+}
+
+// Whether op(X)'s r x c elements (X stored r x c for N/Conj, c x r for T/C) are all finite.
+template <class T>
+bool finite_complex(Op op, size_t r, size_t c, const T* x, size_t ld) {
+  using R = real_t<T>;
+  if (transposes(op)) std::swap(r, c);
+  return finite_matrix(r, 2 * c, reinterpret_cast<const R*>(x), 2 * ld);
+}
+
+template <class T>
+void complex_gemm(Op opa, Op opb, size_t m, size_t n, size_t k, T alpha, const T* a, size_t lda,
+                  const T* b, size_t ldb, T beta, T* c, size_t ldc) {
+  using R = real_t<T>;
+  if (m == 0 || n == 0) return;
+  const bool finite = std::isfinite(alpha.real()) && std::isfinite(alpha.imag()) && alpha != T(0) &&
+                      k != 0 && finite_complex(opa, m, k, a, lda) &&
+                      finite_complex(opb, k, n, b, ldb);
+  if (!finite || m * n * k < kComplexGemmMinWork) {
+    kr::gemm(opa, opb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    return;
+  }
+  // op(A) split: row i is [re of op(A)(i, :) | im of op(A)(i, :)].
+  Workspace<R> a_split(m * 2 * k);
+  R* as = a_split.get();
+  for (size_t i = 0; i < m; ++i) {
+    R* row = as + i * 2 * k;
+    for (size_t l = 0; l < k; ++l) {
+      const T v = op_element(opa, a, lda, i, l);
+      row[l] = v.real();
+      row[k + l] = v.imag();
+    }
+  }
+  const size_t panel = std::clamp<size_t>(kComplexPanelBytes / (4 * k * sizeof(R)), 16, n);
+  Workspace<R> b_split(2 * k * 2 * panel), product(m * 2 * panel);
+  for (size_t j0 = 0; j0 < n; j0 += panel) {
+    const size_t w = std::min(panel, n - j0);
+    // Rows l: [Br | Bi]; rows k + l: [−Bi | Br] (columns j0 .. j0 + w of op(B)), ld 2w.
+    R* bs = b_split.get();
+    for (size_t l = 0; l < k; ++l) {
+      R* top = bs + l * 2 * w;
+      R* bottom = bs + (k + l) * 2 * w;
+      for (size_t j = 0; j < w; ++j) {
+        const T v = op_element(opb, b, ldb, l, j0 + j);
+        top[j] = v.real();
+        top[w + j] = v.imag();
+        bottom[j] = -v.imag();
+        bottom[w + j] = v.real();
+      }
+    }
+    R* p = product.get();
+    k::gemm(k::Trans::N, k::Trans::N, m, 2 * w, 2 * k, R(1), as, 2 * k, bs, 2 * w, R(0), p, 2 * w);
+    for (size_t i = 0; i < m; ++i) {
+      const R* re = p + i * 2 * w;
+      T* out = c + i * ldc + j0;
+      for (size_t j = 0; j < w; ++j) {
+        const T scaled = kernels::reference::mul(alpha, T(re[j], re[w + j]));
+        if (beta == T(0)) {
+          out[j] = scaled;
+        } else if (beta == T(1)) {
+          out[j] += scaled;
+        } else {
+          out[j] = kernels::reference::mul(beta, out[j]) + scaled;
+        }
+      }
+    }
+  }
+}
+
+}  // namespace coheriq::blas::l3
