@@ -29,9 +29,10 @@ namespace coheriq_bench {
 namespace {
 
 // BLAS-1: L1-resident (1K), L2-resident (64K), cold (16M). Math: L1 (4K) and L2 (64K).
-const Sizes kFull = {{1024, 65536, 16777216}, {4096, 65536}, {256, 1024, 2048}, 16777216};
+const Sizes kFull = {
+    {1024, 65536, 16777216}, {4096, 65536}, {256, 1024, 2048}, {100, 1000, 4000}, 16777216};
 // Warm sizes only, and the smallest gemm: under a minute for every engine on 2 cores.
-const Sizes kQuick = {{1024, 65536}, {4096}, {256}, 0};
+const Sizes kQuick = {{1024, 65536}, {4096}, {256}, {1000}, 0};
 
 bool quick_mode = false;
 

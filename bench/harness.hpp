@@ -31,6 +31,7 @@ struct Sizes {
   std::vector<std::size_t> blas1;  // BLAS-1 vector lengths
   std::vector<std::size_t> math;   // vector math lengths
   std::vector<std::size_t> gemm;   // square gemm orders (m = n = k)
+  std::vector<std::size_t> blas2;  // square gemv and ger orders (m = n)
   std::size_t stream = 0;          // length of the STREAM-style bandwidth reference
 };
 
@@ -169,6 +170,9 @@ inline constexpr KernelTraits kVectorTriad = {"length", "triad", "linear", "blas
 inline constexpr KernelTraits kMath = {"length", "", "linear", "math"};
 inline constexpr KernelTraits kMatrixProduct = {"order", "", "cubic", "gemm"};
 inline constexpr KernelTraits kMatrixCopy = {"order", "", "quadratic", "gemm"};
+inline constexpr KernelTraits kVectorMove2 = {"length", "", "linear", "blas1"};
+inline constexpr KernelTraits kMatrixRead = {"order", "read1", "quadratic", "blas2"};
+inline constexpr KernelTraits kMatrixUpdate = {"order", "scale", "quadratic", "blas2"};
 
 // T dot(n, x, y), and kernels of its shape
 template <class T, class F>
@@ -218,6 +222,82 @@ void add_scal(std::string_view kernel, std::string_view impl, F f) {
         benchmark::ClobberMemory();
       });
       state.SetBytesProcessed(state.iterations() * as_i64(2 * n * sizeof(T)));
+    });
+  }
+}
+
+// y := x (copy), and kernels of its shape: f(n, x, y).
+template <class T, class F>
+void add_copy(std::string_view kernel, std::string_view impl, F f) {
+  describe(kernel, type_name<T>, kVectorScale);
+  for (std::size_t n : sizes().blas1) {
+    add(bench_name(kernel, type_name<T>, n, impl), [n, f](benchmark::State& state) {
+      const T* x = buffer<T>(n, Fill::kVectorX);
+      T* y = buffer<T>(n, Fill::kVectorY);
+      const Operands ops(is_cold(n), {{x, n * sizeof(T)}, {y, n * sizeof(T)}});
+      timed_loop(state, ops, [&] {
+        f(n, x, y);
+        benchmark::ClobberMemory();
+      });
+      state.SetBytesProcessed(state.iterations() * as_i64(2 * n * sizeof(T)));
+    });
+  }
+}
+
+// Both vectors read and written (swap, rot): f(n, x, y). Values stay in range: a swap twice is
+// the identity, and rot is given an orthogonal rotation.
+template <class T, class F>
+void add_move2(std::string_view kernel, std::string_view impl, F f) {
+  describe(kernel, type_name<T>, kVectorMove2);
+  for (std::size_t n : sizes().blas1) {
+    add(bench_name(kernel, type_name<T>, n, impl), [n, f](benchmark::State& state) {
+      T* x = buffer<T>(n, Fill::kVectorX);
+      T* y = buffer<T>(n, Fill::kVectorY);
+      const Operands ops(is_cold(n), {{x, n * sizeof(T)}, {y, n * sizeof(T)}});
+      timed_loop(state, ops, [&] {
+        f(n, x, y);
+        benchmark::ClobberMemory();
+      });
+      state.SetBytesProcessed(state.iterations() * as_i64(4 * n * sizeof(T)));
+    });
+  }
+}
+
+// y := A·x (or Aᵀ·x) of a square row-major A: f(n, A, x, y); bytes count A once.
+template <class T, class F>
+void add_gemv(std::string_view kernel, std::string_view impl, F f) {
+  describe(kernel, type_name<T>, kMatrixRead);
+  for (std::size_t n : sizes().blas2) {
+    add(bench_name(kernel, type_name<T>, n, impl), [n, f](benchmark::State& state) {
+      const T* a = buffer<T>(n * n, Fill::kMatrixA);
+      const T* x = buffer<T>(n, Fill::kVectorX);
+      T* y = buffer<T>(n, Fill::kVectorY);
+      timed_loop(state, Operands(false, {}), [&] {
+        f(n, a, x, y);
+        benchmark::ClobberMemory();
+      });
+      state.SetBytesProcessed(state.iterations() * as_i64(n * n * sizeof(T)));
+      state.counters["flops"] = benchmark::Counter(
+          2.0 * double(n) * double(n) * double(state.iterations()), benchmark::Counter::kIsRate);
+    });
+  }
+}
+
+// A += alpha·x·yᵀ of a square row-major A (ger): f(n, x, y, A), alpha small so that A stays in
+// range; bytes count A read and written.
+template <class T, class F>
+void add_ger(std::string_view kernel, std::string_view impl, F f) {
+  describe(kernel, type_name<T>, kMatrixUpdate);
+  for (std::size_t n : sizes().blas2) {
+    add(bench_name(kernel, type_name<T>, n, impl), [n, f](benchmark::State& state) {
+      T* a = buffer<T>(n * n, Fill::kMatrixC);
+      const T* x = buffer<T>(n, Fill::kVectorX);
+      const T* y = buffer<T>(n, Fill::kVectorY);
+      timed_loop(state, Operands(false, {}), [&] {
+        f(n, x, y, a);
+        benchmark::ClobberMemory();
+      });
+      state.SetBytesProcessed(state.iterations() * as_i64(2 * n * n * sizeof(T)));
     });
   }
 }

@@ -114,12 +114,47 @@ struct Row<F, void (*)(std::size_t, T, T*, std::ptrdiff_t)> {
   static void add(std::string_view) {}
 };
 
+// copy, swap and rot at unit increments (their strided paths: bench/blas_routines_bench).
+template <auto F, class T>
+struct Row<F, void (*)(std::size_t, const T*, std::ptrdiff_t, T*, std::ptrdiff_t)> {
+  static void add(std::string_view kernel) {
+    add_copy<T>(kernel, "coheriq", [](std::size_t n, const T* x, T* y) { F(n, x, 1, y, 1); });
+  }
+};
+template <auto F, class T>
+struct Row<F, void (*)(std::size_t, T*, std::ptrdiff_t, T*, std::ptrdiff_t)> {
+  static void add(std::string_view kernel) {
+    add_move2<T>(kernel, "coheriq", [](std::size_t n, T* x, T* y) { F(n, x, 1, y, 1); });
+  }
+};
+template <auto F, class T>
+struct Row<F, void (*)(std::size_t, T*, std::ptrdiff_t, T*, std::ptrdiff_t, T, T)> {
+  static void add(std::string_view kernel) {
+    add_move2<T>(kernel, "coheriq",
+                 [](std::size_t n, T* x, T* y) { F(n, x, 1, y, 1, T(0.6), T(0.8)); });
+  }
+};
+
 // In the candidate list's order: the f32 BLAS-1 block, the f64 block, then the math.
 void register_coheriq_rows() {
 #define COHERIQ_BENCH_ROW(op, S, impl, touched, R, params, args) \
   Row<static_cast<R(*) params>(&ck::op)>::add(#op);
   COHERIQ_KERNELS_PUBLIC(COHERIQ_BENCH_ROW)
 #undef COHERIQ_BENCH_ROW
+}
+
+// gemv in both forms (x and y contiguous, beta = 0) and ger, square.
+template <class T>
+void register_coheriq_blas2() {
+  add_gemv<T>("gemv_n", "coheriq", [](std::size_t n, const T* a, const T* x, T* y) {
+    ck::gemv(ck::Trans::N, n, n, T(1), a, n, x, 1, T(0), y, 1);
+  });
+  add_gemv<T>("gemv_t", "coheriq", [](std::size_t n, const T* a, const T* x, T* y) {
+    ck::gemv(ck::Trans::T, n, n, T(1), a, n, x, 1, T(0), y, 1);
+  });
+  add_ger<T>("ger", "coheriq", [](std::size_t n, const T* x, const T* y, T* a) {
+    ck::ger(n, n, T(1e-9), x, 1, y, 1, a, n);
+  });
 }
 
 template <class T>
@@ -210,11 +245,14 @@ void register_coheriq_reduced() {
   }
 }
 
-// Registration order is the order of the tables: BLAS-1, math, gemm; coheriq first, then peers.
+// Registration order is the order of the tables: BLAS-1, math, gemm, BLAS-2; coheriq first, then
+// peers.
 void register_coheriq() {
   register_coheriq_rows();
   register_coheriq_gemm<float>();
   register_coheriq_gemm<double>();
+  register_coheriq_blas2<float>();
+  register_coheriq_blas2<double>();
   register_coheriq_reduced();
 }
 

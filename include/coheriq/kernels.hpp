@@ -1,4 +1,4 @@
-// Coheriq kernels: BLAS-1, vector math and GEMM, dispatched to the engine in effect.
+// Coheriq kernels: BLAS-1, vector math, BLAS-2 and GEMM, dispatched to the engine in effect.
 //
 // Every function is an ordinary C++ function; which engine runs it is settled once per process
 // (coheriq::kernels::enable_engine, or COHERIQ_ENGINE) at the first call. Sizes are std::size_t,
@@ -100,6 +100,26 @@ void gemm(Trans ta, std::size_t m, std::size_t n, std::size_t k, float alpha, co
           std::size_t lda, const PackedMatrix<float>& B, float beta, float* C, std::size_t ldc);
 void gemm(Trans ta, std::size_t m, std::size_t n, std::size_t k, double alpha, const double* A,
           std::size_t lda, const PackedMatrix<double>& B, double beta, double* C, std::size_t ldc);
+
+// ------------------------------ BLAS-2
+// Row-major A (m x n, rows lda apart, lda >= n); a vector is (x, inc), element i at x[i·inc] for
+// any increment (0 and negative included; x points at element 0, the highest address when
+// inc < 0). The reference BLAS's rules hold: alpha == 0 reads neither A nor the vectors, beta == 0
+// does not read y. Throws std::invalid_argument naming an argument that cannot be right (lda < n,
+// incy == 0 for gemv, an array larger than memory). docs/kernels.md.
+//
+// y := alpha·op(A)·x + beta·y: x has n elements and y m for Trans::N, x m and y n for Trans::T;
+// m == 0 or n == 0 leaves y untouched.
+void gemv(Trans op, std::size_t m, std::size_t n, float alpha, const float* A, std::size_t lda,
+          const float* x, std::ptrdiff_t incx, float beta, float* y, std::ptrdiff_t incy);
+void gemv(Trans op, std::size_t m, std::size_t n, double alpha, const double* A, std::size_t lda,
+          const double* x, std::ptrdiff_t incx, double beta, double* y, std::ptrdiff_t incy);
+// A := alpha·x·yᵀ + A, x of m elements, y of n; a row whose x_i is 0 is not touched (nor is y read
+// for it), as in the reference BLAS.
+void ger(std::size_t m, std::size_t n, float alpha, const float* x, std::ptrdiff_t incx,
+         const float* y, std::ptrdiff_t incy, float* A, std::size_t lda);
+void ger(std::size_t m, std::size_t n, double alpha, const double* x, std::ptrdiff_t incx,
+         const double* y, std::ptrdiff_t incy, double* A, std::size_t lda);
 
 // ------------------------------ Reduced precision (machine-specific kernels)
 // 16-bit storage for bfloat16 (the upper half of an IEEE f32). Construction from float rounds to

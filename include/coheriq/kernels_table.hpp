@@ -43,7 +43,16 @@
   X(nrm2_strided, S, nrm2_strided<T>, touches<>, T,                                    \
     (std::size_t n, const T* x, std::ptrdiff_t incx), (n, x, incx))                    \
   X(iamax_strided, S, iamax_strided<T>, touches<>, std::size_t,                        \
-    (std::size_t n, const T* x, std::ptrdiff_t incx), (n, x, incx))
+    (std::size_t n, const T* x, std::ptrdiff_t incx), (n, x, incx))                    \
+  X(copy_strided, S, copy_strided<T>, touches<>, void,                                 \
+    (std::size_t n, const T* x, std::ptrdiff_t incx, T* y, std::ptrdiff_t incy),       \
+    (n, x, incx, y, incy))                                                             \
+  X(swap_strided, S, swap_strided<T>, touches<>, void,                                 \
+    (std::size_t n, T * x, std::ptrdiff_t incx, T * y, std::ptrdiff_t incy),           \
+    (n, x, incx, y, incy))                                                             \
+  X(rot_strided, S, rot_strided<T>, touches<>, void,                                   \
+    (std::size_t n, T * x, std::ptrdiff_t incx, T * y, std::ptrdiff_t incy, T c, T s), \
+    (n, x, incx, y, incy, c, s))
 // Vector math (docs/kernels.md): each function one algorithm of src/math that the reference
 // (src/reference/math.cpp) and the generic kernels (src/engines/generic/math-inl.h) share. A
 // function of one array, y[i] = f(x[i]) (softmax: of all of x), is one COHERIQ_KERNELS_UNARY line:
@@ -124,6 +133,26 @@
   COHERIQ_KERNELS_GEMM_TYPED(X, float, f32) \
   COHERIQ_KERNELS_GEMM_TYPED(X, double, f64)
 
+// ------------------------------ BLAS-2
+// Internal candidates behind the public gemv and ger, which check the matrix and the vectors
+// (reference: src/reference/blas2.cpp; generic: src/engines/generic/blas2-inl.h). Row-major A (m
+// x n, rows lda apart); a vector is (x, inc), element i at x[i·inc], x pointing at element 0.
+// gemv: y := alpha·op(A)·x + beta·y, x of n elements for Trans::N (a dot per row), m for Trans::T
+// (an axpy per row), incy != 0; ger: A := alpha·x·yᵀ + A, x of m elements, y of n. The reference
+// BLAS's rules hold (docs/kernels.md).
+#define COHERIQ_KERNELS_BLAS2_TYPED(X, T, S)                                                   \
+  X(gemv, S, gemv<T>, touches<>, void,                                                         \
+    (Trans op, std::size_t m, std::size_t n, T alpha, const T* A, std::size_t lda, const T* x, \
+     std::ptrdiff_t incx, T beta, T* y, std::ptrdiff_t incy),                                  \
+    (op, m, n, alpha, A, lda, x, incx, beta, y, incy))                                         \
+  X(ger, S, ger<T>, touches<>, void,                                                           \
+    (std::size_t m, std::size_t n, T alpha, const T* x, std::ptrdiff_t incx, const T* y,       \
+     std::ptrdiff_t incy, T* A, std::size_t lda),                                              \
+    (m, n, alpha, x, incx, y, incy, A, lda))
+#define COHERIQ_KERNELS_BLAS2(X)             \
+  COHERIQ_KERNELS_BLAS2_TYPED(X, float, f32) \
+  COHERIQ_KERNELS_BLAS2_TYPED(X, double, f64)
+
 // ------------------------------ Reduced precision (machine-specific kernels)
 // S names the element types. The public functions (dot_u8s8, gemm_u8s8s32, dot_bf16, gemm_bf16)
 // are written in src/kernels/api.cpp; the GEMMs get a workspace as gemm does, sized by their
@@ -148,12 +177,14 @@
 
 // Every row: the candidate list, in the domain's order.
 #define COHERIQ_KERNELS_CANDIDATES(X) \
-  COHERIQ_KERNELS_PUBLIC(X) COHERIQ_KERNELS_GEMM(X) COHERIQ_KERNELS_REDUCED(X)
+  COHERIQ_KERNELS_PUBLIC(X)           \
+  COHERIQ_KERNELS_GEMM(X) COHERIQ_KERNELS_REDUCED(X) COHERIQ_KERNELS_BLAS2(X)
 
 // The same rows by how their implementations are declared: the typed families (templates over T,
 // impl = op<T>), with T and S as given, and the others (impl a function of its own).
-#define COHERIQ_KERNELS_TYPED(X, T, S)  \
-  COHERIQ_KERNELS_PUBLIC_TYPED(X, T, S) \
-  COHERIQ_KERNELS_MATH_TYPED(X, T, S)   \
-  COHERIQ_KERNELS_MATH_F32_TYPED(X, T, S) COHERIQ_KERNELS_GEMM_TYPED(X, T, S)
+#define COHERIQ_KERNELS_TYPED(X, T, S)    \
+  COHERIQ_KERNELS_PUBLIC_TYPED(X, T, S)   \
+  COHERIQ_KERNELS_MATH_TYPED(X, T, S)     \
+  COHERIQ_KERNELS_MATH_F32_TYPED(X, T, S) \
+  COHERIQ_KERNELS_GEMM_TYPED(X, T, S) COHERIQ_KERNELS_BLAS2_TYPED(X, T, S)
 #define COHERIQ_KERNELS_UNTYPED(X) COHERIQ_KERNELS_REDUCED(X)

@@ -1,6 +1,7 @@
 // What every BLAS routine computes once its arguments are valid: the Fortran and CBLAS calls
-// mapped onto the row-major kernels (the kernels domain's for the BLAS-1 routines and real GEMM
-// it has, the reference engine's BLAS kernels of src/reference/blas.hpp for the rest).
+// mapped onto the row-major kernels (the kernels domain's for the real BLAS-1 routines, copy,
+// swap, rot, gemv, ger and GEMM, the reference engine's BLAS kernels of src/reference/blas.hpp
+// for the rest).
 //
 //   l1::name<T>   level 1, the Fortran routine's semantics (1-based i?amax, its quick returns)
 //   col::name<T>  level 2 and 3, a column-major call (Fortran, CBLAS column-major)
@@ -125,15 +126,24 @@ void scal_real(int n, real_t<T> a, T* x, int incx) {
   kr::scal_real(size(n), a, x, incx);
 }
 
+// Real copy, swap and rot are the kernels domain's; complex ones the reference engine's.
 template <class T>
 void copy(int n, const T* x, int incx, T* y, int incy) {
   if (n <= 0) return;
-  kr::copy(size(n), first(x, n, incx), incx, first(y, n, incy), incy);
+  if constexpr (is_complex_v<T>) {
+    kr::copy(size(n), first(x, n, incx), incx, first(y, n, incy), incy);
+  } else {
+    k::copy_strided(size(n), first(x, n, incx), incx, first(y, n, incy), incy);
+  }
 }
 template <class T>
 void swap(int n, T* x, int incx, T* y, int incy) {
   if (n <= 0) return;
-  kr::swap(size(n), first(x, n, incx), incx, first(y, n, incy), incy);
+  if constexpr (is_complex_v<T>) {
+    kr::swap(size(n), first(x, n, incx), incx, first(y, n, incy), incy);
+  } else {
+    k::swap_strided(size(n), first(x, n, incx), incx, first(y, n, incy), incy);
+  }
 }
 
 // Σ|x| (Σ |re| + |im| for complex; a contiguous complex vector is 2n reals); incx <= 0 gives 0.
@@ -180,7 +190,11 @@ int iamax(int n, const T* x, int incx) {
 template <class T>
 void rot(int n, T* x, int incx, T* y, int incy, real_t<T> c, real_t<T> s) {
   if (n <= 0) return;
-  kr::rot(size(n), first(x, n, incx), incx, first(y, n, incy), incy, c, s);
+  if constexpr (is_complex_v<T>) {
+    kr::rot(size(n), first(x, n, incx), incx, first(y, n, incy), incy, c, s);
+  } else {
+    k::rot_strided(size(n), first(x, n, incx), incx, first(y, n, incy), incy, c, s);
+  }
 }
 template <class T>
 void rotm(int n, T* x, int incx, T* y, int incy, const T* param) {
@@ -262,12 +276,18 @@ void real_gemm(bool ta, bool tb, int m, int n, int k_, T alpha, const T* A, int 
 
 namespace col {
 
+// Real: the kernels domain's gemv (Trans::T for op N: an axpy per column of the Fortran matrix).
 template <class T>
 void gemv(Op trans, int m, int n, T alpha, const T* a, int lda, const T* x, int incx, T beta, T* y,
           int incy) {
   const int lx = trans == Op::N ? n : m, ly = trans == Op::N ? m : n;
-  kr::gemv(transposed(trans), size(n), size(m), alpha, a, size(lda), first(x, lx, incx), incx, beta,
-           first(y, ly, incy), incy);
+  if constexpr (is_complex_v<T>) {
+    kr::gemv(transposed(trans), size(n), size(m), alpha, a, size(lda), first(x, lx, incx), incx,
+             beta, first(y, ly, incy), incy);
+  } else {
+    k::gemv(trans == Op::N ? k::Trans::T : k::Trans::N, size(n), size(m), alpha, a, size(lda),
+            first(x, lx, incx), incx, beta, first(y, ly, incy), incy);
+  }
 }
 template <class T>
 void gbmv(Op trans, int m, int n, int kl, int ku, T alpha, const T* a, int lda, const T* x,
@@ -342,8 +362,12 @@ void tpsv(Uplo uplo, Op trans, Diag diag, int n, const T* ap, T* x, int incx) {
 template <class T>
 void ger_(bool conj_y, int m, int n, T alpha, const T* x, int incx, const T* y, int incy, T* a,
           int lda) {
-  kr::ger(conj_y, false, size(n), size(m), alpha, first(y, n, incy), incy, first(x, m, incx), incx,
-          a, size(lda));
+  if constexpr (is_complex_v<T>) {
+    kr::ger(conj_y, false, size(n), size(m), alpha, first(y, n, incy), incy, first(x, m, incx),
+            incx, a, size(lda));
+  } else {
+    k::ger(size(n), size(m), alpha, first(y, n, incy), incy, first(x, m, incx), incx, a, size(lda));
+  }
 }
 template <class T>
 void ger(int m, int n, T alpha, const T* x, int incx, const T* y, int incy, T* a, int lda) {
@@ -467,8 +491,13 @@ template <class T>
 void gemv(Op trans, int m, int n, T alpha, const T* a, int lda, const T* x, int incx, T beta, T* y,
           int incy) {
   const int lx = transposes(trans) ? m : n, ly = transposes(trans) ? n : m;
-  kr::gemv(trans, size(m), size(n), alpha, a, size(lda), first(x, lx, incx), incx, beta,
-           first(y, ly, incy), incy);
+  if constexpr (is_complex_v<T>) {
+    kr::gemv(trans, size(m), size(n), alpha, a, size(lda), first(x, lx, incx), incx, beta,
+             first(y, ly, incy), incy);
+  } else {
+    k::gemv(transposes(trans) ? k::Trans::T : k::Trans::N, size(m), size(n), alpha, a, size(lda),
+            first(x, lx, incx), incx, beta, first(y, ly, incy), incy);
+  }
 }
 template <class T>
 void gbmv(Op trans, int m, int n, int kl, int ku, T alpha, const T* a, int lda, const T* x,
@@ -537,8 +566,12 @@ void tpsv(Uplo uplo, Op trans, Diag diag, int n, const T* ap, T* x, int incx) {
 
 template <class T>
 void ger(int m, int n, T alpha, const T* x, int incx, const T* y, int incy, T* a, int lda) {
-  kr::ger(false, false, size(m), size(n), alpha, first(x, m, incx), incx, first(y, n, incy), incy,
-          a, size(lda));
+  if constexpr (is_complex_v<T>) {
+    kr::ger(false, false, size(m), size(n), alpha, first(x, m, incx), incx, first(y, n, incy), incy,
+            a, size(lda));
+  } else {
+    k::ger(size(m), size(n), alpha, first(x, m, incx), incx, first(y, n, incy), incy, a, size(lda));
+  }
 }
 template <class T>
 void geru(int m, int n, T alpha, const T* x, int incx, const T* y, int incy, T* a, int lda) {

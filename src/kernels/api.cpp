@@ -194,6 +194,43 @@ void check_reduced(std::string_view function, std::size_t m, std::size_t n, std:
   check_matrix(function, stored_c(m, n, ldc), sizeof(TC));
 }
 
+// ------------------------------ BLAS-2
+
+// A vector of `count` elements |inc| apart (count named `count_name`) must fit in memory.
+void check_vector(std::string_view function, std::string_view vector, std::string_view inc_name,
+                  std::string_view count_name, std::size_t count, std::ptrdiff_t inc,
+                  std::size_t element_bytes) {
+  const std::size_t apart =
+      inc < 0 ? std::size_t{0} - static_cast<std::size_t>(inc) : static_cast<std::size_t>(inc);
+  if (fits(count, apart, 1, element_bytes)) return;
+  const std::string inc_text(inc_name), count_text(count_name);
+  throw_too_large(function, vector,
+                  count_text + " = " + std::to_string(count) + " elements, " + inc_text + " = " +
+                      std::to_string(inc) + " apart",
+                  count_text + " and " + inc_text);
+}
+
+template <class T>
+void gemv_checked(Trans op, std::size_t m, std::size_t n, T alpha, const T* A, std::size_t lda,
+                  const T* x, std::ptrdiff_t incx, T beta, T* y, std::ptrdiff_t incy) {
+  if (incy == 0) throw_invalid("gemv", "incy = 0: y is written, pass a nonzero incy");
+  check_matrix("gemv", {"A", "m", m, "n", n, "lda", lda, std::nullopt}, sizeof(T));
+  const bool t = op == Trans::T;
+  check_vector("gemv", "x", "incx", t ? "m" : "n", t ? m : n, incx, sizeof(T));
+  check_vector("gemv", "y", "incy", t ? "n" : "m", t ? n : m, incy, sizeof(T));
+  coheriq::call<Domain, typename Blas2Candidates<T>::gemv>(op, m, n, alpha, A, lda, x, incx, beta,
+                                                           y, incy);
+}
+
+template <class T>
+void ger_checked(std::size_t m, std::size_t n, T alpha, const T* x, std::ptrdiff_t incx, const T* y,
+                 std::ptrdiff_t incy, T* A, std::size_t lda) {
+  check_matrix("ger", {"A", "m", m, "n", n, "lda", lda, std::nullopt}, sizeof(T));
+  check_vector("ger", "x", "incx", "m", m, incx, sizeof(T));
+  check_vector("ger", "y", "incy", "n", n, incy, sizeof(T));
+  coheriq::call<Domain, typename Blas2Candidates<T>::ger>(m, n, alpha, x, incx, y, incy, A, lda);
+}
+
 // ------------------------------ pack_b and the packed GEMM's own checks, for T = float or double
 
 template <class T>
@@ -246,6 +283,25 @@ std::string active_engine() { return coheriq::active_engine<Domain>(); }
   }
 COHERIQ_KERNELS_PUBLIC(COHERIQ_KERNELS_FORWARD)
 #undef COHERIQ_KERNELS_FORWARD
+
+// ------------------------------ BLAS-2: checked, then forwarded
+
+void gemv(Trans op, std::size_t m, std::size_t n, float alpha, const float* A, std::size_t lda,
+          const float* x, std::ptrdiff_t incx, float beta, float* y, std::ptrdiff_t incy) {
+  gemv_checked(op, m, n, alpha, A, lda, x, incx, beta, y, incy);
+}
+void gemv(Trans op, std::size_t m, std::size_t n, double alpha, const double* A, std::size_t lda,
+          const double* x, std::ptrdiff_t incx, double beta, double* y, std::ptrdiff_t incy) {
+  gemv_checked(op, m, n, alpha, A, lda, x, incx, beta, y, incy);
+}
+void ger(std::size_t m, std::size_t n, float alpha, const float* x, std::ptrdiff_t incx,
+         const float* y, std::ptrdiff_t incy, float* A, std::size_t lda) {
+  ger_checked(m, n, alpha, x, incx, y, incy, A, lda);
+}
+void ger(std::size_t m, std::size_t n, double alpha, const double* x, std::ptrdiff_t incx,
+         const double* y, std::ptrdiff_t incy, double* A, std::size_t lda) {
+  ger_checked(m, n, alpha, x, incx, y, incy, A, lda);
+}
 
 // ------------------------------ GEMM: checked, then run by the driver (gemm_driver.cpp)
 

@@ -25,6 +25,17 @@ template <>
 struct GemmCandidates<double> {
   COHERIQ_KERNELS_GEMM_TYPED(COHERIQ_KERNELS_GEMM_CANDIDATE, double, f64)
 };
+// The same for the BLAS-2 rows: Blas2Candidates<T>::gemv.
+template <class T>
+struct Blas2Candidates;
+template <>
+struct Blas2Candidates<float> {
+  COHERIQ_KERNELS_BLAS2_TYPED(COHERIQ_KERNELS_GEMM_CANDIDATE, float, f32)
+};
+template <>
+struct Blas2Candidates<double> {
+  COHERIQ_KERNELS_BLAS2_TYPED(COHERIQ_KERNELS_GEMM_CANDIDATE, double, f64)
+};
 #undef COHERIQ_KERNELS_GEMM_CANDIDATE
 
 }  // namespace coheriq::kernels

@@ -1,8 +1,9 @@
 // The reference engine's kernels for the BLAS beyond the kernels domain's candidates: level 1
 // (copy, swap, the rotations, complex arithmetic), level 2 and level 3, over float, double,
 // std::complex<float> and std::complex<double>. libcoheriq_blas maps every Fortran and CBLAS
-// call onto these (src/blas/layer.hpp); each will become a candidate of the kernels domain with
-// exactly this signature, so they follow its conventions:
+// call onto these (src/blas/layer.hpp) but for the real copy, swap, rot, gemv and ger, which are
+// kernels-domain candidates whose reference versions call these (blas1.cpp, blas2.cpp). Each of
+// the others will become a candidate with exactly this signature, so they follow its conventions:
 //
 // - Matrices are row-major as stored, with leading dimensions; sizes are std::size_t.
 // - A vector is (x, inc): element i is x[i * inc] for any increment, 0 and negative included;

@@ -5,6 +5,7 @@
 #include <type_traits>
 
 #include "kernels/candidates.hpp"
+#include "reference/blas.hpp"
 #include "reference/compensated.hpp"
 #include "reference/reference.hpp"
 
@@ -189,6 +190,25 @@ void axpy_strided(std::size_t n, T a, const T* x, std::ptrdiff_t incx, T* y, std
 template <class T>
 void scal_strided(std::size_t n, T a, T* x, std::ptrdiff_t incx) {
   for (std::size_t i = 0; i < n; ++i) at(x, incx, i) = a * at(x, incx, i);
+}
+
+// Data movement and plane rotations: the reference BLAS kernels of blas_level1.cpp, which the
+// BLAS library's complex routines share (element by element, in order, so a 0 increment on a
+// written vector leaves the last element's value).
+template <class T>
+void copy_strided(std::size_t n, const T* x, std::ptrdiff_t incx, T* y, std::ptrdiff_t incy) {
+  blas::copy(n, x, incx, y, incy);
+}
+
+template <class T>
+void swap_strided(std::size_t n, T* x, std::ptrdiff_t incx, T* y, std::ptrdiff_t incy) {
+  blas::swap(n, x, incx, y, incy);
+}
+
+// (x_i, y_i) := (c·x_i + s·y_i, c·y_i − s·x_i), each product rounded, as the reference BLAS.
+template <class T>
+void rot_strided(std::size_t n, T* x, std::ptrdiff_t incx, T* y, std::ptrdiff_t incy, T c, T s) {
+  blas::rot(n, x, incx, y, incy, c, s);
 }
 
 // Explicit instantiations of every row of the candidate list this file implements.

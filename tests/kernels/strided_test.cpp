@@ -198,5 +198,90 @@ TEST_CASE_TEMPLATE("strided writes with an increment of 0 apply every update in 
   CHECK(s == T(3) * T(0x1p-20));
 }
 
+TEST_CASE_TEMPLATE("strided copy and swap move exactly their elements", T, float, double) {
+  Random random(14);
+  for (std::size_t n : kSizes) {
+    for (std::ptrdiff_t incx : kIncrements) {
+      for (std::ptrdiff_t incy : {std::ptrdiff_t(1), std::ptrdiff_t(-2), std::ptrdiff_t(5), incx}) {
+        Strided<T> x(n, incx, random), y(n, incy, random);
+        const std::vector<T> gx = x.gathered(), gy = y.gathered();
+        copy_strided(n, x.base(), incx, y.base(), incy);
+        CHECK_MESSAGE(y.gathered() == gx, where("copy_strided", n, incx, incy));
+        CHECK_MESSAGE(y.untouched_between(), where("copy_strided wrote between", n, incx, incy));
+        CHECK_MESSAGE(x.gathered() == gx, where("copy_strided changed x", n, incx, incy));
+        Strided<T> u(n, incx, random), v(n, incy, random);
+        const std::vector<T> gu = u.gathered(), gv = v.gathered();
+        swap_strided(n, u.base(), incx, v.base(), incy);
+        CHECK_MESSAGE(u.gathered() == gv, where("swap_strided x", n, incx, incy));
+        CHECK_MESSAGE(v.gathered() == gu, where("swap_strided y", n, incx, incy));
+        CHECK_MESSAGE((u.untouched_between() && v.untouched_between()),
+                      where("swap_strided wrote between", n, incx, incy));
+      }
+    }
+  }
+}
+
+TEST_CASE_TEMPLATE("strided rot is within 2 eps of the rotated pair, elementwise", T, float,
+                   double) {
+  Random random(15);
+  const T c = T(0.6), s = T(-0.8);
+  for (std::size_t n : kSizes) {
+    for (std::ptrdiff_t incx : kIncrements) {
+      for (std::ptrdiff_t incy : {std::ptrdiff_t(1), std::ptrdiff_t(-2), std::ptrdiff_t(5), incx}) {
+        Strided<T> x(n, incx, random), y(n, incy, random);
+        const std::vector<T> gx = x.gathered(), gy = y.gathered();
+        rot_strided(n, x.base(), incx, y.base(), incy, c, s);
+        std::size_t bad = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+          const Wide cx = Wide(c) * gx[i], sy = Wide(s) * gy[i];
+          const Wide cy = Wide(c) * gy[i], sx = Wide(s) * gx[i];
+          const Wide bx = 2 * Wide(kEps<T>) * (std::fabs(cx) + std::fabs(sy));
+          const Wide by = 2 * Wide(kEps<T>) * (std::fabs(cy) + std::fabs(sx));
+          if (std::fabs(Wide(x.at(i)) - (cx + sy)) > bx) ++bad;
+          if (std::fabs(Wide(y.at(i)) - (cy - sx)) > by) ++bad;
+        }
+        CHECK_MESSAGE(bad == 0, where("rot_strided", n, incx, incy), ": ", bad, " elements off");
+        CHECK_MESSAGE((x.untouched_between() && y.untouched_between()),
+                      where("rot_strided wrote between", n, incx, incy));
+      }
+    }
+  }
+}
+
+TEST_CASE_TEMPLATE("copy, swap and rot with an increment of 0 act element by element in order", T,
+                   float, double) {
+  const T x[] = {T(1), T(2), T(3), T(4), T(5), T(6), T(7), T(8), T(9), T(10), T(11)};
+  std::vector<T> y(11, T(0));
+  T one = T(-1);
+  copy_strided(11, x, 0, y.data(), 1);
+  CHECK(y == std::vector<T>(11, T(1)));
+  copy_strided(11, x, 1, &one, 0);
+  CHECK(one == T(11));
+  copy_strided(11, x + 10, -1, &one, 0);  // element 0 is x[10], the last one x[0]
+  CHECK(one == T(1));
+  // swap with x of increment 0: x[0] moves along y, one place per step.
+  std::vector<T> v(x, x + 11);
+  T a = T(100);
+  swap_strided(11, &a, 0, v.data(), 1);
+  CHECK(a == T(11));
+  CHECK(v[0] == T(100));
+  for (std::size_t i = 1; i < 11; ++i) CHECK(v[i] == T(i));
+  // rot with x of increment 0: one x rotated against each y in turn.
+  std::vector<T> w(x, x + 11);
+  T r = T(0.5);
+  Wide er = r;
+  std::vector<Wide> ew(w.begin(), w.end());
+  const T c = T(0.8), s = T(0.6);
+  rot_strided(11, &r, 0, w.data(), 1, c, s);
+  for (std::size_t i = 0; i < 11; ++i) {
+    const Wide t = Wide(c) * er + Wide(s) * ew[i];
+    ew[i] = Wide(c) * ew[i] - Wide(s) * er;
+    er = t;
+  }
+  CHECK(double(std::fabs(Wide(r) - er)) <= 64 * double(kEps<T>) * 40);
+  for (std::size_t i = 0; i < 11; ++i)
+    CHECK(double(std::fabs(Wide(w[i]) - ew[i])) <= 64 * double(kEps<T>) * 40);
+}
+
 }  // namespace
 }  // namespace coheriq::kernels::testing

@@ -1,4 +1,5 @@
-// Generic BLAS-1 kernels (dot, axpy, scal, sum, asum, nrm2, iamax), written once with Highway.
+// Generic BLAS-1 kernels (dot, axpy, scal, sum, asum, nrm2, iamax, their strided siblings, copy,
+// swap and rot), written once with Highway.
 //
 // Compiled once per engine, inside its kernels TU (through engines/generic/engine-table.h), in the
 // engine's own namespace with internal linkage; hn::ScalableTag makes the same code ymm under
@@ -436,10 +437,11 @@ HWY_INLINE void GatherChunk(std::size_t len, const T* x, std::ptrdiff_t inc, T* 
   const std::size_t N = hn::Lanes(d);
   std::size_t i = 0;
   hn::Vec<decltype(di)> index;
+  // A small stride leaves at most N elements to the scalar loop, no gather: qemu 7.2 faulted on
+  // that one f32 gather at inc = -2 (at a valid address; emulation.haswell.kernels.avx2).
   if (SmallStride(inc) && inc != 1 && inc != -1) {
     for (; i + N < len; i += N) hn::StoreU(LoadSmallStride(d, x, inc, i), d, buf + i);
-  }
-  if (StrideIndices(di, inc, &index)) {
+  } else if (StrideIndices(di, inc, &index)) {
     for (; i + 2 * N <= len; i += 2 * N) {
       const auto v0 = hn::GatherIndex(d, ElementPtr(x, inc, i), index);
       const auto v1 = hn::GatherIndex(d, ElementPtr(x, inc, i + N), index);
@@ -646,6 +648,172 @@ HWY_ATTR std::size_t iamax_strided(std::size_t n, const T* x, std::ptrdiff_t inc
     }
   }
   return best;
+}
+
+// ------------------------------ Copy, swap, rot
+
+// The contiguous loops of copy_strided, swap_strided and rot_strided, which their strided forms
+// run on gathered chunks.
+template <class T>
+HWY_INLINE void CopyContiguous(std::size_t n, const T* x, T* y) {
+  const hn::ScalableTag<T> d;
+  const std::size_t N = hn::Lanes(d);
+  ForEachVector(
+      d, n, x,
+      [&](auto x0, auto x1, auto x2, auto x3, std::size_t i) HWY_ATTR {
+        hn::StoreU(x0, d, y + i);
+        hn::StoreU(x1, d, y + i + N);
+        hn::StoreU(x2, d, y + i + 2 * N);
+        hn::StoreU(x3, d, y + i + 3 * N);
+      },
+      [&](auto xv, std::size_t i) HWY_ATTR { hn::StoreU(xv, d, y + i); },
+      [&](auto xv, auto mask, std::size_t i) HWY_ATTR { hn::BlendedStore(xv, mask, d, y + i); });
+}
+
+template <class T>
+HWY_INLINE void SwapContiguous(std::size_t n, T* x, T* y) {
+  const hn::ScalableTag<T> d;
+  const auto one = [&](auto xv, std::size_t i) HWY_ATTR {
+    const auto yv = hn::LoadU(d, y + i);
+    hn::StoreU(xv, d, y + i);
+    hn::StoreU(yv, d, x + i);
+  };
+  const std::size_t N = hn::Lanes(d);
+  ForEachVector(
+      d, n, x,
+      [&](auto x0, auto x1, auto x2, auto x3, std::size_t i) HWY_ATTR {
+        one(x0, i);
+        one(x1, i + N);
+        one(x2, i + 2 * N);
+        one(x3, i + 3 * N);
+      },
+      one,
+      [&](auto xv, auto mask, std::size_t i) HWY_ATTR {
+        const auto yv = hn::MaskedLoad(mask, d, y + i);
+        hn::BlendedStore(xv, mask, d, y + i);
+        hn::BlendedStore(yv, mask, d, x + i);
+      });
+}
+
+// (x, y) := (c·x + s·y, c·y − s·x), one product of each pair fused (within 1 ulp of each part).
+template <class T>
+HWY_INLINE void RotContiguous(std::size_t n, T* x, T* y, T c, T s) {
+  const hn::ScalableTag<T> d;
+  const auto vc = hn::Set(d, c), vs = hn::Set(d, s);
+  const auto one = [&](auto xv, std::size_t i) HWY_ATTR {
+    const auto yv = hn::LoadU(d, y + i);
+    hn::StoreU(hn::MulAdd(vc, xv, hn::Mul(vs, yv)), d, x + i);
+    hn::StoreU(hn::MulSub(vc, yv, hn::Mul(vs, xv)), d, y + i);
+  };
+  const std::size_t N = hn::Lanes(d);
+  ForEachVector(
+      d, n, x,
+      [&](auto x0, auto x1, auto x2, auto x3, std::size_t i) HWY_ATTR {
+        one(x0, i);
+        one(x1, i + N);
+        one(x2, i + 2 * N);
+        one(x3, i + 3 * N);
+      },
+      one,
+      [&](auto xv, auto mask, std::size_t i) HWY_ATTR {
+        const auto yv = hn::MaskedLoad(mask, d, y + i);
+        hn::BlendedStore(hn::MulAdd(vc, xv, hn::Mul(vs, yv)), mask, d, x + i);
+        hn::BlendedStore(hn::MulSub(vc, yv, hn::Mul(vs, xv)), mask, d, y + i);
+      });
+}
+
+// A chunk of a vector into a buffer and back: contiguous copies for a unit increment.
+template <class T>
+HWY_INLINE void GatherAny(std::size_t len, const T* x, std::ptrdiff_t inc, T* buf) {
+  if (inc == 1) return CopyContiguous(len, x, buf);
+  GatherChunk(len, x, inc, buf);
+}
+template <class T>
+HWY_INLINE void ScatterAny(std::size_t len, const T* buf, T* x, std::ptrdiff_t inc) {
+  if (inc == 1) return CopyContiguous(len, buf, x);
+  ScatterChunk(len, buf, x, inc);
+}
+
+// y := x. Element by element in order, so a 0 increment on y leaves x's last element there.
+template <class T>
+HWY_ATTR void copy_strided(std::size_t n, const T* x, std::ptrdiff_t incx, T* y,
+                           std::ptrdiff_t incy) {
+  if (incx == 1 && incy == 1) return CopyContiguous(n, x, y);
+  if (n == 0) return;
+  if (incy == 0) {
+    *y = *ElementPtr(x, incx, n - 1);
+    return;
+  }
+  HWY_ALIGN T bx[kStridedChunk];
+  for (std::size_t start = 0; start < n; start += kStridedChunk) {
+    const std::size_t len = n - start < kStridedChunk ? n - start : kStridedChunk;
+    const T* xs = ElementPtr(x, incx, start);
+    T* ys = ElementPtr(y, incy, start);
+    if (incy == 1) {
+      GatherChunk(len, xs, incx, ys);
+    } else if (incx == 1) {
+      ScatterChunk(len, xs, ys, incy);
+    } else {
+      GatherChunk(len, xs, incx, bx);
+      ScatterChunk(len, bx, ys, incy);
+    }
+  }
+}
+
+// x <-> y. A 0 increment swaps element by element in order, as the reference.
+template <class T>
+HWY_ATTR void swap_strided(std::size_t n, T* x, std::ptrdiff_t incx, T* y, std::ptrdiff_t incy) {
+  if (incx == 1 && incy == 1) return SwapContiguous(n, x, y);
+  if (incx == 0 || incy == 0) {
+    for (std::size_t i = 0; i < n; ++i) {
+      T* xi = ElementPtr(x, incx, i);
+      T* yi = ElementPtr(y, incy, i);
+      const T t = *xi;
+      *xi = *yi;
+      *yi = t;
+    }
+    return;
+  }
+  HWY_ALIGN T bx[kStridedChunk];
+  HWY_ALIGN T by[kStridedChunk];
+  for (std::size_t start = 0; start < n; start += kStridedChunk) {
+    const std::size_t len = n - start < kStridedChunk ? n - start : kStridedChunk;
+    T* xs = ElementPtr(x, incx, start);
+    T* ys = ElementPtr(y, incy, start);
+    GatherAny(len, xs, incx, bx);
+    GatherAny(len, ys, incy, by);
+    ScatterAny(len, bx, ys, incy);
+    ScatterAny(len, by, xs, incx);
+  }
+}
+
+// The plane rotation; a 0 increment rotates element by element in order, as the reference.
+template <class T>
+HWY_ATTR void rot_strided(std::size_t n, T* x, std::ptrdiff_t incx, T* y, std::ptrdiff_t incy, T c,
+                          T s) {
+  if (incx == 1 && incy == 1) return RotContiguous(n, x, y, c, s);
+  if (incx == 0 || incy == 0) {
+    for (std::size_t i = 0; i < n; ++i) {
+      T* xi = ElementPtr(x, incx, i);
+      T* yi = ElementPtr(y, incy, i);
+      const T xv = *xi, yv = *yi;
+      *xi = ScalarFma(c, xv, s * yv);
+      *yi = ScalarFma(c, yv, -(s * xv));
+    }
+    return;
+  }
+  HWY_ALIGN T bx[kStridedChunk];
+  HWY_ALIGN T by[kStridedChunk];
+  for (std::size_t start = 0; start < n; start += kStridedChunk) {
+    const std::size_t len = n - start < kStridedChunk ? n - start : kStridedChunk;
+    T* xs = ElementPtr(x, incx, start);
+    T* ys = ElementPtr(y, incy, start);
+    GatherAny(len, xs, incx, bx);
+    GatherAny(len, ys, incy, by);
+    RotContiguous(len, bx, by, c, s);
+    ScatterAny(len, bx, xs, incx);
+    ScatterAny(len, by, ys, incy);
+  }
 }
 
 COHERIQ_GENERIC_END

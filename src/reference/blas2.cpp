@@ -1,0 +1,32 @@
+// The reference engine's BLAS-2 candidates (gemv, ger; coheriq/kernels_table.hpp): the reference
+// BLAS kernels of blas_level2.cpp, which the BLAS library's other routines share, in their loop
+// orders (scalar, baseline flags; the tests' oracle is tests/kernels/oracle.hpp).
+#include <cstddef>
+
+#include "kernels/candidates.hpp"
+#include "reference/blas.hpp"
+#include "reference/reference.hpp"
+
+namespace coheriq::kernels::reference {
+
+// op N: a dot of each row with x; op T: alpha·x_i times row i added to y. alpha == 0 reads
+// neither A nor x, beta == 0 does not read y, m == 0 or n == 0 leaves y untouched.
+template <class T>
+void gemv(Trans op, std::size_t m, std::size_t n, T alpha, const T* A, std::size_t lda, const T* x,
+          std::ptrdiff_t incx, T beta, T* y, std::ptrdiff_t incy) {
+  blas::gemv(op == Trans::N ? Op::N : Op::T, m, n, alpha, A, lda, x, incx, beta, y, incy);
+}
+
+// Row i adds alpha·x_i times y, skipped when x_i == 0 (the reference BLAS skips it).
+template <class T>
+void ger(std::size_t m, std::size_t n, T alpha, const T* x, std::ptrdiff_t incx, const T* y,
+         std::ptrdiff_t incy, T* A, std::size_t lda) {
+  blas::ger(false, false, m, n, alpha, x, incx, y, incy, A, lda);
+}
+
+#define COHERIQ_REFERENCE_INSTANTIATE(op, S, impl, touched, R, params, args) template R impl params;
+COHERIQ_KERNELS_BLAS2_TYPED(COHERIQ_REFERENCE_INSTANTIATE, float, f32)
+COHERIQ_KERNELS_BLAS2_TYPED(COHERIQ_REFERENCE_INSTANTIATE, double, f64)
+#undef COHERIQ_REFERENCE_INSTANTIATE
+
+}  // namespace coheriq::kernels::reference
