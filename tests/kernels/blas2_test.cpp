@@ -27,37 +27,6 @@ namespace {
 constexpr std::size_t kSizes[] = {0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 33, 100};
 constexpr std::ptrdiff_t kIncrements[] = {1, 2, -1, -3};
 
-// A strided vector in its own storage, the slots between its elements holding a sentinel.
-template <class T>
-struct Vector {
-  Vector(std::size_t size, std::ptrdiff_t increment, Random& random)
-      : n(size),
-        inc(increment),
-        span(size == 0 ? 1 : (size - 1) * std::size_t(increment < 0 ? -increment : increment) + 1),
-        storage(span, T(12345)) {
-    for (std::size_t i = 0; i < size; ++i) at(i) = random.uniform<T>(T(-1), T(1));
-  }
-  T* base() { return storage.data() + (inc < 0 ? span - 1 : 0); }
-  T& at(std::size_t i) { return base()[std::ptrdiff_t(i) * inc]; }
-  std::vector<T> gathered() {
-    std::vector<T> v(n);
-    for (std::size_t i = 0; i < n; ++i) v[i] = at(i);
-    return v;
-  }
-  bool untouched_between() {
-    std::vector<bool> element(span, false);
-    for (std::size_t i = 0; i < n; ++i) element[std::size_t(&at(i) - storage.data())] = true;
-    for (std::size_t s = 0; s < span; ++s) {
-      if (!element[s] && storage[s] != T(12345)) return false;
-    }
-    return true;
-  }
-  std::size_t n;
-  std::ptrdiff_t inc;
-  std::size_t span;
-  std::vector<T> storage;
-};
-
 // A row-major m x n matrix with lda = n + 3, the padding holding a sentinel.
 template <class T>
 struct Matrix {
@@ -99,7 +68,7 @@ void check_gemv(Trans op, std::size_t m, std::size_t n, std::ptrdiff_t incx, std
   const bool t = op == Trans::T;
   const std::size_t lx = t ? m : n, ly = t ? n : m;
   Matrix<T> a(m, n, random);
-  Vector<T> x(lx, incx, random), y(ly, incy, random);
+  Strided<T> x(lx, incx, random), y(ly, incy, random);
   const std::vector<T> ga = a.storage, gx = x.gathered(), gy = y.gathered();
   gemv(op, m, n, alpha, a.storage.data(), a.lda, x.base(), incx, beta, y.base(), incy);
   std::size_t bad = 0;
@@ -160,7 +129,7 @@ TEST_CASE_TEMPLATE("gemv keeps the reference BLAS's rules for alpha, beta and em
         Matrix<T> a(size, size + 1, random);
         const std::size_t lx = op == Trans::N ? size + 1 : size;
         const std::size_t ly = op == Trans::N ? size : size + 1;
-        Vector<T> x(lx, 1, random), y(ly, incy, random);
+        Strided<T> x(lx, 1, random), y(ly, incy, random);
         const std::string at = where(op == Trans::N ? "gemv N" : "gemv T", size, size + 1, 1, incy);
         // alpha == 0 reads neither A nor x: NaNs there change nothing; y := beta·y exactly.
         std::fill(a.storage.begin(), a.storage.end(), kNaN<T>);
@@ -182,7 +151,7 @@ TEST_CASE_TEMPLATE("gemv keeps the reference BLAS's rules for alpha, beta and em
       }
       // beta == 0 does not read y: NaNs in y give the product alone.
       Matrix<T> a(size, size, random);
-      Vector<T> x(size, 1, random), y(size, 1, random);
+      Strided<T> x(size, 1, random), y(size, 1, random);
       for (std::size_t i = 0; i < size; ++i) y.at(i) = kNaN<T>;
       gemv(op, size, size, T(1), a.storage.data(), a.lda, x.base(), 1, T(0), y.base(), 1);
       std::size_t nan = 0;
@@ -217,7 +186,7 @@ TEST_CASE_TEMPLATE("ger matches the oracle and skips the rows whose x_i is 0", T
       for (std::ptrdiff_t incx : {1, -2, 0}) {
         for (std::ptrdiff_t incy : {1, -1, 3, 0}) {
           Matrix<T> a(m, n, random);
-          Vector<T> x(m, incx == 0 ? 1 : incx, random), y(n, incy == 0 ? 1 : incy, random);
+          Strided<T> x(m, incx == 0 ? 1 : incx, random), y(n, incy == 0 ? 1 : incy, random);
           const T alpha = T(-0.75);
           const std::vector<T> ga = a.storage, gx = x.gathered(), gy = y.gathered();
           ger(m, n, alpha, x.base(), incx, y.base(), incy, a.storage.data(), a.lda);

@@ -22,40 +22,6 @@ namespace {
 constexpr std::size_t kSizes[] = {0, 1, 2, 3, 7, 8, 9, 15, 16, 17, 33, 100, 1023, 1024, 1025, 2500};
 constexpr std::ptrdiff_t kIncrements[] = {1, 2, 3, 4, -1, -2, -3, -4, -7, 100};
 
-// A strided vector of n elements with increment inc in its own storage, filled around the
-// elements with a sentinel so that stray writes show.
-template <class T>
-struct Strided {
-  Strided(std::size_t size, std::ptrdiff_t increment, Random& random)
-      : n(size),
-        inc(increment),
-        span(size == 0 ? 1 : (size - 1) * std::size_t(increment < 0 ? -increment : increment) + 1),
-        storage(span, T(12345)) {
-    for (std::size_t i = 0; i < size; ++i) at(i) = random.uniform<T>(T(-1), T(1));
-  }
-  // Element 0: the lowest address for inc >= 0, the highest for inc < 0 (the kernels' contract).
-  T* base() { return storage.data() + (inc < 0 ? span - 1 : 0); }
-  T& at(std::size_t i) { return base()[std::ptrdiff_t(i) * inc]; }
-  std::vector<T> gathered() {
-    std::vector<T> v(n);
-    for (std::size_t i = 0; i < n; ++i) v[i] = at(i);
-    return v;
-  }
-  // Every storage slot that is not an element still holds the sentinel.
-  bool untouched_between() {
-    std::vector<bool> element(span, false);
-    for (std::size_t i = 0; i < n; ++i) element[std::size_t(&at(i) - storage.data())] = true;
-    for (std::size_t s = 0; s < span; ++s) {
-      if (!element[s] && storage[s] != T(12345)) return false;
-    }
-    return true;
-  }
-  std::size_t n;
-  std::ptrdiff_t inc;
-  std::size_t span;
-  std::vector<T> storage;
-};
-
 std::string where(const char* kernel, std::size_t n, std::ptrdiff_t incx, std::ptrdiff_t incy) {
   return std::string(kernel) + " n = " + std::to_string(n) + ", incx = " + std::to_string(incx) +
          ", incy = " + std::to_string(incy);
