@@ -57,7 +57,8 @@ std::string where(const char* kernel, std::size_t m, std::size_t n, std::ptrdiff
 
 template <class T>
 bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
+  return a.size() == b.size() &&
+         (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
 }
 
 // Checks gemv(op, m, n, alpha, A, x, beta, y) against the oracle, y_i = alpha·Σ op(A)_ij·x_j +
