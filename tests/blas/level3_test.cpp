@@ -448,14 +448,11 @@ std::uint64_t results_hash() {
   return h;
 }
 
-// This program again under COHERIQ_NUM_THREADS=threads, through COHERIQ_TEST_LAUNCHER when set
-// (a cross build's emulator: the host's shell cannot start the target's program itself).
 std::string child_output(int threads) {
   char self[4096] = {};
   if (readlink("/proc/self/exe", self, sizeof self - 1) <= 0) return "no /proc/self/exe";
-  const char* launcher = std::getenv("COHERIQ_TEST_LAUNCHER");
-  const std::string command = "COHERIQ_NUM_THREADS=" + std::to_string(threads) + " " +
-                              (launcher ? launcher : "") + " '" + self + "' --threads-child 2>&1";
+  const std::string command =
+      "COHERIQ_NUM_THREADS=" + std::to_string(threads) + " '" + self + "' --threads-child 2>&1";
   std::string out;
   if (FILE* pipe = popen(command.c_str(), "r")) {
     char buffer[256];
