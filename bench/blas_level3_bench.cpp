@@ -21,16 +21,11 @@
 #include <string>
 #include <vector>
 
+#include "dl_library.hpp"
+
 namespace {
 
-void* open_library(const char* path) {
-  void* handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-  if (handle == nullptr) {
-    std::fprintf(stderr, "coheriq: cannot load %s: %s\n", path, dlerror());
-    std::exit(1);
-  }
-  return handle;
-}
+using coheriq::bench::open_library;
 
 template <class T>
 std::vector<T> filled(int n) {

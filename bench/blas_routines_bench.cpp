@@ -25,6 +25,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "dl_library.hpp"
+
 #include "blas/kinds.hpp"
 #include "blas/preprocessor.hpp"
 #include "blas/routines.hpp"
@@ -135,14 +137,7 @@ double time_call(const Routine& r, void* function, Operands& o) {
   return best;
 }
 
-void* open_library(const char* path) {
-  void* handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-  if (handle == nullptr) {
-    std::fprintf(stderr, "coheriq: cannot load %s: %s\n", path, dlerror());
-    std::exit(1);
-  }
-  return handle;
-}
+using coheriq::bench::open_library;
 
 }  // namespace
 
