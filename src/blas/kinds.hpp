@@ -34,6 +34,9 @@ using kernels::reference::real_t;
 using cfloat = std::complex<float>;
 using cdouble = std::complex<double>;
 
+// Whether op(A) is A's transpose (T, or C: conjugated too).
+inline bool transposes(Op op) { return op == Op::T || op == Op::C; }
+
 // <cblas.h>'s enums, passed as int.
 enum CblasValue : int {
   kRowMajor = 101,

@@ -56,7 +56,6 @@ inline Op transposed(Op op) {
   }
   return Op::C;
 }
-inline bool transposes(Op op) { return op == Op::T || op == Op::C; }
 
 // ------------------------------ Level 1
 

@@ -107,7 +107,6 @@ bool finite_triangle(Uplo uplo, Diag diag, size_t n, const T* a, size_t lda) {
   return true;
 }
 
-inline bool transposes(Op op) { return op == Op::T || op == Op::C; }
 inline k::Trans trans(bool t) { return t ? k::Trans::T : k::Trans::N; }
 
 // Where a recursion splits n rows: about half, on a multiple of 16 when that leaves both parts.
