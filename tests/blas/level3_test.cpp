@@ -32,7 +32,7 @@ namespace {
 
 using coheriq::blas_testing::Pair;
 
-constexpr int kRowMajor = 101, kColMajor = 102;
+constexpr int kRowMajor = 101;
 constexpr int kNoTrans = 111, kTrans = 112, kConjTrans = 113;
 constexpr int kUpper = 121, kLower = 122, kNonUnit = 131, kUnit = 132, kLeft = 141, kRight = 142;
 
