@@ -20,6 +20,7 @@
 
 #include <cmath>
 #include <cstddef>
+#include <type_traits>
 #include <utility>
 
 #include "blas/complex_gemm.hpp"
@@ -125,23 +126,42 @@ void scal_real(int n, real_t<T> a, T* x, int incx) {
   kr::scal_real(size(n), a, x, incx);
 }
 
-// Real copy, swap and rot are the kernels domain's; complex ones the reference engine's.
+// A complex vector is two real ones, its real parts and its imaginary parts, each at twice the
+// increment (a contiguous one is 2n contiguous reals), so an element-wise routine on complex
+// vectors is the real kernel on their parts: `kernel(count, x, incx, y, incy)` over reals. x and
+// y point at element 0 (first()).
+template <class X, class Y, class Kernel>
+void on_parts(int n, X* x, int incx, Y* y, int incy, Kernel kernel) {
+  using R = real_t<std::remove_const_t<X>>;
+  using XR = std::conditional_t<std::is_const_v<X>, const R, R>;
+  auto* xr = reinterpret_cast<XR*>(x);
+  auto* yr = reinterpret_cast<R*>(y);
+  if (incx == 1 && incy == 1) return kernel(2 * size(n), xr, 1, yr, 1);
+  kernel(size(n), xr, 2 * std::ptrdiff_t{incx}, yr, 2 * std::ptrdiff_t{incy});
+  kernel(size(n), xr + 1, 2 * std::ptrdiff_t{incx}, yr + 1, 2 * std::ptrdiff_t{incy});
+}
+
+// copy, swap and rot are the kernels domain's, complex ones on their parts.
 template <class T>
 void copy(int n, const T* x, int incx, T* y, int incy) {
   if (n <= 0) return;
+  const auto kernel = [](std::size_t count, const auto* a, std::ptrdiff_t ia, auto* b,
+                         std::ptrdiff_t ib) { k::copy_strided(count, a, ia, b, ib); };
   if constexpr (is_complex_v<T>) {
-    kr::copy(size(n), first(x, n, incx), incx, first(y, n, incy), incy);
+    on_parts(n, first(x, n, incx), incx, first(y, n, incy), incy, kernel);
   } else {
-    k::copy_strided(size(n), first(x, n, incx), incx, first(y, n, incy), incy);
+    kernel(size(n), first(x, n, incx), incx, first(y, n, incy), incy);
   }
 }
 template <class T>
 void swap(int n, T* x, int incx, T* y, int incy) {
   if (n <= 0) return;
+  const auto kernel = [](std::size_t count, auto* a, std::ptrdiff_t ia, auto* b,
+                         std::ptrdiff_t ib) { k::swap_strided(count, a, ia, b, ib); };
   if constexpr (is_complex_v<T>) {
-    kr::swap(size(n), first(x, n, incx), incx, first(y, n, incy), incy);
+    on_parts(n, first(x, n, incx), incx, first(y, n, incy), incy, kernel);
   } else {
-    k::swap_strided(size(n), first(x, n, incx), incx, first(y, n, incy), incy);
+    kernel(size(n), first(x, n, incx), incx, first(y, n, incy), incy);
   }
 }
 
@@ -159,12 +179,22 @@ real_t<T> asum(int n, const T* x, int incx) {
 }
 
 // The reference's nrm2 (LAPACK 3.10 and later) takes any increment, 0 and negative included.
+// complex<double>: a contiguous vector is 2n reals, a strided one the hypotenuse of its parts'
+// norms (a NaN part gives NaN, as the reference's scan does, where hypot gives Inf beside an
+// Inf). complex<float> stays on the reference engine's sum in double: the float kernel's
+// rounding tipped one of LAPACK's eigensolver tests over its threshold (docs/blas.md).
 template <class T>
 real_t<T> nrm2(int n, const T* x, int incx) {
   if (n <= 0) return real_t<T>{0};
   const auto count = size(n);
-  if constexpr (is_complex_v<T>) {
+  if constexpr (is_complex_v<T> && std::is_same_v<real_t<T>, float>) {
     return kr::nrm2(count, first(x, n, incx), incx);
+  } else if constexpr (is_complex_v<T>) {
+    const auto* xr = reinterpret_cast<const real_t<T>*>(first(x, n, incx));
+    if (incx == 1) return k::nrm2(2 * count, xr);
+    const auto re = k::nrm2_strided(count, xr, 2 * std::ptrdiff_t{incx});
+    const auto im = k::nrm2_strided(count, xr + 1, 2 * std::ptrdiff_t{incx});
+    return std::isnan(re) || std::isnan(im) ? re + im : std::hypot(re, im);
   } else {
     return incx == 1 ? k::nrm2(count, x) : k::nrm2_strided(count, first(x, n, incx), incx);
   }
@@ -186,13 +216,16 @@ int iamax(int n, const T* x, int incx) {
   }
 }
 
+// A real rotation of complex vectors (csrot, zdrot) rotates the real and imaginary parts apart.
 template <class T>
 void rot(int n, T* x, int incx, T* y, int incy, real_t<T> c, real_t<T> s) {
   if (n <= 0) return;
+  const auto kernel = [c, s](std::size_t count, auto* a, std::ptrdiff_t ia, auto* b,
+                             std::ptrdiff_t ib) { k::rot_strided(count, a, ia, b, ib, c, s); };
   if constexpr (is_complex_v<T>) {
-    kr::rot(size(n), first(x, n, incx), incx, first(y, n, incy), incy, c, s);
+    on_parts(n, first(x, n, incx), incx, first(y, n, incy), incy, kernel);
   } else {
-    k::rot_strided(size(n), first(x, n, incx), incx, first(y, n, incy), incy, c, s);
+    kernel(size(n), first(x, n, incx), incx, first(y, n, incy), incy);
   }
 }
 template <class T>
