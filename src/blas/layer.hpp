@@ -1,7 +1,7 @@
 // What every BLAS routine computes once its arguments are valid: the Fortran and CBLAS calls
 // mapped onto the row-major kernels (the kernels domain's for the real BLAS-1 routines, copy,
-// swap, rot, gemv, ger and GEMM, the reference engine's BLAS kernels of src/reference/blas.hpp
-// for the rest).
+// swap, rot, gemv, ger and GEMM, and the real symv and level 3 built on them, level2.hpp and
+// level3.hpp; the reference engine's BLAS kernels of src/reference/blas.hpp for the rest).
 //
 //   l1::name<T>   level 1, the Fortran routine's semantics (1-based i?amax, its quick returns)
 //   col::name<T>  level 2 and 3, a column-major call (Fortran, CBLAS column-major)
@@ -25,6 +25,7 @@
 
 #include "blas/complex_gemm.hpp"
 #include "blas/kinds.hpp"
+#include "blas/level2.hpp"
 #include "blas/level3.hpp"
 #include "reference/blas.hpp"
 
@@ -331,7 +332,7 @@ void gbmv(Op trans, int m, int n, int kl, int ku, T alpha, const T* a, int lda, 
 template <class T>
 void symv(Uplo uplo, int n, T alpha, const T* a, int lda, const T* x, int incx, T beta, T* y,
           int incy) {
-  kr::symv(flipped(uplo), size(n), alpha, a, size(lda), first(x, n, incx), incx, beta,
+  l2::symv(flipped(uplo), size(n), alpha, a, size(lda), first(x, n, incx), incx, beta,
            first(y, n, incy), incy);
 }
 template <class T>
@@ -541,7 +542,7 @@ void gbmv(Op trans, int m, int n, int kl, int ku, T alpha, const T* a, int lda, 
 template <class T>
 void symv(Uplo uplo, int n, T alpha, const T* a, int lda, const T* x, int incx, T beta, T* y,
           int incy) {
-  kr::symv(uplo, size(n), alpha, a, size(lda), first(x, n, incx), incx, beta, first(y, n, incy),
+  l2::symv(uplo, size(n), alpha, a, size(lda), first(x, n, incx), incx, beta, first(y, n, incy),
            incy);
 }
 template <class T>
