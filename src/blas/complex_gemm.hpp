@@ -12,7 +12,9 @@
 // product (the split costs more than it saves), alpha == 0 or k == 0 (C := beta·C, A and B not
 // read), and a non-finite alpha or operand: the real product multiplies every zero, so an Inf or
 // NaN would spread to other parts than the reference's products spread it. The row-major
-// signature of kr::gemm, so layer.hpp's column- and row-major mappings call it unchanged.
+// signature of kr::gemm, so layer.hpp's column- and row-major mappings call it unchanged; the
+// complex level 3 (level3.hpp) does its bulk work in it. Its workspace and finiteness checks
+// are level3_support.hpp's (shared with level3.hpp, which includes this header).
 #pragma once
 
 #include <coheriq/kernels.hpp>
@@ -20,12 +22,16 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <utility>
 
 #include "blas/kinds.hpp"
-#include "blas/level3.hpp"
+#include "blas/level3_support.hpp"
 #include "reference/blas.hpp"
 
 namespace coheriq::blas::l3 {
+
+namespace k = coheriq::kernels;
+namespace kr = coheriq::kernels::reference::blas;
 
 // Below this many complex multiply-adds (m·n·k) the loop is as fast as the split: measured,
 // docs/decisions.md ("Complex GEMM on the real GEMM").
@@ -53,9 +59,8 @@ T op_element(Op op, const T* x, size_t ld, size_t i, size_t l) {
 // Whether op(X)'s r x c elements (X stored r x c for N/Conj, c x r for T/C) are all finite.
 template <class T>
 bool finite_complex(Op op, size_t r, size_t c, const T* x, size_t ld) {
-  using R = real_t<T>;
   if (transposes(op)) std::swap(r, c);
-  return finite_matrix(r, 2 * c, reinterpret_cast<const R*>(x), 2 * ld);
+  return finite_matrix(r, c, x, ld);
 }
 
 template <class T>
@@ -63,9 +68,8 @@ void complex_gemm(Op opa, Op opb, size_t m, size_t n, size_t k, T alpha, const T
                   const T* b, size_t ldb, T beta, T* c, size_t ldc) {
   using R = real_t<T>;
   if (m == 0 || n == 0) return;
-  const bool finite = std::isfinite(alpha.real()) && std::isfinite(alpha.imag()) && alpha != T(0) &&
-                      k != 0 && finite_complex(opa, m, k, a, lda) &&
-                      finite_complex(opb, k, n, b, ldb);
+  const bool finite = finite_scalar(alpha) && alpha != T(0) && k != 0 &&
+                      finite_complex(opa, m, k, a, lda) && finite_complex(opb, k, n, b, ldb);
   if (!finite || m * n * k < kComplexGemmMinWork) {
     kr::gemm(opa, opb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
     return;
