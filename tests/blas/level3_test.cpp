@@ -552,6 +552,32 @@ std::uint64_t hash(const std::vector<T>& v, std::uint64_t h = 146959810393466560
   return h;
 }
 
+// hemm, herk and her2k (trans T read as C) on the operands of one results_hash step.
+template <class T>
+std::uint64_t hermitian_hash(const char* side, const char* uplo, const char* trans, Matrix<T>& a,
+                             Matrix<T>& b, const Matrix<T>& c, Matrix<T>& g, std::uint64_t h) {
+  using R = real_t<T>;
+  const Pair<FSymm<T>> hemm(name<T>("hemm", false));
+  const Pair<FSyrk<T, R, R>> herk(name<T>("herk", false));
+  const Pair<FSyr2k<T, T, R>> her2k(name<T>("her2k", false));
+  const int p = a.rows;
+  const T alpha = make<T>(R(0.7), R(0.3));
+  const R real_alpha = R(0.7), real_beta = R(1.3);
+  const char* op = *trans == 'N' ? "N" : "C";
+  Matrix<T> x = c;
+  hemm.ours(side, uplo, &p, &p, &alpha, a.data.data(), &a.ld, b.data.data(), &b.ld, &alpha,
+            x.data.data(), &x.ld, 1, 1);
+  h = hash(x.data, h);
+  x = c;
+  herk.ours(uplo, op, &p, &p, &real_alpha, b.data.data(), &b.ld, &real_beta, x.data.data(), &x.ld,
+            1, 1);
+  h = hash(x.data, h);
+  x = c;
+  her2k.ours(uplo, op, &p, &p, &alpha, g.data.data(), &g.ld, b.data.data(), &b.ld, &real_beta,
+             x.data.data(), &x.ld, 1, 1);
+  return hash(x.data, h);
+}
+
 // Every routine once per side/uplo/trans at order 320 (above GEMM's threading threshold for every
 // type, 192³ and 152³ multiply-adds, in its largest blocks; a complex product is a real one of
 // twice the size), through the Fortran entry points.
@@ -592,6 +618,7 @@ std::uint64_t results_hash() {
         symm.ours(side, uplo, &p, &p, &alpha, a.data.data(), &a.ld, b.data.data(), &b.ld, &beta,
                   x.data.data(), &x.ld, 1, 1);
         h = hash(x.data, h);
+        if constexpr (kComplex<T>) h = hermitian_hash(side, uplo, trans, a, b, c, g, h);
       }
   return h;
 }
