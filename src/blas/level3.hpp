@@ -35,12 +35,17 @@ namespace k = coheriq::kernels;
 namespace kr = coheriq::kernels::reference::blas;
 using std::size_t;
 
-// Triangles and diagonal blocks of at most kBlock rows are the base blocks of trsm and trmm (a
-// whole problem that small runs the kr:: loop); the rank updates and symm/hemm take GEMM from
-// order kSmall (below it the kr:: loops are as fast); every routine keeps the kr:: loop when its
-// other dimension is below kMinOther. Measured for the real types, kept for the complex ones:
-// docs/decisions.md.
+// Triangles and diagonal blocks of at most kBlock rows (kComplexBlock for complex types) are the
+// base blocks of trsm and trmm (a whole problem of at most kBlock rows runs the kr:: loop); the
+// rank updates and symm/hemm take GEMM from order kSmall (below it the kr:: loops are as fast);
+// every routine keeps the kr:: loop when its other dimension is below kMinOther. Measured for the
+// real types and kept for the complex ones but kComplexBlock: docs/decisions.md.
 inline constexpr size_t kBlock = 32;
+// Complex base blocks are smaller: their row operations are the reference engine's scalar loops
+// (no complex axpy in the kernels' API), so a smaller block leaves more of the work to GEMM.
+inline constexpr size_t kComplexBlock = 8;
+template <class T>
+inline constexpr size_t kBaseBlock = is_complex_v<T> ? kComplexBlock : kBlock;
 inline constexpr size_t kSmall = 12;
 inline constexpr size_t kMinOther = 8;
 // Diagonal blocks of the rank updates are formed whole by GEMM into a square of this order.
@@ -172,7 +177,7 @@ void by_transposes(const Triangular<T>& A, size_t c0, size_t n, size_t m, T alph
 // depends on nothing first, then the other half's right-hand side less its product with it.
 template <class T>
 void solve_left(const Triangular<T>& A, size_t r0, size_t m, size_t n, T alpha, T* b, size_t ldb) {
-  if (m <= kBlock) return solve_rows(A, r0, m, n, alpha, b + r0 * ldb, ldb);
+  if (m <= kBaseBlock<T>) return solve_rows(A, r0, m, n, alpha, b + r0 * ldb, ldb);
   const size_t m1 = split(m), m2 = m - m1, r1 = r0 + m1;
   if (A.lower) {
     solve_left(A, r0, m1, n, alpha, b, ldb);
@@ -190,7 +195,7 @@ void solve_left(const Triangular<T>& A, size_t r0, size_t m, size_t n, T alpha, 
 template <class T>
 void solve_right(const Triangular<T>& A, size_t c0, size_t n, size_t m, T alpha, T* b, size_t ldb,
                  T* scratch) {
-  if (n <= kBlock) return by_transposes(A, c0, n, m, alpha, b, ldb, scratch, solve_rows<T>);
+  if (n <= kBaseBlock<T>) return by_transposes(A, c0, n, m, alpha, b, ldb, scratch, solve_rows<T>);
   const size_t n1 = split(n), n2 = n - n1, c1 = c0 + n1;
   if (A.lower) {  // [X1·A11 + X2·A21, X2·A22] = alpha·[B1, B2]
     solve_right(A, c1, n2, m, alpha, b, ldb, scratch);
@@ -209,7 +214,7 @@ void solve_right(const Triangular<T>& A, size_t c0, size_t n, size_t m, T alpha,
 template <class T>
 void multiply_left(const Triangular<T>& A, size_t r0, size_t m, size_t n, T alpha, T* b,
                    size_t ldb) {
-  if (m <= kBlock) return multiply_rows(A, r0, m, n, alpha, b + r0 * ldb, ldb);
+  if (m <= kBaseBlock<T>) return multiply_rows(A, r0, m, n, alpha, b + r0 * ldb, ldb);
   const size_t m1 = split(m), m2 = m - m1, r1 = r0 + m1;
   if (A.lower) {  // B2 := alpha·(A21·B1 + A22·B2), then B1 := alpha·A11·B1
     multiply_left(A, r1, m2, n, alpha, b, ldb);
@@ -227,7 +232,8 @@ void multiply_left(const Triangular<T>& A, size_t r0, size_t m, size_t n, T alph
 template <class T>
 void multiply_right(const Triangular<T>& A, size_t c0, size_t n, size_t m, T alpha, T* b,
                     size_t ldb, T* scratch) {
-  if (n <= kBlock) return by_transposes(A, c0, n, m, alpha, b, ldb, scratch, multiply_rows<T>);
+  if (n <= kBaseBlock<T>)
+    return by_transposes(A, c0, n, m, alpha, b, ldb, scratch, multiply_rows<T>);
   const size_t n1 = split(n), n2 = n - n1, c1 = c0 + n1;
   if (A.lower) {  // B1 := alpha·(B1·A11 + B2·A21), then B2 := alpha·B2·A22
     multiply_right(A, c0, n1, m, alpha, b, ldb, scratch);
