@@ -118,8 +118,9 @@ struct Triangular {
 
 // The base blocks: the reference's row forms (kr::trsm's and kr::trmm's order of operations
 // and zero skips) on op(A)'s diagonal block at r0, each row operation one of the engine's
-// vector kernels (k::axpy, k::scal; complex: kr::axpy, kr::scal, and the reference's division),
-// so a base block runs at the engine's speed too. Rows of B are b + i·ldb, i < m, each n long.
+// vector kernels for real types (k::axpy, k::scal, so a base block runs at the engine's speed
+// too), the reference engine's kr::axpy and kr::scal and the reference's division for complex
+// ones. Rows of B are b + i·ldb, i < m, each n long.
 template <class T>
 void solve_rows(const Triangular<T>& A, size_t r0, size_t m, size_t n, T alpha, T* b, size_t ldb) {
   for (size_t step = 0; step < m; ++step) {
