@@ -1,24 +1,27 @@
-// The real level-3 routines (?gemm, ?symm, ?syrk, ?syr2k, ?trmm, ?trsm in s and d) of several
-// BLAS libraries at one order n, in one process (dlopen, RTLD_LOCAL), each library timed on
-// each routine in turn, in wall time (the libraries' threads count): best of `reps` calls after
-// one warm-up. Prints milliseconds per call and, per library after the first, its time over the
-// first's (above 1: the first, libcoheriq_blas, is faster).
+// The level-3 routines (?gemm, ?symm, ?syrk, ?syr2k, ?trmm, ?trsm in s, d, c and z; ?hemm,
+// ?herk, ?her2k in c and z) of several BLAS libraries at one order n, in one process (dlopen,
+// RTLD_LOCAL), each library timed on each routine in turn, in wall time (the libraries' threads
+// count): best of `reps` calls after one warm-up. Prints milliseconds per call and, per library
+// after the first, its time over the first's (above 1: the first, libcoheriq_blas, is faster).
 //
 //   blas_level3_bench n reps <libcoheriq_blas.so> <libblas.so.3> [<libopenblas.so.0> ...]
 //
 // Fortran calls, column-major, order n for every dimension: Left, Upper, no transpose, Unit
-// diagonal, alpha = beta = 1, every array of values of the order of 1/n² (so repeated in-place
-// solves and products stay finite and normal), the same arrays for every library. Set the thread
-// counts outside (COHERIQ_NUM_THREADS, OPENBLAS_NUM_THREADS; docs/performance/blas-routines.md).
+// diagonal, alpha = beta = 1 (complex: real parts, imaginary parts 0), every array of values of the
+// order of 1/n² (so repeated in-place solves and products stay finite and normal), the same arrays
+// for every library. Set the thread counts outside (COHERIQ_NUM_THREADS, OPENBLAS_NUM_THREADS;
+// docs/performance/blas-routines.md).
 #include <dlfcn.h>
 
 #include <algorithm>
 #include <chrono>
+#include <complex>
 #include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "dl_library.hpp"
@@ -28,18 +31,29 @@ namespace {
 using coheriq::bench::open_library;
 
 template <class T>
+struct Real {
+  using type = T;
+};
+template <class R>
+struct Real<std::complex<R>> {
+  using type = R;
+};
+template <class T>
+using real_t = typename Real<T>::type;
+
+template <class T>
 std::vector<T> filled(int n) {
   std::vector<T> v(std::size_t(n) * std::size_t(n));
   const double scale = 1.0 / (double(n) * double(n));
   for (std::size_t i = 0; i < v.size(); ++i)
-    v[i] = T(scale * (1.0 + double((i * 7919) % 101) / 101));
+    v[i] = T(real_t<T>(scale * (1.0 + double((i * 7919) % 101) / 101)));
   return v;
 }
 
 // One routine's call on the library `lib`, with operands a, b, c of order n.
 template <class T>
 std::function<void()> call(const std::string& routine, void* lib, int& n, std::vector<T>& a,
-                           std::vector<T>& b, std::vector<T>& c, T& one) {
+                           std::vector<T>& b, std::vector<T>& c, T& one, real_t<T>& one_real) {
   void* f = dlsym(lib, routine.c_str());
   if (f == nullptr) {
     std::fprintf(stderr, "coheriq: %s is missing from a library\n", routine.c_str());
@@ -60,6 +74,12 @@ std::function<void()> call(const std::string& routine, void* lib, int& n, std::v
   using Syr2k =
       void (*)(const char*, const char*, const int*, const int*, const T*, const T*, const int*,
                const T*, const int*, const T*, T*, const int*, std::size_t, std::size_t);
+  using R = real_t<T>;
+  using Herk = void (*)(const char*, const char*, const int*, const int*, const R*, const T*,
+                        const int*, const R*, T*, const int*, std::size_t, std::size_t);
+  using Her2k =
+      void (*)(const char*, const char*, const int*, const int*, const T*, const T*, const int*,
+               const T*, const int*, const R*, T*, const int*, std::size_t, std::size_t);
   if (stem == "trsm_" || stem == "trmm_") {
     return [&, f] {
       reinterpret_cast<Tri>(f)("L", "U", "N", "U", &n, &n, &one, a.data(), &n, b.data(), &n, 1, 1,
@@ -72,7 +92,19 @@ std::function<void()> call(const std::string& routine, void* lib, int& n, std::v
                                 c.data(), &n, 1, 1);
     };
   }
-  if (stem == "symm_") {
+  if (stem == "herk_") {
+    return [&, f] {
+      reinterpret_cast<Herk>(f)("U", "N", &n, &n, &one_real, a.data(), &n, &one_real, c.data(), &n,
+                                1, 1);
+    };
+  }
+  if (stem == "her2k_") {
+    return [&, f] {
+      reinterpret_cast<Her2k>(f)("U", "N", &n, &n, &one, a.data(), &n, b.data(), &n, &one_real,
+                                 c.data(), &n, 1, 1);
+    };
+  }
+  if (stem == "symm_" || stem == "hemm_") {
     return [&, f] {
       reinterpret_cast<Symm>(f)("L", "U", &n, &n, &one, a.data(), &n, b.data(), &n, &one, c.data(),
                                 &n, 1, 1);
@@ -103,13 +135,16 @@ double seconds(const std::function<void()>& f, int reps) {
 
 template <class T>
 void run(const char* letter, int n, int reps, const std::vector<void*>& libs) {
-  for (const char* stem : {"gemm_", "symm_", "syrk_", "syr2k_", "trmm_", "trsm_"}) {
+  std::vector<const char*> stems{"gemm_", "symm_", "syrk_", "syr2k_", "trmm_", "trsm_"};
+  if (!std::is_same_v<T, real_t<T>>) stems.insert(stems.end(), {"hemm_", "herk_", "her2k_"});
+  for (const char* stem : stems) {
     const std::string routine = std::string(letter) + stem;
     std::vector<double> times;
     for (void* lib : libs) {
       std::vector<T> a = filled<T>(n), b = filled<T>(n), c = filled<T>(n);
       T one = T(1);
-      times.push_back(seconds(call<T>(routine, lib, n, a, b, c, one), reps));
+      real_t<T> one_real = 1;
+      times.push_back(seconds(call<T>(routine, lib, n, a, b, c, one, one_real), reps));
     }
     std::printf("%-8s %5d", routine.c_str(), n);
     for (double t : times) std::printf(" %11.2f", t * 1e3);
@@ -141,5 +176,7 @@ int main(int argc, char** argv) {
   std::printf("\n");
   run<float>("s", n, reps, libs);
   run<double>("d", n, reps, libs);
+  run<std::complex<float>>("c", n, reps, libs);
+  run<std::complex<double>>("z", n, reps, libs);
   return 0;
 }

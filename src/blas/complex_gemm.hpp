@@ -12,7 +12,9 @@
 // product (the split costs more than it saves), alpha == 0 or k == 0 (C := beta·C, A and B not
 // read), and a non-finite alpha or operand: the real product multiplies every zero, so an Inf or
 // NaN would spread to other parts than the reference's products spread it. The row-major
-// signature of kr::gemm, so layer.hpp's column- and row-major mappings call it unchanged.
+// signature of kr::gemm, so layer.hpp's column- and row-major mappings call it unchanged; the
+// complex level 3 (level3.hpp) does its bulk work in it. Its workspace and finiteness checks
+// are level3_support.hpp's (shared with level3.hpp, which includes this header).
 #pragma once
 
 #include <coheriq/kernels.hpp>
@@ -20,12 +22,16 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <utility>
 
 #include "blas/kinds.hpp"
-#include "blas/level3.hpp"
+#include "blas/level3_support.hpp"
 #include "reference/blas.hpp"
 
 namespace coheriq::blas::l3 {
+
+namespace k = coheriq::kernels;
+namespace kr = coheriq::kernels::reference::blas;
 
 // Below this many complex multiply-adds (m·n·k) the loop is as fast as the split: measured,
 // docs/decisions.md ("Complex GEMM on the real GEMM").
@@ -34,28 +40,43 @@ inline constexpr size_t kComplexGemmMinWork = size_t{8} * 8 * 8;
 // each (so memory stays bounded for any n; op(A)'s split is m·2k reals, A's own size).
 inline constexpr size_t kComplexPanelBytes = size_t{8} << 20;
 
-// Element (i, l) of op(X) for a row-major X with leading dimension ld.
+// Row r of op(X) for a row-major X with leading dimension ld: where it starts, how far apart its
+// elements are, and whether they are conjugated; so the splits below run without a choice per
+// element.
 template <class T>
-T op_element(Op op, const T* x, size_t ld, size_t i, size_t l) {
-  switch (op) {
-    case Op::N:
-      return x[i * ld + l];
-    case Op::T:
-      return x[l * ld + i];
-    case Op::C:
-      return std::conj(x[l * ld + i]);
-    case Op::Conj:
-      break;
+struct OpRows {
+  const T* x;
+  size_t ld;
+  Op op;
+  const T* row(size_t r) const { return transposes(op) ? x + r : x + r * ld; }
+  size_t step() const { return transposes(op) ? ld : 1; }
+  bool conj() const { return op == Op::C || op == Op::Conj; }
+};
+
+// `count` elements src[j·step] into re[j] and im[j] (the imaginary part negated for conj: the
+// operands are finite here, so −1·x is −x).
+template <class T>
+void split_row(const T* src, size_t step, size_t count, bool conj, real_t<T>* re, real_t<T>* im) {
+  using R = real_t<T>;
+  const R sign = conj ? R(-1) : R(1);
+  if (step == 1) {
+    for (size_t j = 0; j < count; ++j) {
+      re[j] = src[j].real();
+      im[j] = sign * src[j].imag();
+    }
+  } else {
+    for (size_t j = 0; j < count; ++j) {
+      re[j] = src[j * step].real();
+      im[j] = sign * src[j * step].imag();
+    }
   }
-  return std::conj(x[i * ld + l]);
 }
 
 // Whether op(X)'s r x c elements (X stored r x c for N/Conj, c x r for T/C) are all finite.
 template <class T>
 bool finite_complex(Op op, size_t r, size_t c, const T* x, size_t ld) {
-  using R = real_t<T>;
   if (transposes(op)) std::swap(r, c);
-  return finite_matrix(r, 2 * c, reinterpret_cast<const R*>(x), 2 * ld);
+  return finite_matrix(r, c, x, ld);
 }
 
 template <class T>
@@ -63,9 +84,8 @@ void complex_gemm(Op opa, Op opb, size_t m, size_t n, size_t k, T alpha, const T
                   const T* b, size_t ldb, T beta, T* c, size_t ldc) {
   using R = real_t<T>;
   if (m == 0 || n == 0) return;
-  const bool finite = std::isfinite(alpha.real()) && std::isfinite(alpha.imag()) && alpha != T(0) &&
-                      k != 0 && finite_complex(opa, m, k, a, lda) &&
-                      finite_complex(opb, k, n, b, ldb);
+  const bool finite = finite_scalar(alpha) && alpha != T(0) && k != 0 &&
+                      finite_complex(opa, m, k, a, lda) && finite_complex(opb, k, n, b, ldb);
   if (!finite || m * n * k < kComplexGemmMinWork) {
     kr::gemm(opa, opb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
     return;
@@ -73,16 +93,14 @@ void complex_gemm(Op opa, Op opb, size_t m, size_t n, size_t k, T alpha, const T
   // op(A) split: row i is [re of op(A)(i, :) | im of op(A)(i, :)].
   Workspace<R> a_split(m * 2 * k);
   R* as = a_split.get();
+  const OpRows<T> A{a, lda, opa};
   for (size_t i = 0; i < m; ++i) {
     R* row = as + i * 2 * k;
-    for (size_t l = 0; l < k; ++l) {
-      const T v = op_element(opa, a, lda, i, l);
-      row[l] = v.real();
-      row[k + l] = v.imag();
-    }
+    split_row(A.row(i), A.step(), k, A.conj(), row, row + k);
   }
   const size_t panel = std::clamp<size_t>(kComplexPanelBytes / (4 * k * sizeof(R)), 16, n);
   Workspace<R> b_split(2 * k * 2 * panel), product(m * 2 * panel);
+  const OpRows<T> B{b, ldb, opb};
   for (size_t j0 = 0; j0 < n; j0 += panel) {
     const size_t w = std::min(panel, n - j0);
     // Rows l: [Br | Bi]; rows k + l: [−Bi | Br] (columns j0 .. j0 + w of op(B)), ld 2w.
@@ -90,12 +108,11 @@ void complex_gemm(Op opa, Op opb, size_t m, size_t n, size_t k, T alpha, const T
     for (size_t l = 0; l < k; ++l) {
       R* top = bs + l * 2 * w;
       R* bottom = bs + (k + l) * 2 * w;
+      // Row l of op(B) is column l of B for T and C, so its element j0 + j is step (j0 + j) on.
+      split_row(B.row(l) + j0 * B.step(), B.step(), w, B.conj(), top, top + w);
       for (size_t j = 0; j < w; ++j) {
-        const T v = op_element(opb, b, ldb, l, j0 + j);
-        top[j] = v.real();
-        top[w + j] = v.imag();
-        bottom[j] = -v.imag();
-        bottom[w + j] = v.real();
+        bottom[j] = -top[w + j];
+        bottom[w + j] = top[j];
       }
     }
     R* p = product.get();

@@ -1,7 +1,8 @@
 // What every BLAS routine computes once its arguments are valid: the Fortran and CBLAS calls
 // mapped onto the row-major kernels (the kernels domain's for the real BLAS-1 routines, copy,
-// swap, rot, gemv, ger and GEMM, and the real symv and level 3 built on them, level2.hpp and
-// level3.hpp; the reference engine's BLAS kernels of src/reference/blas.hpp for the rest).
+// swap, rot, gemv, ger and GEMM; the real symv on gemv, l2:: of level2.hpp; the level 3 of every
+// type on GEMM, l3:: of level3.hpp and complex_gemm.hpp, which keep the kr:: loops for small and
+// non-finite calls; the reference engine's BLAS kernels of src/reference/blas.hpp for the rest).
 //
 //   l1::name<T>   level 1, the Fortran routine's semantics (1-based i?amax, its quick returns)
 //   col::name<T>  level 2 and 3, a column-major call (Fortran, CBLAS column-major)
@@ -471,7 +472,7 @@ void symm(Side side, Uplo uplo, int m, int n, T alpha, const T* a, int lda, cons
 template <class T>
 void hemm(Side side, Uplo uplo, int m, int n, T alpha, const T* a, int lda, const T* b, int ldb,
           T beta, T* c, int ldc) {
-  kr::hemm(flipped(side), flipped(uplo), size(n), size(m), alpha, a, size(lda), b, size(ldb), beta,
+  l3::hemm(flipped(side), flipped(uplo), size(n), size(m), alpha, a, size(lda), b, size(ldb), beta,
            c, size(ldc));
 }
 // op(A)·op(A)ᵀ of the transposes: N <-> T (a real ?syrk's C is its T).
@@ -484,7 +485,7 @@ void syrk(Uplo uplo, Op trans, int n, int k, T alpha, const T* a, int lda, T bet
 template <class T>
 void herk(Uplo uplo, Op trans, int n, int k, real_t<T> alpha, const T* a, int lda, real_t<T> beta,
           T* c, int ldc) {
-  kr::herk(flipped(uplo), trans == Op::N ? Op::C : Op::N, size(n), size(k), alpha, a, size(lda),
+  l3::herk(flipped(uplo), trans == Op::N ? Op::C : Op::N, size(n), size(k), alpha, a, size(lda),
            beta, c, size(ldc));
 }
 template <class T>
@@ -498,7 +499,7 @@ void syr2k(Uplo uplo, Op trans, int n, int k, T alpha, const T* a, int lda, cons
 template <class T>
 void her2k(Uplo uplo, Op trans, int n, int k, T alpha, const T* a, int lda, const T* b, int ldb,
            real_t<T> beta, T* c, int ldc) {
-  kr::her2k(flipped(uplo), trans == Op::N ? Op::C : Op::N, size(n), size(k), std::conj(alpha), a,
+  l3::her2k(flipped(uplo), trans == Op::N ? Op::C : Op::N, size(n), size(k), std::conj(alpha), a,
             size(lda), b, size(ldb), beta, c, size(ldc));
 }
 template <class T>
@@ -664,7 +665,7 @@ void symm(Side side, Uplo uplo, int m, int n, T alpha, const T* a, int lda, cons
 template <class T>
 void hemm(Side side, Uplo uplo, int m, int n, T alpha, const T* a, int lda, const T* b, int ldb,
           T beta, T* c, int ldc) {
-  kr::hemm(side, uplo, size(m), size(n), alpha, a, size(lda), b, size(ldb), beta, c, size(ldc));
+  l3::hemm(side, uplo, size(m), size(n), alpha, a, size(lda), b, size(ldb), beta, c, size(ldc));
 }
 // netlib CBLAS takes a row-major ConjTrans as Trans for ?syrk and ?syr2k (complex included),
 // and a row-major Trans as ConjTrans for ?herk and ?her2k.
@@ -676,7 +677,7 @@ void syrk(Uplo uplo, Op trans, int n, int k, T alpha, const T* a, int lda, T bet
 template <class T>
 void herk(Uplo uplo, Op trans, int n, int k, real_t<T> alpha, const T* a, int lda, real_t<T> beta,
           T* c, int ldc) {
-  kr::herk(uplo, trans == Op::N ? Op::N : Op::C, size(n), size(k), alpha, a, size(lda), beta, c,
+  l3::herk(uplo, trans == Op::N ? Op::N : Op::C, size(n), size(k), alpha, a, size(lda), beta, c,
            size(ldc));
 }
 template <class T>
@@ -688,7 +689,7 @@ void syr2k(Uplo uplo, Op trans, int n, int k, T alpha, const T* a, int lda, cons
 template <class T>
 void her2k(Uplo uplo, Op trans, int n, int k, T alpha, const T* a, int lda, const T* b, int ldb,
            real_t<T> beta, T* c, int ldc) {
-  kr::her2k(uplo, trans == Op::N ? Op::N : Op::C, size(n), size(k), alpha, a, size(lda), b,
+  l3::her2k(uplo, trans == Op::N ? Op::N : Op::C, size(n), size(k), alpha, a, size(lda), b,
             size(ldb), beta, c, size(ldc));
 }
 template <class T>

@@ -1,36 +1,33 @@
-// The real level-3 BLAS on the kernels domain's GEMM: trsm, trmm, syrk, syr2k and symm for float
-// and double, blocked so that the bulk of the work is k::gemm on sub-blocks (and so runs on the
-// engine in effect and its thread pool, bitwise the same for every thread count, as GEMM is);
-// the diagonal blocks run the reference's row forms on the engine's axpy and scal (trsm, trmm)
-// or a small GEMM (syrk, syr2k). Each function has the row-major signature of its kr:: kernel
-// (src/reference/blas.hpp), so the column- and row-major mappings of layer.hpp call it
-// unchanged; complex types go to kr:: as before.
+// The level-3 BLAS on the kernels domain's GEMM: trsm, trmm, syrk, syr2k, symm, and for the
+// complex types herk, her2k and hemm, written once for float, double, std::complex<float> and
+// std::complex<double>. Each is blocked so that the bulk of the work is one "gemm of blocks"
+// (gemm_blocks: k::gemm for real types, complex_gemm, the same real GEMM at twice the size, for
+// complex ones), and so runs on the engine in effect and its thread pool, bitwise the same for
+// every thread count, as GEMM is; the diagonal blocks run the reference's row forms on axpy and
+// scal (trsm, trmm: the engine's for real types, the reference engine's complex loops) or a small
+// GEMM (the rank updates). Each function has the row-major signature of its kr:: kernel
+// (src/reference/blas.hpp), so the column- and row-major mappings of layer.hpp call it unchanged.
 //
 // The reference's semantics hold (docs/blas.md): alpha == 0, a small problem, or a non-finite
-// value in alpha or an operand the routine reads runs the kr:: loop, which has the reference's
-// zero skips (GEMM multiplies every zero, so an Inf or NaN would spread differently); beta == 0
-// reaches GEMM as beta == 0, which does not read C; Unit diagonals and the triangle outside
-// `uplo` are neither read nor written (GEMM sees only blocks off the diagonal). The choices and
-// their figures: docs/decisions.md, "The real level 3 on GEMM".
+// value (either part of a complex) in alpha or an operand the routine reads runs the kr:: loop,
+// which has the reference's zero skips (GEMM multiplies every zero, so an Inf or NaN would
+// spread differently); beta == 0 reaches GEMM as beta == 0, which does not read C; Unit
+// diagonals and the triangle outside `uplo` are neither read nor written (GEMM sees only blocks
+// off the diagonal); a Hermitian matrix's diagonal is taken as real and herk's and her2k's
+// diagonal of C is left real, as the reference leaves it. The choices and their figures:
+// docs/decisions.md, "The real level 3 on GEMM" and "The complex level 3 on GEMM".
 #pragma once
 
 #include <coheriq/kernels.hpp>
 
 #include <algorithm>
-#include <bit>
-#include <cmath>
 #include <cstddef>
-#include <cstdint>
-#include <cstring>
-#include <limits>
-#include <memory>
-#include <new>
-#include <stdexcept>
-#include <string>
-#include <type_traits>
 
+#include "blas/complex_gemm.hpp"
 #include "blas/kinds.hpp"
+#include "blas/level3_support.hpp"
 #include "reference/blas.hpp"
+#include "reference/blas_rows.hpp"
 
 namespace coheriq::blas::l3 {
 
@@ -38,76 +35,60 @@ namespace k = coheriq::kernels;
 namespace kr = coheriq::kernels::reference::blas;
 using std::size_t;
 
-// Triangles and diagonal blocks of at most kBlock rows are the base blocks of trsm and trmm (a
-// whole problem that small runs the kr:: loop); syrk, syr2k and symm take GEMM from order kSmall
-// (below it the kr:: loops are as fast); every routine keeps the kr:: loop when its other
-// dimension is below kMinOther. Measured: docs/decisions.md.
+// Triangles and diagonal blocks of at most kBlock rows (kComplexBlock for complex types) are the
+// base blocks of trsm and trmm (a whole problem of at most kBlock rows runs the kr:: loop); the
+// rank updates and symm/hemm take GEMM from order kSmall (below it the kr:: loops are as fast);
+// every routine keeps the kr:: loop when its other dimension is below kMinOther. Measured for the
+// real types and kept for the complex ones but kComplexBlock: docs/decisions.md.
 inline constexpr size_t kBlock = 32;
+// Complex base blocks are smaller: their row operations are the reference engine's scalar loops
+// (no complex axpy in the kernels' API), so a smaller block leaves more of the work to GEMM.
+inline constexpr size_t kComplexBlock = 8;
+template <class T>
+inline constexpr size_t kBaseBlock = is_complex_v<T> ? kComplexBlock : kBlock;
 inline constexpr size_t kSmall = 12;
 inline constexpr size_t kMinOther = 8;
-// Diagonal blocks of syrk and syr2k are formed whole by GEMM into a square of this order.
+// Diagonal blocks of the rank updates are formed whole by GEMM into a square of this order.
 inline constexpr size_t kRankBlock = 64;
-// symm expands its symmetric matrix into rows of this many bytes at most per GEMM.
+// symm and hemm expand their matrix into rows of this many bytes at most per GEMM.
 inline constexpr size_t kPanelBytes = size_t{4} << 20;
 
 // ------------------------------ Helpers
 
-// Scratch memory of the BLAS library; failing to get it is an error that is not an argument
-// error (docs/blas.md): the entry point reports it and aborts.
-template <class T>
-class Workspace {
- public:
-  explicit Workspace(size_t count) {
-    try {
-      data_.reset(new T[count]);
-    } catch (const std::bad_alloc&) {
-      throw std::runtime_error("coheriq: no memory for a level-3 workspace of " +
-                               std::to_string(count * sizeof(T)) +
-                               " bytes; free memory or make the call smaller");
-    }
-  }
-  T* get() const { return data_.get(); }
-
- private:
-  std::unique_ptr<T[]> data_;
-};
-
-// Whether n elements are all finite: the largest exponent field below the all-ones of Inf and
-// NaN (integer operations, which the compiler vectorizes).
-template <class T>
-bool finite_row(const T* p, size_t n) {
-  using Bits = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
-  // +Inf is the exponent field all ones and nothing else.
-  constexpr T inf = std::numeric_limits<T>::infinity();
-  const Bits exponent = std::bit_cast<Bits>(inf);
-  Bits largest = 0;
-  for (size_t j = 0; j < n; ++j) {
-    Bits bits;
-    std::memcpy(&bits, p + j, sizeof bits);
-    largest = std::max<Bits>(largest, bits & exponent);
-  }
-  return largest != exponent;
-}
-template <class T>
-bool finite_matrix(size_t rows, size_t cols, const T* p, size_t ld) {
-  for (size_t i = 0; i < rows; ++i) {
-    if (!finite_row(p + i * ld, cols)) return false;
-  }
-  return true;
-}
-// The stored `uplo` triangle of an n x n matrix, without its diagonal when it is Unit.
-template <class T>
-bool finite_triangle(Uplo uplo, Diag diag, size_t n, const T* a, size_t lda) {
-  const size_t unit = diag == Diag::Unit ? 1 : 0;
-  for (size_t i = 0; i < n; ++i) {
-    const size_t lo = uplo == Uplo::Upper ? i + unit : 0;
-    const size_t hi = uplo == Uplo::Upper ? n : i + 1 - unit;
-    if (lo < hi && !finite_row(a + i * lda + lo, hi - lo)) return false;
-  }
-  return true;
-}
-
 inline k::Trans trans(bool t) { return t ? k::Trans::T : k::Trans::N; }
+
+// The gemm of blocks every routine below is made of: C := alpha·op(A)·op(B) + beta·C, the engine's
+// real GEMM for float and double (C and Conj are T and N there), complex_gemm (the same GEMM at
+// twice the size) for the complex types.
+template <class T>
+void gemm_blocks(Op opa, Op opb, size_t m, size_t n, size_t k, T alpha, const T* a, size_t lda,
+                 const T* b, size_t ldb, T beta, T* c, size_t ldc) {
+  if constexpr (is_complex_v<T>) {
+    complex_gemm(opa, opb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  } else {
+    k::gemm(trans(transposes(opa)), trans(transposes(opb)), m, n, k, alpha, a, lda, b, ldb, beta, c,
+            ldc);
+  }
+}
+
+// The row operations of the base blocks: the engine's vector kernels for real types, the
+// reference engine's loops (the reference's textbook complex product) for complex ones.
+template <class T>
+void scale_row(size_t n, T alpha, T* x) {
+  if constexpr (is_complex_v<T>) {
+    kr::scal(n, alpha, x, 1);
+  } else {
+    k::scal(n, alpha, x);
+  }
+}
+template <class T>
+void add_row(size_t n, T alpha, const T* x, T* y) {
+  if constexpr (is_complex_v<T>) {
+    kr::axpy(n, alpha, x, 1, y, 1);
+  } else {
+    k::axpy(n, alpha, x, y);
+  }
+}
 
 // Where a recursion splits n rows: about half, on a multiple of 16 when that leaves both parts.
 inline size_t split(size_t n) {
@@ -117,7 +98,8 @@ inline size_t split(size_t n) {
 
 // ------------------------------ trsm, trmm
 
-// op(A) of a triangular routine: its element (r, c) in storage, and whether it is lower.
+// op(A) of a triangular routine: where its element (r, c) is in storage, its value (conjugated
+// for C and Conj), and whether it is lower.
 template <class T>
 struct Triangular {
   Uplo uplo;
@@ -129,26 +111,30 @@ struct Triangular {
   bool lower = (uplo == Uplo::Lower) != t;
 
   const T* at(size_t r, size_t c) const { return t ? a + c * lda + r : a + r * lda + c; }
+  T value(size_t r, size_t c) const {
+    return kernels::reference::conj_if(kr::conjugates(op), *at(r, c));
+  }
 };
 
 // The base blocks: the reference's row forms (kr::trsm's and kr::trmm's order of operations
 // and zero skips) on op(A)'s diagonal block at r0, each row operation one of the engine's
-// vector kernels (k::axpy, k::scal), so a base block runs at the engine's speed too. Rows of B
-// are b + i·ldb, i < m, each n long.
+// vector kernels for real types (k::axpy, k::scal, so a base block runs at the engine's speed
+// too), the reference engine's kr::axpy and kr::scal and the reference's division for complex
+// ones. Rows of B are b + i·ldb, i < m, each n long.
 template <class T>
 void solve_rows(const Triangular<T>& A, size_t r0, size_t m, size_t n, T alpha, T* b, size_t ldb) {
   for (size_t step = 0; step < m; ++step) {
     const size_t i = A.lower ? step : m - 1 - step;
     T* bi = b + i * ldb;
-    if (alpha != T(1)) k::scal(n, alpha, bi);
+    if (alpha != T(1)) scale_row(n, alpha, bi);
     const size_t lo = A.lower ? 0 : i + 1, hi = A.lower ? i : m;
     for (size_t l = lo; l < hi; ++l) {
-      const T t = *A.at(r0 + i, r0 + l);
-      if (t != T(0)) k::axpy(n, -t, b + l * ldb, bi);
+      const T t = A.value(r0 + i, r0 + l);
+      if (t != T(0)) add_row(n, -t, b + l * ldb, bi);
     }
     if (A.diag == Diag::NonUnit) {
-      const T d = *A.at(r0 + i, r0 + i);
-      for (size_t j = 0; j < n; ++j) bi[j] /= d;
+      const T d = A.value(r0 + i, r0 + i);
+      for (size_t j = 0; j < n; ++j) bi[j] = kernels::reference::div(bi[j], d);
     }
   }
 }
@@ -159,24 +145,24 @@ void multiply_rows(const Triangular<T>& A, size_t r0, size_t m, size_t n, T alph
   for (size_t step = 0; step < m; ++step) {
     const size_t i = A.lower ? m - 1 - step : step;
     T* bi = b + i * ldb;
-    if (A.diag == Diag::NonUnit) k::scal(n, *A.at(r0 + i, r0 + i), bi);
+    if (A.diag == Diag::NonUnit) scale_row(n, A.value(r0 + i, r0 + i), bi);
     const size_t lo = A.lower ? 0 : i + 1, hi = A.lower ? i : m;
     for (size_t l = lo; l < hi; ++l) {
-      const T t = *A.at(r0 + i, r0 + l);
-      if (t != T(0)) k::axpy(n, t, b + l * ldb, bi);
+      const T t = A.value(r0 + i, r0 + l);
+      if (t != T(0)) add_row(n, t, b + l * ldb, bi);
     }
-    if (alpha != T(1)) k::scal(n, alpha, bi);
+    if (alpha != T(1)) scale_row(n, alpha, bi);
   }
 }
 
 // The Right-side base block, columns [c0, c0 + n) of B (n <= kBlock): X·op(A) = (op(A)ᵀ·Xᵀ)ᵀ, so
 // chunks of rows of B are transposed into `scratch` (kBlock x kChunk), done as Left-side rows
-// with op(A) transposed, and transposed back.
+// with op(A) transposed (N <-> T, C <-> Conj), and transposed back.
 inline constexpr size_t kChunk = 128;
 template <class T, class Rows>
 void by_transposes(const Triangular<T>& A, size_t c0, size_t n, size_t m, T alpha, T* b, size_t ldb,
                    T* scratch, Rows rows) {
-  const Triangular<T> At{A.uplo, A.t ? Op::N : Op::T, A.diag, A.a, A.lda};
+  const Triangular<T> At{A.uplo, kr::transposed(A.op), A.diag, A.a, A.lda};
   for (size_t i0 = 0; i0 < m; i0 += kChunk) {
     const size_t count = std::min(kChunk, m - i0);
     T* block = b + i0 * ldb + c0;
@@ -192,17 +178,17 @@ void by_transposes(const Triangular<T>& A, size_t c0, size_t n, size_t m, T alph
 // depends on nothing first, then the other half's right-hand side less its product with it.
 template <class T>
 void solve_left(const Triangular<T>& A, size_t r0, size_t m, size_t n, T alpha, T* b, size_t ldb) {
-  if (m <= kBlock) return solve_rows(A, r0, m, n, alpha, b + r0 * ldb, ldb);
+  if (m <= kBaseBlock<T>) return solve_rows(A, r0, m, n, alpha, b + r0 * ldb, ldb);
   const size_t m1 = split(m), m2 = m - m1, r1 = r0 + m1;
   if (A.lower) {
     solve_left(A, r0, m1, n, alpha, b, ldb);
-    k::gemm(trans(A.t), k::Trans::N, m2, n, m1, T(-1), A.at(r1, r0), A.lda, b + r0 * ldb, ldb,
-            alpha, b + r1 * ldb, ldb);
+    gemm_blocks(A.op, Op::N, m2, n, m1, T(-1), A.at(r1, r0), A.lda, b + r0 * ldb, ldb, alpha,
+                b + r1 * ldb, ldb);
     solve_left(A, r1, m2, n, T(1), b, ldb);
   } else {
     solve_left(A, r1, m2, n, alpha, b, ldb);
-    k::gemm(trans(A.t), k::Trans::N, m1, n, m2, T(-1), A.at(r0, r1), A.lda, b + r1 * ldb, ldb,
-            alpha, b + r0 * ldb, ldb);
+    gemm_blocks(A.op, Op::N, m1, n, m2, T(-1), A.at(r0, r1), A.lda, b + r1 * ldb, ldb, alpha,
+                b + r0 * ldb, ldb);
     solve_left(A, r0, m1, n, T(1), b, ldb);
   }
 }
@@ -210,17 +196,17 @@ void solve_left(const Triangular<T>& A, size_t r0, size_t m, size_t n, T alpha, 
 template <class T>
 void solve_right(const Triangular<T>& A, size_t c0, size_t n, size_t m, T alpha, T* b, size_t ldb,
                  T* scratch) {
-  if (n <= kBlock) return by_transposes(A, c0, n, m, alpha, b, ldb, scratch, solve_rows<T>);
+  if (n <= kBaseBlock<T>) return by_transposes(A, c0, n, m, alpha, b, ldb, scratch, solve_rows<T>);
   const size_t n1 = split(n), n2 = n - n1, c1 = c0 + n1;
   if (A.lower) {  // [X1·A11 + X2·A21, X2·A22] = alpha·[B1, B2]
     solve_right(A, c1, n2, m, alpha, b, ldb, scratch);
-    k::gemm(k::Trans::N, trans(A.t), m, n1, n2, T(-1), b + c1, ldb, A.at(c1, c0), A.lda, alpha,
-            b + c0, ldb);
+    gemm_blocks(Op::N, A.op, m, n1, n2, T(-1), b + c1, ldb, A.at(c1, c0), A.lda, alpha, b + c0,
+                ldb);
     solve_right(A, c0, n1, m, T(1), b, ldb, scratch);
   } else {  // [X1·A11, X1·A12 + X2·A22] = alpha·[B1, B2]
     solve_right(A, c0, n1, m, alpha, b, ldb, scratch);
-    k::gemm(k::Trans::N, trans(A.t), m, n2, n1, T(-1), b + c0, ldb, A.at(c0, c1), A.lda, alpha,
-            b + c1, ldb);
+    gemm_blocks(Op::N, A.op, m, n2, n1, T(-1), b + c0, ldb, A.at(c0, c1), A.lda, alpha, b + c1,
+                ldb);
     solve_right(A, c1, n2, m, T(1), b, ldb, scratch);
   }
 }
@@ -229,17 +215,17 @@ void solve_right(const Triangular<T>& A, size_t c0, size_t n, size_t m, T alpha,
 template <class T>
 void multiply_left(const Triangular<T>& A, size_t r0, size_t m, size_t n, T alpha, T* b,
                    size_t ldb) {
-  if (m <= kBlock) return multiply_rows(A, r0, m, n, alpha, b + r0 * ldb, ldb);
+  if (m <= kBaseBlock<T>) return multiply_rows(A, r0, m, n, alpha, b + r0 * ldb, ldb);
   const size_t m1 = split(m), m2 = m - m1, r1 = r0 + m1;
   if (A.lower) {  // B2 := alpha·(A21·B1 + A22·B2), then B1 := alpha·A11·B1
     multiply_left(A, r1, m2, n, alpha, b, ldb);
-    k::gemm(trans(A.t), k::Trans::N, m2, n, m1, alpha, A.at(r1, r0), A.lda, b + r0 * ldb, ldb, T(1),
-            b + r1 * ldb, ldb);
+    gemm_blocks(A.op, Op::N, m2, n, m1, alpha, A.at(r1, r0), A.lda, b + r0 * ldb, ldb, T(1),
+                b + r1 * ldb, ldb);
     multiply_left(A, r0, m1, n, alpha, b, ldb);
   } else {  // B1 := alpha·(A11·B1 + A12·B2), then B2 := alpha·A22·B2
     multiply_left(A, r0, m1, n, alpha, b, ldb);
-    k::gemm(trans(A.t), k::Trans::N, m1, n, m2, alpha, A.at(r0, r1), A.lda, b + r1 * ldb, ldb, T(1),
-            b + r0 * ldb, ldb);
+    gemm_blocks(A.op, Op::N, m1, n, m2, alpha, A.at(r0, r1), A.lda, b + r1 * ldb, ldb, T(1),
+                b + r0 * ldb, ldb);
     multiply_left(A, r1, m2, n, alpha, b, ldb);
   }
 }
@@ -247,17 +233,16 @@ void multiply_left(const Triangular<T>& A, size_t r0, size_t m, size_t n, T alph
 template <class T>
 void multiply_right(const Triangular<T>& A, size_t c0, size_t n, size_t m, T alpha, T* b,
                     size_t ldb, T* scratch) {
-  if (n <= kBlock) return by_transposes(A, c0, n, m, alpha, b, ldb, scratch, multiply_rows<T>);
+  if (n <= kBaseBlock<T>)
+    return by_transposes(A, c0, n, m, alpha, b, ldb, scratch, multiply_rows<T>);
   const size_t n1 = split(n), n2 = n - n1, c1 = c0 + n1;
   if (A.lower) {  // B1 := alpha·(B1·A11 + B2·A21), then B2 := alpha·B2·A22
     multiply_right(A, c0, n1, m, alpha, b, ldb, scratch);
-    k::gemm(k::Trans::N, trans(A.t), m, n1, n2, alpha, b + c1, ldb, A.at(c1, c0), A.lda, T(1),
-            b + c0, ldb);
+    gemm_blocks(Op::N, A.op, m, n1, n2, alpha, b + c1, ldb, A.at(c1, c0), A.lda, T(1), b + c0, ldb);
     multiply_right(A, c1, n2, m, alpha, b, ldb, scratch);
   } else {  // B2 := alpha·(B1·A12 + B2·A22), then B1 := alpha·B1·A11
     multiply_right(A, c1, n2, m, alpha, b, ldb, scratch);
-    k::gemm(k::Trans::N, trans(A.t), m, n2, n1, alpha, b + c0, ldb, A.at(c0, c1), A.lda, T(1),
-            b + c1, ldb);
+    gemm_blocks(Op::N, A.op, m, n2, n1, alpha, b + c0, ldb, A.at(c0, c1), A.lda, T(1), b + c1, ldb);
     multiply_right(A, c0, n1, m, alpha, b, ldb, scratch);
   }
 }
@@ -268,40 +253,36 @@ template <class T>
 bool blocked_triangular(Side side, Uplo uplo, Diag diag, size_t m, size_t n, T alpha, const T* a,
                         size_t lda, const T* b, size_t ldb) {
   const size_t order = side == Side::Left ? m : n, other = side == Side::Left ? n : m;
-  return order > kBlock && other >= kMinOther && alpha != T(0) && std::isfinite(alpha) &&
+  return order > kBlock && other >= kMinOther && alpha != T(0) && finite_scalar(alpha) &&
          finite_triangle(uplo, diag, order, a, lda) && finite_matrix(m, n, b, ldb);
 }
 
 template <class T>
 void trsm(Side side, Uplo uplo, Op op, Diag diag, size_t m, size_t n, T alpha, const T* a,
           size_t lda, T* b, size_t ldb) {
-  if constexpr (!is_complex_v<T>) {
-    if (blocked_triangular(side, uplo, diag, m, n, alpha, a, lda, b, ldb)) {
-      const Triangular<T> A{uplo, op, diag, a, lda};
-      if (side == Side::Left) return solve_left(A, 0, m, n, alpha, b, ldb);
-      Workspace<T> scratch(kBlock * kChunk);
-      return solve_right(A, 0, n, m, alpha, b, ldb, scratch.get());
-    }
+  if (blocked_triangular(side, uplo, diag, m, n, alpha, a, lda, b, ldb)) {
+    const Triangular<T> A{uplo, op, diag, a, lda};
+    if (side == Side::Left) return solve_left(A, 0, m, n, alpha, b, ldb);
+    Workspace<T> scratch(kBlock * kChunk);
+    return solve_right(A, 0, n, m, alpha, b, ldb, scratch.get());
   }
   kr::trsm(side, uplo, op, diag, m, n, alpha, a, lda, b, ldb);
 }
 template <class T>
 void trmm(Side side, Uplo uplo, Op op, Diag diag, size_t m, size_t n, T alpha, const T* a,
           size_t lda, T* b, size_t ldb) {
-  if constexpr (!is_complex_v<T>) {
-    if (blocked_triangular(side, uplo, diag, m, n, alpha, a, lda, b, ldb)) {
-      const Triangular<T> A{uplo, op, diag, a, lda};
-      if (side == Side::Left) return multiply_left(A, 0, m, n, alpha, b, ldb);
-      Workspace<T> scratch(kBlock * kChunk);
-      return multiply_right(A, 0, n, m, alpha, b, ldb, scratch.get());
-    }
+  if (blocked_triangular(side, uplo, diag, m, n, alpha, a, lda, b, ldb)) {
+    const Triangular<T> A{uplo, op, diag, a, lda};
+    if (side == Side::Left) return multiply_left(A, 0, m, n, alpha, b, ldb);
+    Workspace<T> scratch(kBlock * kChunk);
+    return multiply_right(A, 0, n, m, alpha, b, ldb, scratch.get());
   }
   kr::trmm(side, uplo, op, diag, m, n, alpha, a, lda, b, ldb);
 }
 
-// ------------------------------ syrk, syr2k
+// ------------------------------ syrk, syr2k, herk, her2k
 
-// op(M) of a rank update: row i of op(M) (n x k) is row i of M (N) or column i (T).
+// op(M) of a rank update: row i of op(M) (n x k) is row i of M (N) or column i (T, C).
 template <class T>
 struct Operand {
   const T* m;
@@ -310,47 +291,69 @@ struct Operand {
   const T* row(size_t i) const { return t ? m + i : m + i * ld; }
 };
 
-// C's block (rows i0.., columns j0..) := alpha·op(X)_I·op(Y)_Jᵀ + beta·C.
+// The update C := alpha·op(A)·op(B)' (+ alpha2·op(B)·op(A)' when `two`) + beta·C on C's `uplo`
+// triangle, ' being ᵀ (syrk, syr2k: alpha2 = alpha) or ᴴ (`hermitian`: herk, her2k, alpha2 =
+// conj(alpha), beta real, C's diagonal kept real).
 template <class T>
-void product(const Operand<T>& X, const Operand<T>& Y, size_t rows, size_t cols, size_t k,
-             size_t i0, size_t j0, T alpha, T beta, T* c, size_t ldc) {
-  k::gemm(trans(X.t), trans(!Y.t), rows, cols, k, alpha, X.row(i0), X.ld, Y.row(j0), Y.ld, beta,
-          c + i0 * ldc + j0, ldc);
-}
+struct RankUpdate {
+  bool two, hermitian;
+  Uplo uplo;
+  Operand<T> a, b;
+  size_t k;
+  T alpha, alpha2, beta;
+  T* c;
+  size_t ldc;
+  T* square;  // kRankBlock x kRankBlock
 
-// The `uplo` triangle of C's diagonal block [i0, i0 + n) of the update: alpha·op(A)·op(B)ᵀ in
-// full into `square` (n x n), then its triangle (plus its transpose's for syr2k) + beta·C.
-template <class T>
-void diagonal_update(bool two, Uplo uplo, const Operand<T>& A, const Operand<T>& B, size_t i0,
-                     size_t n, size_t k, T alpha, T beta, T* c, size_t ldc, T* square) {
-  k::gemm(trans(A.t), trans(!B.t), n, n, k, alpha, A.row(i0), A.ld, B.row(i0), B.ld, T(0), square,
-          n);
-  for (size_t i = 0; i < n; ++i) {
-    T* ci = c + (i0 + i) * ldc + i0;
-    const size_t lo = uplo == Uplo::Upper ? i : 0, hi = uplo == Uplo::Upper ? n : i + 1;
-    for (size_t j = lo; j < hi; ++j) {
-      const T value = two ? square[i * n + j] + square[j * n + i] : square[i * n + j];
-      ci[j] = beta == T(0) ? value : value + beta * ci[j];
+  // How op(X) and op(Y)' enter a GEMM as stored blocks of X and Y.
+  Op first(const Operand<T>& x) const { return x.t ? (hermitian ? Op::C : Op::T) : Op::N; }
+  Op second(const Operand<T>& y) const { return y.t ? Op::N : (hermitian ? Op::C : Op::T); }
+
+  // C's block (rows i0.., columns j0..) := s·op(X)_I·op(Y)_J' + beta_c·C.
+  void product(const Operand<T>& x, const Operand<T>& y, size_t rows, size_t cols, size_t i0,
+               size_t j0, T s, T beta_c) const {
+    gemm_blocks(first(x), second(y), rows, cols, k, s, x.row(i0), x.ld, y.row(j0), y.ld, beta_c,
+                c + i0 * ldc + j0, ldc);
+  }
+
+  // The `uplo` triangle of C's diagonal block [i0, i0 + n): alpha·op(A)·op(B)' in full into
+  // `square` (n x n), then its triangle (plus its transpose's, conjugated when Hermitian, for
+  // the second term) + beta·C; the Hermitian diagonal takes real parts, as the reference does.
+  void diagonal(size_t i0, size_t n) const {
+    gemm_blocks(first(a), second(b), n, n, k, alpha, a.row(i0), a.ld, b.row(i0), b.ld, T(0), square,
+                n);
+    for (size_t i = 0; i < n; ++i) {
+      T* ci = c + (i0 + i) * ldc + i0;
+      const size_t lo = uplo == Uplo::Upper ? i : 0, hi = uplo == Uplo::Upper ? n : i + 1;
+      for (size_t j = lo; j < hi; ++j) {
+        const T mirrored = kernels::reference::conj_if(hermitian, square[j * n + i]);
+        const T value = two ? square[i * n + j] + mirrored : square[i * n + j];
+        if (hermitian && i == j) {
+          const real_t<T> re = kernels::reference::real_part(value);
+          ci[j] = T(beta == T(0) ? re
+                                 : re + kernels::reference::real_part(beta) *
+                                            kernels::reference::real_part(ci[j]));
+        } else {
+          ci[j] = beta == T(0) ? value : value + kernels::reference::mul(beta, ci[j]);
+        }
+      }
     }
   }
-}
 
-// C's `uplo` triangle on [i0, i0 + n) := alpha·op(A)·op(B)ᵀ (+ alpha·op(B)·op(A)ᵀ when `two`)
-// + beta·C: the two diagonal halves by recursion, the block between them by GEMM.
-template <class T>
-void rank_update(bool two, Uplo uplo, const Operand<T>& A, const Operand<T>& B, size_t i0, size_t n,
-                 size_t k, T alpha, T beta, T* c, size_t ldc, T* square) {
-  if (n <= kRankBlock)
-    return diagonal_update(two, uplo, A, B, i0, n, k, alpha, beta, c, ldc, square);
-  const size_t n1 = split(n), n2 = n - n1, i1 = i0 + n1;
-  rank_update(two, uplo, A, B, i0, n1, k, alpha, beta, c, ldc, square);
-  // Lower: rows [i1, i0 + n) x columns [i0, i1); Upper: the transposed block.
-  const size_t rows = uplo == Uplo::Lower ? n2 : n1, cols = uplo == Uplo::Lower ? n1 : n2;
-  const size_t r0 = uplo == Uplo::Lower ? i1 : i0, c0 = uplo == Uplo::Lower ? i0 : i1;
-  product(A, B, rows, cols, k, r0, c0, alpha, beta, c, ldc);
-  if (two) product(B, A, rows, cols, k, r0, c0, alpha, T(1), c, ldc);
-  rank_update(two, uplo, A, B, i1, n2, k, alpha, beta, c, ldc, square);
-}
+  // C's `uplo` triangle on [i0, i0 + n): the two diagonal halves by recursion, the block between
+  // them by GEMM.
+  void run(size_t i0, size_t n) const {
+    if (n <= kRankBlock) return diagonal(i0, n);
+    const size_t n1 = split(n), n2 = n - n1, i1 = i0 + n1;
+    run(i0, n1);
+    // Lower: rows [i1, i0 + n) x columns [i0, i1); Upper: the transposed block.
+    const size_t rows = uplo == Uplo::Lower ? n2 : n1, cols = uplo == Uplo::Lower ? n1 : n2;
+    const size_t r0 = uplo == Uplo::Lower ? i1 : i0, c0 = uplo == Uplo::Lower ? i0 : i1;
+    product(a, b, rows, cols, r0, c0, alpha, beta);
+    if (two) product(b, a, rows, cols, r0, c0, alpha2, T(1));
+    run(i1, n2);
+  }
+};
 
 // Whether a rank update goes to the blocked form: big enough, alpha != 0, alpha and the operands
 // finite (C need not be: beta·C is formed as the reference forms it).
@@ -359,78 +362,108 @@ bool blocked_rank(Op op, size_t n, size_t k, T alpha, const T* a, size_t lda, co
                   size_t ldb) {
   const bool t = transposes(op);
   const size_t rows = t ? k : n, cols = t ? n : k;
-  return n >= kSmall && k >= kMinOther && alpha != T(0) && std::isfinite(alpha) &&
+  return n >= kSmall && k >= kMinOther && alpha != T(0) && finite_scalar(alpha) &&
          finite_matrix(rows, cols, a, lda) && (b == nullptr || finite_matrix(rows, cols, b, ldb));
+}
+
+template <class T>
+void rank_update(bool two, bool hermitian, Uplo uplo, Op op, size_t n, size_t k, T alpha,
+                 const T* a, size_t lda, const T* b, size_t ldb, T beta, T* c, size_t ldc) {
+  Workspace<T> square(kRankBlock * kRankBlock);
+  const bool t = transposes(op);
+  const T alpha2 = kernels::reference::conj_if(hermitian, alpha);
+  const RankUpdate<T> update{two,   hermitian, uplo, {a, lda, t}, {b, ldb, t}, k,
+                             alpha, alpha2,    beta, c,           ldc,         square.get()};
+  update.run(0, n);
 }
 
 template <class T>
 void syrk(Uplo uplo, Op op, size_t n, size_t k, T alpha, const T* a, size_t lda, T beta, T* c,
           size_t ldc) {
-  if constexpr (!is_complex_v<T>) {
-    if (blocked_rank<T>(op, n, k, alpha, a, lda, nullptr, 0)) {
-      const Operand<T> A{a, lda, transposes(op)};
-      Workspace<T> square(kRankBlock * kRankBlock);
-      return rank_update(false, uplo, A, A, 0, n, k, alpha, beta, c, ldc, square.get());
-    }
-  }
+  if (blocked_rank<T>(op, n, k, alpha, a, lda, nullptr, 0))
+    return rank_update(false, false, uplo, op, n, k, alpha, a, lda, a, lda, beta, c, ldc);
   kr::syrk(uplo, op, n, k, alpha, a, lda, beta, c, ldc);
 }
 template <class T>
 void syr2k(Uplo uplo, Op op, size_t n, size_t k, T alpha, const T* a, size_t lda, const T* b,
            size_t ldb, T beta, T* c, size_t ldc) {
-  if constexpr (!is_complex_v<T>) {
-    if (blocked_rank(op, n, k, alpha, a, lda, b, ldb)) {
-      const Operand<T> A{a, lda, transposes(op)}, B{b, ldb, transposes(op)};
-      Workspace<T> square(kRankBlock * kRankBlock);
-      return rank_update(true, uplo, A, B, 0, n, k, alpha, beta, c, ldc, square.get());
-    }
-  }
+  if (blocked_rank(op, n, k, alpha, a, lda, b, ldb))
+    return rank_update(true, false, uplo, op, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
   kr::syr2k(uplo, op, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
-
-// ------------------------------ symm
-
-// Rows [r0, r0 + rows) of the n x n symmetric matrix given by A's `uplo` triangle, in full.
 template <class T>
-void expand_rows(Uplo uplo, size_t n, const T* a, size_t lda, size_t r0, size_t rows, T* out) {
+void herk(Uplo uplo, Op op, size_t n, size_t k, real_t<T> alpha, const T* a, size_t lda,
+          real_t<T> beta, T* c, size_t ldc) {
+  if (blocked_rank<T>(op, n, k, T(alpha), a, lda, nullptr, 0))
+    return rank_update(false, true, uplo, op, n, k, T(alpha), a, lda, a, lda, T(beta), c, ldc);
+  kr::herk(uplo, op, n, k, alpha, a, lda, beta, c, ldc);
+}
+template <class T>
+void her2k(Uplo uplo, Op op, size_t n, size_t k, T alpha, const T* a, size_t lda, const T* b,
+           size_t ldb, real_t<T> beta, T* c, size_t ldc) {
+  if (blocked_rank(op, n, k, alpha, a, lda, b, ldb))
+    return rank_update(true, true, uplo, op, n, k, alpha, a, lda, b, ldb, T(beta), c, ldc);
+  kr::her2k(uplo, op, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+// ------------------------------ symm, hemm
+
+// Rows [r0, r0 + rows) of the n x n symmetric (or `hermitian`) matrix given by A's `uplo`
+// triangle, in full: the mirrored elements conjugated and the diagonal's imaginary part taken as
+// zero when Hermitian, as the reference takes them.
+template <class T>
+void expand_rows(bool hermitian, Uplo uplo, size_t n, const T* a, size_t lda, size_t r0,
+                 size_t rows, T* out) {
+  using kernels::reference::conj_if;
   for (size_t i = r0; i < r0 + rows; ++i) {
     T* o = out + (i - r0) * n;
     const T* ai = a + i * lda;
     // Stored in row i: j >= i (Upper) or j <= i (Lower); the rest is A(j, i) of row j.
     const size_t lo = uplo == Uplo::Upper ? i : 0, hi = uplo == Uplo::Upper ? n : i + 1;
-    for (size_t j = 0; j < lo; ++j) o[j] = a[j * lda + i];
+    for (size_t j = 0; j < lo; ++j) o[j] = conj_if(hermitian, a[j * lda + i]);
     for (size_t j = lo; j < hi; ++j) o[j] = ai[j];
-    for (size_t j = hi; j < n; ++j) o[j] = a[j * lda + i];
+    for (size_t j = hi; j < n; ++j) o[j] = conj_if(hermitian, a[j * lda + i]);
+    if (hermitian) o[i] = T(kernels::reference::real_part(ai[i]));
   }
 }
 
 // C := alpha·A·B + beta·C (Left) or alpha·B·A + beta·C (Right): panels of rows of A expanded in
-// full, each the operand of one GEMM (Left: those rows of C; Right: A(J, :)ᵀ = A(:, J) gives
-// those columns of C).
+// full, each the operand of one GEMM (Left: those rows of C; Right: A(J, :)ᵀ = A(:, J), or
+// A(J, :)ᴴ when Hermitian, gives those columns of C). False (nothing done) when the call is for
+// the kr:: loop.
+template <class T>
+bool symmetric_product(bool hermitian, Side side, Uplo uplo, size_t m, size_t n, T alpha,
+                       const T* a, size_t lda, const T* b, size_t ldb, T beta, T* c, size_t ldc) {
+  const size_t order = side == Side::Left ? m : n, other = side == Side::Left ? n : m;
+  if (order < kSmall || other < kMinOther || alpha == T(0) || !finite_scalar(alpha) ||
+      !finite_triangle(uplo, Diag::NonUnit, order, a, lda) || !finite_matrix(m, n, b, ldb))
+    return false;
+  const size_t panel = std::min(order, std::max(kPanelBytes / sizeof(T) / order, kBlock));
+  Workspace<T> rows(panel * order);
+  for (size_t r0 = 0; r0 < order; r0 += panel) {
+    const size_t count = std::min(panel, order - r0);
+    expand_rows(hermitian, uplo, order, a, lda, r0, count, rows.get());
+    if (side == Side::Left) {
+      gemm_blocks(Op::N, Op::N, count, n, m, alpha, rows.get(), m, b, ldb, beta, c + r0 * ldc, ldc);
+    } else {
+      gemm_blocks(Op::N, hermitian ? Op::C : Op::T, m, count, n, alpha, b, ldb, rows.get(), n, beta,
+                  c + r0, ldc);
+    }
+  }
+  return true;
+}
+
 template <class T>
 void symm(Side side, Uplo uplo, size_t m, size_t n, T alpha, const T* a, size_t lda, const T* b,
           size_t ldb, T beta, T* c, size_t ldc) {
-  if constexpr (!is_complex_v<T>) {
-    const size_t order = side == Side::Left ? m : n, other = side == Side::Left ? n : m;
-    if (order >= kSmall && other >= kMinOther && alpha != T(0) && std::isfinite(alpha) &&
-        finite_triangle(uplo, Diag::NonUnit, order, a, lda) && finite_matrix(m, n, b, ldb)) {
-      const size_t panel = std::min(order, std::max(kPanelBytes / sizeof(T) / order, kBlock));
-      Workspace<T> rows(panel * order);
-      for (size_t r0 = 0; r0 < order; r0 += panel) {
-        const size_t count = std::min(panel, order - r0);
-        expand_rows(uplo, order, a, lda, r0, count, rows.get());
-        if (side == Side::Left) {
-          k::gemm(k::Trans::N, k::Trans::N, count, n, m, alpha, rows.get(), m, b, ldb, beta,
-                  c + r0 * ldc, ldc);
-        } else {
-          k::gemm(k::Trans::N, k::Trans::T, m, count, n, alpha, b, ldb, rows.get(), n, beta, c + r0,
-                  ldc);
-        }
-      }
-      return;
-    }
-  }
-  kr::symm(side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc);
+  if (!symmetric_product(false, side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc))
+    kr::symm(side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+template <class T>
+void hemm(Side side, Uplo uplo, size_t m, size_t n, T alpha, const T* a, size_t lda, const T* b,
+          size_t ldb, T beta, T* c, size_t ldc) {
+  if (!symmetric_product(true, side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc))
+    kr::hemm(side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 }  // namespace coheriq::blas::l3

@@ -1,0 +1,90 @@
+// What the level-3 BLAS on GEMM (level3.hpp) and complex GEMM (complex_gemm.hpp) share: their
+// scratch memory and the finiteness checks that decide between the blocked forms and the
+// reference engine's loops. Every check takes the four types: a complex is read as its two
+// reals, so a row of n complex values is a row of 2n reals.
+#pragma once
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <new>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+
+#include "blas/kinds.hpp"
+
+namespace coheriq::blas::l3 {
+
+using std::size_t;
+
+// Scratch memory of the BLAS library; failing to get it is an error that is not an argument
+// error (docs/blas.md): the entry point reports it and aborts.
+template <class T>
+class Workspace {
+ public:
+  explicit Workspace(size_t count) {
+    try {
+      data_.reset(new T[count]);
+    } catch (const std::bad_alloc&) {
+      throw std::runtime_error("coheriq: no memory for a level-3 workspace of " +
+                               std::to_string(count * sizeof(T)) +
+                               " bytes; free memory or make the call smaller");
+    }
+  }
+  T* get() const { return data_.get(); }
+
+ private:
+  std::unique_ptr<T[]> data_;
+};
+
+// Whether n elements are all finite: the largest exponent field below the all-ones of Inf and
+// NaN (integer operations, which the compiler vectorizes). A complex element is finite when both
+// of its parts are.
+template <class T>
+bool finite_row(const T* p, size_t n) {
+  if constexpr (is_complex_v<T>) {
+    return finite_row(reinterpret_cast<const real_t<T>*>(p), 2 * n);
+  } else {
+    using Bits = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
+    // +Inf is the exponent field all ones and nothing else.
+    constexpr T inf = std::numeric_limits<T>::infinity();
+    const Bits exponent = std::bit_cast<Bits>(inf);
+    Bits largest = 0;
+    for (size_t j = 0; j < n; ++j) {
+      Bits bits;
+      std::memcpy(&bits, p + j, sizeof bits);
+      largest = std::max<Bits>(largest, bits & exponent);
+    }
+    return largest != exponent;
+  }
+}
+template <class T>
+bool finite_matrix(size_t rows, size_t cols, const T* p, size_t ld) {
+  for (size_t i = 0; i < rows; ++i) {
+    if (!finite_row(p + i * ld, cols)) return false;
+  }
+  return true;
+}
+// The stored `uplo` triangle of an n x n matrix, without its diagonal when it is Unit.
+template <class T>
+bool finite_triangle(Uplo uplo, Diag diag, size_t n, const T* a, size_t lda) {
+  const size_t unit = diag == Diag::Unit ? 1 : 0;
+  for (size_t i = 0; i < n; ++i) {
+    const size_t lo = uplo == Uplo::Upper ? i + unit : 0;
+    const size_t hi = uplo == Uplo::Upper ? n : i + 1 - unit;
+    if (lo < hi && !finite_row(a + i * lda + lo, hi - lo)) return false;
+  }
+  return true;
+}
+template <class T>
+bool finite_scalar(T x) {
+  return finite_row(&x, 1);
+}
+
+}  // namespace coheriq::blas::l3
