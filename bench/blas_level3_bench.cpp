@@ -26,20 +26,13 @@
 
 #include "dl_library.hpp"
 
+#include "reference/scalar.hpp"
+
 namespace {
 
 using coheriq::bench::open_library;
 
-template <class T>
-struct Real {
-  using type = T;
-};
-template <class R>
-struct Real<std::complex<R>> {
-  using type = R;
-};
-template <class T>
-using real_t = typename Real<T>::type;
+using coheriq::kernels::reference::real_t;
 
 template <class T>
 std::vector<T> filled(int n) {

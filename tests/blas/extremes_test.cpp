@@ -20,22 +20,10 @@
 namespace coheriq::blas_testing {
 namespace {
 
-// R: the real type of T (the result and the magnitudes).
 template <class T>
-struct Real {
-  using type = T;
-};
-template <class R>
-struct Real<std::complex<R>> {
-  using type = R;
-};
+using FNrm2 = real_t<T> (*)(const int*, const T*, const int*);
 template <class T>
-using real_of = typename Real<T>::type;
-
-template <class T>
-using FNrm2 = real_of<T> (*)(const int*, const T*, const int*);
-template <class T>
-using CNrm2 = real_of<T> (*)(int, const T*, int);
+using CNrm2 = real_t<T> (*)(int, const T*, int);
 
 // The magnitudes whose squares overflow and underflow R.
 template <class R>
@@ -45,15 +33,15 @@ constexpr R kTiny = sizeof(R) == 4 ? R(1e-25) : R(1e-200);
 
 // A value of about `magnitude` with a random sign (each part, for complex).
 template <class T, class Random>
-T value(real_of<T> magnitude, std::uniform_real_distribution<real_of<T>>& uniform, Random& random) {
+T value(real_t<T> magnitude, std::uniform_real_distribution<real_t<T>>& uniform, Random& random) {
   const auto part = [&] {
-    const real_of<T> v = magnitude * uniform(random);
+    const real_t<T> v = magnitude * uniform(random);
     return random() % 2 ? v : -v;
   };
-  if constexpr (std::is_same_v<T, real_of<T>>) {
+  if constexpr (std::is_same_v<T, real_t<T>>) {
     return part();
   } else {
-    const real_of<T> re = part();
+    const real_t<T> re = part();
     return T(re, part());
   }
 }
@@ -64,7 +52,7 @@ std::string where(const std::string& routine, const char* values, int n, int inc
 
 TEST_CASE_TEMPLATE("nrm2 agrees with the reference BLAS where squares overflow or underflow", T,
                    float, double, std::complex<float>, std::complex<double>) {
-  using R = real_of<T>;
+  using R = real_t<T>;
   const bool complex = !std::is_same_v<T, R>;
   const std::string p =
       std::string(sizeof(R) == 4 ? "s" : "d") + (complex ? (sizeof(R) == 4 ? "c" : "z") : "");

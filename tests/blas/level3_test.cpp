@@ -48,16 +48,7 @@ constexpr int kUpper = 121, kLower = 122, kNonUnit = 131, kUnit = 132, kLeft = 1
 
 // ------------------------------ The four types
 
-template <class T>
-struct Real {
-  using type = T;
-};
-template <class R>
-struct Real<std::complex<R>> {
-  using type = R;
-};
-template <class T>
-using real_t = typename Real<T>::type;
+using coheriq::blas_testing::real_t;
 template <class T>
 constexpr bool kComplex = !std::is_same_v<T, real_t<T>>;
 

@@ -6,11 +6,24 @@
 
 #include <dlfcn.h>
 
+#include <complex>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 
 namespace coheriq::blas_testing {
+
+// The real type of a BLAS type: T itself, or R of std::complex<R>.
+template <class T>
+struct RealOf {
+  using type = T;
+};
+template <class R>
+struct RealOf<std::complex<R>> {
+  using type = R;
+};
+template <class T>
+using real_t = typename RealOf<T>::type;
 
 inline void* open_library(const char* path) {
   void* handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
