@@ -128,43 +128,42 @@ void scal_real(int n, real_t<T> a, T* x, int incx) {
   kr::scal_real(size(n), a, x, incx);
 }
 
-// A complex vector is two real ones, its real parts and its imaginary parts, each at twice the
-// increment (a contiguous one is 2n contiguous reals), so an element-wise routine on complex
-// vectors is the real kernel on their parts: `kernel(count, x, incx, y, incy)` over reals. x and
-// y point at element 0 (first()).
+// An element-wise routine of two vectors on a real kernel `kernel(count, x, incx, y, incy)`: a
+// real vector as it is; a complex one as two real ones, its real parts and its imaginary parts,
+// each at twice the increment (a contiguous one as 2n contiguous reals).
 template <class X, class Y, class Kernel>
-void on_parts(int n, X* x, int incx, Y* y, int incy, Kernel kernel) {
-  using R = real_t<std::remove_const_t<X>>;
-  using XR = std::conditional_t<std::is_const_v<X>, const R, R>;
-  auto* xr = reinterpret_cast<XR*>(x);
-  auto* yr = reinterpret_cast<R*>(y);
-  if (incx == 1 && incy == 1) return kernel(2 * size(n), xr, 1, yr, 1);
-  kernel(size(n), xr, 2 * std::ptrdiff_t{incx}, yr, 2 * std::ptrdiff_t{incy});
-  kernel(size(n), xr + 1, 2 * std::ptrdiff_t{incx}, yr + 1, 2 * std::ptrdiff_t{incy});
+void elementwise(int n, X* x, int incx, Y* y, int incy, Kernel kernel) {
+  x = first(x, n, incx);
+  y = first(y, n, incy);
+  if constexpr (!is_complex_v<std::remove_const_t<X>>) {
+    kernel(size(n), x, incx, y, incy);
+  } else {
+    using R = real_t<std::remove_const_t<X>>;
+    using XR = std::conditional_t<std::is_const_v<X>, const R, R>;
+    auto* xr = reinterpret_cast<XR*>(x);
+    auto* yr = reinterpret_cast<R*>(y);
+    if (incx == 1 && incy == 1) return kernel(2 * size(n), xr, 1, yr, 1);
+    kernel(size(n), xr, 2 * std::ptrdiff_t{incx}, yr, 2 * std::ptrdiff_t{incy});
+    kernel(size(n), xr + 1, 2 * std::ptrdiff_t{incx}, yr + 1, 2 * std::ptrdiff_t{incy});
+  }
 }
 
 // copy, swap and rot are the kernels domain's, complex ones on their parts.
 template <class T>
 void copy(int n, const T* x, int incx, T* y, int incy) {
   if (n <= 0) return;
-  const auto kernel = [](std::size_t count, const auto* a, std::ptrdiff_t ia, auto* b,
-                         std::ptrdiff_t ib) { k::copy_strided(count, a, ia, b, ib); };
-  if constexpr (is_complex_v<T>) {
-    on_parts(n, first(x, n, incx), incx, first(y, n, incy), incy, kernel);
-  } else {
-    kernel(size(n), first(x, n, incx), incx, first(y, n, incy), incy);
-  }
+  elementwise(n, x, incx, y, incy,
+              [](std::size_t count, const auto* a, std::ptrdiff_t ia, auto* b, std::ptrdiff_t ib) {
+                k::copy_strided(count, a, ia, b, ib);
+              });
 }
 template <class T>
 void swap(int n, T* x, int incx, T* y, int incy) {
   if (n <= 0) return;
-  const auto kernel = [](std::size_t count, auto* a, std::ptrdiff_t ia, auto* b,
-                         std::ptrdiff_t ib) { k::swap_strided(count, a, ia, b, ib); };
-  if constexpr (is_complex_v<T>) {
-    on_parts(n, first(x, n, incx), incx, first(y, n, incy), incy, kernel);
-  } else {
-    kernel(size(n), first(x, n, incx), incx, first(y, n, incy), incy);
-  }
+  elementwise(n, x, incx, y, incy,
+              [](std::size_t count, auto* a, std::ptrdiff_t ia, auto* b, std::ptrdiff_t ib) {
+                k::swap_strided(count, a, ia, b, ib);
+              });
 }
 
 // Σ|x| (Σ |re| + |im| for complex; a contiguous complex vector is 2n reals); incx <= 0 gives 0.
@@ -222,13 +221,10 @@ int iamax(int n, const T* x, int incx) {
 template <class T>
 void rot(int n, T* x, int incx, T* y, int incy, real_t<T> c, real_t<T> s) {
   if (n <= 0) return;
-  const auto kernel = [c, s](std::size_t count, auto* a, std::ptrdiff_t ia, auto* b,
-                             std::ptrdiff_t ib) { k::rot_strided(count, a, ia, b, ib, c, s); };
-  if constexpr (is_complex_v<T>) {
-    on_parts(n, first(x, n, incx), incx, first(y, n, incy), incy, kernel);
-  } else {
-    kernel(size(n), first(x, n, incx), incx, first(y, n, incy), incy);
-  }
+  elementwise(n, x, incx, y, incy,
+              [c, s](std::size_t count, auto* a, std::ptrdiff_t ia, auto* b, std::ptrdiff_t ib) {
+                k::rot_strided(count, a, ia, b, ib, c, s);
+              });
 }
 template <class T>
 void rotm(int n, T* x, int incx, T* y, int incy, const T* param) {

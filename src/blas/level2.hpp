@@ -18,6 +18,7 @@
 
 #include "blas/kinds.hpp"
 #include "reference/blas.hpp"
+#include "reference/blas_rows.hpp"
 
 namespace coheriq::blas::l2 {
 
@@ -36,20 +37,12 @@ void symv(Uplo uplo, size_t n, T alpha, const T* a, size_t lda, const T* x, ptrd
           T* y, ptrdiff_t incy) {
   if (n <= kRows) return kr::symv(uplo, n, alpha, a, lda, x, incx, beta, y, incy);
   if (alpha == T(0) && beta == T(1)) return;
-  const auto element = [](auto* v, ptrdiff_t inc, size_t i) {
-    return v + static_cast<ptrdiff_t>(i) * inc;
-  };
-  if (beta != T(1)) {
-    for (size_t i = 0; i < n; ++i) {
-      T* yi = element(y, incy, i);
-      *yi = beta == T(0) ? T(0) : beta * *yi;
-    }
-  }
+  kr::scale_by_beta(n, beta, y, incy);
   if (alpha == T(0)) return;
   for (size_t i0 = 0; i0 < n; i0 += kRows) {
     const size_t rows = std::min(kRows, n - i0);
-    const T* x_band = element(x, incx, i0);
-    T* y_band = element(y, incy, i0);
+    const T* x_band = &kr::at(x, incx, i0);
+    T* y_band = &kr::at(y, incy, i0);
     kr::symv(uplo, rows, alpha, a + i0 * lda + i0, lda, x_band, incx, T(1), y_band, incy);
     // The panel beside the diagonal block: columns after it (Upper) or before it (Lower).
     const size_t c0 = uplo == Uplo::Upper ? i0 + rows : 0;
@@ -57,9 +50,9 @@ void symv(Uplo uplo, size_t n, T alpha, const T* a, size_t lda, const T* x, ptrd
     for (size_t j0 = c0; j0 < c0 + cols; j0 += kColumns) {
       const size_t width = std::min(kColumns, c0 + cols - j0);
       const T* panel = a + i0 * lda + j0;
-      k::gemv(k::Trans::N, rows, width, alpha, panel, lda, element(x, incx, j0), incx, T(1), y_band,
+      k::gemv(k::Trans::N, rows, width, alpha, panel, lda, &kr::at(x, incx, j0), incx, T(1), y_band,
               incy);
-      k::gemv(k::Trans::T, rows, width, alpha, panel, lda, x_band, incx, T(1), element(y, incy, j0),
+      k::gemv(k::Trans::T, rows, width, alpha, panel, lda, x_band, incx, T(1), &kr::at(y, incy, j0),
               incy);
     }
   }
