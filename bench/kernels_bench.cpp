@@ -113,6 +113,11 @@ template <auto F, class T>
 struct Row<F, void (*)(std::size_t, T, T*, std::ptrdiff_t)> {
   static void add(std::string_view) {}
 };
+// The complex dots (their result through a pointer); the complex axpys match the row above.
+template <auto F, class T>
+struct Row<F, void (*)(std::size_t, const T*, std::ptrdiff_t, const T*, std::ptrdiff_t, T*)> {
+  static void add(std::string_view) {}
+};
 
 // copy, swap and rot at unit increments (their strided paths: bench/blas_routines_bench).
 template <auto F, class T>

@@ -7,6 +7,7 @@
 // docs/kernels.md.
 #pragma once
 
+#include <complex>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -43,7 +44,9 @@ enum class Trans { N, T };
 // `float dot(std::size_t n, const float* x, const float* y)` and its double overload). What each
 // computes, its bounds and special values: docs/kernels.md (the _strided siblings take any
 // increment, 0 and negative included, x pointing at element 0; the vector math allows y == x, and
-// its functions of two arrays take them in C's order: pow(n, x, y, z), atan2(n, y, x, z)).
+// its functions of two arrays take them in C's order: pow(n, x, y, z), atan2(n, y, x, z)). The
+// complex rows (dotu_strided, dotc_strided, axpy_strided, axpyc_strided over std::complex<float>
+// and std::complex<double>) are overloads of the same kind, counted in complex elements.
 #define COHERIQ_KERNELS_DECLARE(op, S, impl, touched, R, params, args) R op params;
 COHERIQ_KERNELS_PUBLIC(COHERIQ_KERNELS_DECLARE)
 #undef COHERIQ_KERNELS_DECLARE

@@ -53,6 +53,28 @@
   X(rot_strided, S, rot_strided<T>, touches<>, void,                                   \
     (std::size_t n, T * x, std::ptrdiff_t incx, T * y, std::ptrdiff_t incy, T c, T s), \
     (n, x, incx, y, incy, c, s))
+// Complex BLAS-1, S = c32 or c64 over the real type T: vectors of std::complex<T> (real and
+// imaginary parts interleaved), any increment as the strided rows, counted in complex elements.
+// dotu: *result = Σ x·y; dotc: *result = Σ conj(x)·y; axpy: y = a·x + y; axpyc: y = a·conj(x) + y.
+// (The dots return through a pointer, as CBLAS's cblas_zdotu_sub does: engine code never calls a
+// std::complex member, which an unoptimized build would emit with the engine's ISA flags.)
+#define COHERIQ_KERNELS_COMPLEX_TYPED(X, T, S)                                               \
+  X(dotu_strided, S, dotu_strided<T>, touches<>, void,                                       \
+    (std::size_t n, const std::complex<T>* x, std::ptrdiff_t incx, const std::complex<T>* y, \
+     std::ptrdiff_t incy, std::complex<T>* result),                                          \
+    (n, x, incx, y, incy, result))                                                           \
+  X(dotc_strided, S, dotc_strided<T>, touches<>, void,                                       \
+    (std::size_t n, const std::complex<T>* x, std::ptrdiff_t incx, const std::complex<T>* y, \
+     std::ptrdiff_t incy, std::complex<T>* result),                                          \
+    (n, x, incx, y, incy, result))                                                           \
+  X(axpy_strided, S, axpy_strided<T>, touches<>, void,                                       \
+    (std::size_t n, std::complex<T> a, const std::complex<T>* x, std::ptrdiff_t incx,        \
+     std::complex<T>* y, std::ptrdiff_t incy),                                               \
+    (n, a, x, incx, y, incy))                                                                \
+  X(axpyc_strided, S, axpyc_strided<T>, touches<>, void,                                     \
+    (std::size_t n, std::complex<T> a, const std::complex<T>* x, std::ptrdiff_t incx,        \
+     std::complex<T>* y, std::ptrdiff_t incy),                                               \
+    (n, a, x, incx, y, incy))
 // Vector math (docs/kernels.md): each function one algorithm of src/math that the reference
 // (src/reference/math.cpp) and the generic kernels (src/engines/generic/math-inl.h) share. A
 // function of one array, y[i] = f(x[i]) (softmax: of all of x), is one COHERIQ_KERNELS_UNARY line:
@@ -102,7 +124,9 @@
 #define COHERIQ_KERNELS_PUBLIC(X)              \
   COHERIQ_KERNELS_PUBLIC_TYPED(X, float, f32)  \
   COHERIQ_KERNELS_PUBLIC_TYPED(X, double, f64) \
-  COHERIQ_KERNELS_MATH(X)
+  COHERIQ_KERNELS_MATH(X)                      \
+  COHERIQ_KERNELS_COMPLEX_TYPED(X, float, c32) \
+  COHERIQ_KERNELS_COMPLEX_TYPED(X, double, c64)
 
 // ------------------------------ GEMM
 // Internal candidates behind the public gemm/pack_b, which check arguments and own the memory (ISA
@@ -184,6 +208,7 @@
 // impl = op<T>), with T and S as given, and the others (impl a function of its own).
 #define COHERIQ_KERNELS_TYPED(X, T, S)    \
   COHERIQ_KERNELS_PUBLIC_TYPED(X, T, S)   \
+  COHERIQ_KERNELS_COMPLEX_TYPED(X, T, S)  \
   COHERIQ_KERNELS_MATH_TYPED(X, T, S)     \
   COHERIQ_KERNELS_MATH_F32_TYPED(X, T, S) \
   COHERIQ_KERNELS_GEMM_TYPED(X, T, S) COHERIQ_KERNELS_BLAS2_TYPED(X, T, S)

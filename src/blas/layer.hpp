@@ -1,8 +1,10 @@
 // What every BLAS routine computes once its arguments are valid: the Fortran and CBLAS calls
-// mapped onto the row-major kernels (the kernels domain's for the real BLAS-1 routines, copy,
-// swap, rot, gemv, ger and GEMM; the real symv on gemv, l2:: of level2.hpp; the level 3 of every
-// type on GEMM, l3:: of level3.hpp and complex_gemm.hpp, which keep the kr:: loops for small and
-// non-finite calls; the reference engine's BLAS kernels of src/reference/blas.hpp for the rest).
+// mapped onto the row-major kernels (the kernels domain's for the BLAS-1 routines, real and
+// complex dot and axpy, copy, swap, rot, gemv, ger and GEMM; the real symv on gemv, l2:: of
+// level2.hpp; the rest of level 2 in the reference engine's loops with the kernels domain's dot
+// and axpy as their row operations, l2::engine_rows; the level 3 of every type on GEMM, l3:: of
+// level3.hpp and complex_gemm.hpp, which keep the kr:: loops for small and non-finite calls; the
+// reference engine's BLAS kernels of src/reference/blas.hpp for the rest).
 //
 //   l1::name<T>   level 1, the Fortran routine's semantics (1-based i?amax, its quick returns)
 //   col::name<T>  level 2 and 3, a column-major call (Fortran, CBLAS column-major)
@@ -72,15 +74,16 @@ T dot(int n, const T* x, int incx, const T* y, int incy) {
   if (incx == 1 && incy == 1) return k::dot(count, x, y);
   return k::dot_strided(count, first(x, n, incx), incx, first(y, n, incy), incy);
 }
+// The complex dots: the kernels domain's dotu_strided / dotc_strided.
 template <class T>
 T dotu(int n, const T* x, int incx, const T* y, int incy) {
   if (n <= 0) return T{0};
-  return kr::dot(false, size(n), first(x, n, incx), incx, first(y, n, incy), incy);
+  return l2::engine_dot(false, size(n), first(x, n, incx), incx, first(y, n, incy), incy);
 }
 template <class T>
 T dotc(int n, const T* x, int incx, const T* y, int incy) {
   if (n <= 0) return T{0};
-  return kr::dot(true, size(n), first(x, n, incx), incx, first(y, n, incy), incy);
+  return l2::engine_dot(true, size(n), first(x, n, incx), incx, first(y, n, incy), incy);
 }
 // sb + Σ x·y in double; n <= 0 gives sb (T is float: the table calls every level-1 function
 // with its type).
@@ -98,14 +101,11 @@ double dsdot(int n, const float* x, int incx, const float* y, int incy) {
 // alpha == 0 (|re| + |im| == 0 for complex) leaves y untouched.
 template <class T>
 void axpy(int n, T a, const T* x, int incx, T* y, int incy) {
-  if (n <= 0) return;
-  if constexpr (is_complex_v<T>) {
-    kr::axpy(size(n), a, first(x, n, incx), incx, first(y, n, incy), incy);
-  } else {
-    if (a == T{0}) return;
+  if (n <= 0 || a == T{0}) return;
+  if constexpr (!is_complex_v<T>) {
     if (incx == 1 && incy == 1) return k::axpy(size(n), a, x, y);
-    k::axpy_strided(size(n), a, first(x, n, incx), incx, first(y, n, incy), incy);
   }
+  l2::engine_axpy(false, size(n), a, first(x, n, incx), incx, first(y, n, incy), incy);
 }
 
 // incx <= 0 and alpha == 1 return at once, as the reference (3.10 and later) does.
@@ -313,7 +313,7 @@ void gemv(Op trans, int m, int n, T alpha, const T* a, int lda, const T* x, int 
   const int lx = trans == Op::N ? n : m, ly = trans == Op::N ? m : n;
   if constexpr (is_complex_v<T>) {
     kr::gemv(transposed(trans), size(n), size(m), alpha, a, size(lda), first(x, lx, incx), incx,
-             beta, first(y, ly, incy), incy);
+             beta, first(y, ly, incy), incy, l2::engine_rows<T>());
   } else {
     k::gemv(trans == Op::N ? k::Trans::T : k::Trans::N, size(n), size(m), alpha, a, size(lda),
             first(x, lx, incx), incx, beta, first(y, ly, incy), incy);
@@ -324,7 +324,7 @@ void gbmv(Op trans, int m, int n, int kl, int ku, T alpha, const T* a, int lda, 
           int incx, T beta, T* y, int incy) {
   const int lx = trans == Op::N ? n : m, ly = trans == Op::N ? m : n;
   kr::gbmv(transposed(trans), size(n), size(m), size(ku), size(kl), alpha, a, size(lda),
-           first(x, lx, incx), incx, beta, first(y, ly, incy), incy);
+           first(x, lx, incx), incx, beta, first(y, ly, incy), incy, l2::engine_rows<T>());
 }
 template <class T>
 void symv(Uplo uplo, int n, T alpha, const T* a, int lda, const T* x, int incx, T beta, T* y,
@@ -336,56 +336,60 @@ template <class T>
 void hemv(Uplo uplo, int n, T alpha, const T* a, int lda, const T* x, int incx, T beta, T* y,
           int incy) {
   kr::hemv(flipped(uplo), true, size(n), alpha, a, size(lda), first(x, n, incx), incx, beta,
-           first(y, n, incy), incy);
+           first(y, n, incy), incy, l2::engine_rows<T>());
 }
 template <class T>
 void sbmv(Uplo uplo, int n, int k, T alpha, const T* a, int lda, const T* x, int incx, T beta, T* y,
           int incy) {
   kr::sbmv(flipped(uplo), size(n), size(k), alpha, a, size(lda), first(x, n, incx), incx, beta,
-           first(y, n, incy), incy);
+           first(y, n, incy), incy, l2::engine_rows<T>());
 }
 template <class T>
 void hbmv(Uplo uplo, int n, int k, T alpha, const T* a, int lda, const T* x, int incx, T beta, T* y,
           int incy) {
   kr::hbmv(flipped(uplo), true, size(n), size(k), alpha, a, size(lda), first(x, n, incx), incx,
-           beta, first(y, n, incy), incy);
+           beta, first(y, n, incy), incy, l2::engine_rows<T>());
 }
 template <class T>
 void spmv(Uplo uplo, int n, T alpha, const T* ap, const T* x, int incx, T beta, T* y, int incy) {
   kr::spmv(flipped(uplo), size(n), alpha, ap, first(x, n, incx), incx, beta, first(y, n, incy),
-           incy);
+           incy, l2::engine_rows<T>());
 }
 template <class T>
 void hpmv(Uplo uplo, int n, T alpha, const T* ap, const T* x, int incx, T beta, T* y, int incy) {
   kr::hpmv(flipped(uplo), true, size(n), alpha, ap, first(x, n, incx), incx, beta,
-           first(y, n, incy), incy);
+           first(y, n, incy), incy, l2::engine_rows<T>());
 }
 
 template <class T>
 void trmv(Uplo uplo, Op trans, Diag diag, int n, const T* a, int lda, T* x, int incx) {
-  kr::trmv(flipped(uplo), transposed(trans), diag, size(n), a, size(lda), first(x, n, incx), incx);
+  kr::trmv(flipped(uplo), transposed(trans), diag, size(n), a, size(lda), first(x, n, incx), incx,
+           l2::engine_rows<T>());
 }
 template <class T>
 void tbmv(Uplo uplo, Op trans, Diag diag, int n, int k, const T* a, int lda, T* x, int incx) {
   kr::tbmv(flipped(uplo), transposed(trans), diag, size(n), size(k), a, size(lda),
-           first(x, n, incx), incx);
+           first(x, n, incx), incx, l2::engine_rows<T>());
 }
 template <class T>
 void tpmv(Uplo uplo, Op trans, Diag diag, int n, const T* ap, T* x, int incx) {
-  kr::tpmv(flipped(uplo), transposed(trans), diag, size(n), ap, first(x, n, incx), incx);
+  kr::tpmv(flipped(uplo), transposed(trans), diag, size(n), ap, first(x, n, incx), incx,
+           l2::engine_rows<T>());
 }
 template <class T>
 void trsv(Uplo uplo, Op trans, Diag diag, int n, const T* a, int lda, T* x, int incx) {
-  kr::trsv(flipped(uplo), transposed(trans), diag, size(n), a, size(lda), first(x, n, incx), incx);
+  kr::trsv(flipped(uplo), transposed(trans), diag, size(n), a, size(lda), first(x, n, incx), incx,
+           l2::engine_rows<T>());
 }
 template <class T>
 void tbsv(Uplo uplo, Op trans, Diag diag, int n, int k, const T* a, int lda, T* x, int incx) {
   kr::tbsv(flipped(uplo), transposed(trans), diag, size(n), size(k), a, size(lda),
-           first(x, n, incx), incx);
+           first(x, n, incx), incx, l2::engine_rows<T>());
 }
 template <class T>
 void tpsv(Uplo uplo, Op trans, Diag diag, int n, const T* ap, T* x, int incx) {
-  kr::tpsv(flipped(uplo), transposed(trans), diag, size(n), ap, first(x, n, incx), incx);
+  kr::tpsv(flipped(uplo), transposed(trans), diag, size(n), ap, first(x, n, incx), incx,
+           l2::engine_rows<T>());
 }
 
 // A (m x n) += alpha·x·y' reads row-major as Aᵀ += alpha·y'·xᵀ: the vectors swap.
@@ -394,7 +398,7 @@ void ger_(bool conj_y, int m, int n, T alpha, const T* x, int incx, const T* y, 
           int lda) {
   if constexpr (is_complex_v<T>) {
     kr::ger(conj_y, false, size(n), size(m), alpha, first(y, n, incy), incy, first(x, m, incx),
-            incx, a, size(lda));
+            incx, a, size(lda), l2::engine_rows<T>());
   } else {
     k::ger(size(n), size(m), alpha, first(y, n, incy), incy, first(x, m, incx), incx, a, size(lda));
   }
@@ -413,40 +417,43 @@ void gerc(int m, int n, T alpha, const T* x, int incx, const T* y, int incy, T* 
 }
 template <class T>
 void syr(Uplo uplo, int n, T alpha, const T* x, int incx, T* a, int lda) {
-  kr::syr(flipped(uplo), size(n), alpha, first(x, n, incx), incx, a, size(lda));
+  kr::syr(flipped(uplo), size(n), alpha, first(x, n, incx), incx, a, size(lda),
+          l2::engine_rows<T>());
 }
 template <class T>
 void her(Uplo uplo, int n, real_t<T> alpha, const T* x, int incx, T* a, int lda) {
-  kr::her(flipped(uplo), true, size(n), alpha, first(x, n, incx), incx, a, size(lda));
+  kr::her(flipped(uplo), true, size(n), alpha, first(x, n, incx), incx, a, size(lda),
+          l2::engine_rows<T>());
 }
 template <class T>
 void spr(Uplo uplo, int n, T alpha, const T* x, int incx, T* ap) {
-  kr::spr(flipped(uplo), size(n), alpha, first(x, n, incx), incx, ap);
+  kr::spr(flipped(uplo), size(n), alpha, first(x, n, incx), incx, ap, l2::engine_rows<T>());
 }
 template <class T>
 void hpr(Uplo uplo, int n, real_t<T> alpha, const T* x, int incx, T* ap) {
-  kr::hpr(flipped(uplo), true, size(n), alpha, first(x, n, incx), incx, ap);
+  kr::hpr(flipped(uplo), true, size(n), alpha, first(x, n, incx), incx, ap, l2::engine_rows<T>());
 }
 // The rank-2 updates of the transpose take the vectors swapped (conjugated when Hermitian),
 // which is also the reference's order of terms.
 template <class T>
 void syr2(Uplo uplo, int n, T alpha, const T* x, int incx, const T* y, int incy, T* a, int lda) {
   kr::syr2(flipped(uplo), size(n), alpha, first(y, n, incy), incy, first(x, n, incx), incx, a,
-           size(lda));
+           size(lda), l2::engine_rows<T>());
 }
 template <class T>
 void her2(Uplo uplo, int n, T alpha, const T* x, int incx, const T* y, int incy, T* a, int lda) {
   kr::her2(flipped(uplo), true, size(n), alpha, first(y, n, incy), incy, first(x, n, incx), incx, a,
-           size(lda));
+           size(lda), l2::engine_rows<T>());
 }
 template <class T>
 void spr2(Uplo uplo, int n, T alpha, const T* x, int incx, const T* y, int incy, T* ap) {
-  kr::spr2(flipped(uplo), size(n), alpha, first(y, n, incy), incy, first(x, n, incx), incx, ap);
+  kr::spr2(flipped(uplo), size(n), alpha, first(y, n, incy), incy, first(x, n, incx), incx, ap,
+           l2::engine_rows<T>());
 }
 template <class T>
 void hpr2(Uplo uplo, int n, T alpha, const T* x, int incx, const T* y, int incy, T* ap) {
   kr::hpr2(flipped(uplo), true, size(n), alpha, first(y, n, incy), incy, first(x, n, incx), incx,
-           ap);
+           ap, l2::engine_rows<T>());
 }
 
 template <class T>
@@ -523,7 +530,7 @@ void gemv(Op trans, int m, int n, T alpha, const T* a, int lda, const T* x, int 
   const int lx = transposes(trans) ? m : n, ly = transposes(trans) ? n : m;
   if constexpr (is_complex_v<T>) {
     kr::gemv(trans, size(m), size(n), alpha, a, size(lda), first(x, lx, incx), incx, beta,
-             first(y, ly, incy), incy);
+             first(y, ly, incy), incy, l2::engine_rows<T>());
   } else {
     k::gemv(transposes(trans) ? k::Trans::T : k::Trans::N, size(m), size(n), alpha, a, size(lda),
             first(x, lx, incx), incx, beta, first(y, ly, incy), incy);
@@ -534,7 +541,7 @@ void gbmv(Op trans, int m, int n, int kl, int ku, T alpha, const T* a, int lda, 
           int incx, T beta, T* y, int incy) {
   const int lx = transposes(trans) ? m : n, ly = transposes(trans) ? n : m;
   kr::gbmv(trans, size(m), size(n), size(kl), size(ku), alpha, a, size(lda), first(x, lx, incx),
-           incx, beta, first(y, ly, incy), incy);
+           incx, beta, first(y, ly, incy), incy, l2::engine_rows<T>());
 }
 template <class T>
 void symv(Uplo uplo, int n, T alpha, const T* a, int lda, const T* x, int incx, T beta, T* y,
@@ -546,59 +553,63 @@ template <class T>
 void hemv(Uplo uplo, int n, T alpha, const T* a, int lda, const T* x, int incx, T beta, T* y,
           int incy) {
   kr::hemv(uplo, false, size(n), alpha, a, size(lda), first(x, n, incx), incx, beta,
-           first(y, n, incy), incy);
+           first(y, n, incy), incy, l2::engine_rows<T>());
 }
 template <class T>
 void sbmv(Uplo uplo, int n, int k, T alpha, const T* a, int lda, const T* x, int incx, T beta, T* y,
           int incy) {
   kr::sbmv(uplo, size(n), size(k), alpha, a, size(lda), first(x, n, incx), incx, beta,
-           first(y, n, incy), incy);
+           first(y, n, incy), incy, l2::engine_rows<T>());
 }
 template <class T>
 void hbmv(Uplo uplo, int n, int k, T alpha, const T* a, int lda, const T* x, int incx, T beta, T* y,
           int incy) {
   kr::hbmv(uplo, false, size(n), size(k), alpha, a, size(lda), first(x, n, incx), incx, beta,
-           first(y, n, incy), incy);
+           first(y, n, incy), incy, l2::engine_rows<T>());
 }
 template <class T>
 void spmv(Uplo uplo, int n, T alpha, const T* ap, const T* x, int incx, T beta, T* y, int incy) {
-  kr::spmv(uplo, size(n), alpha, ap, first(x, n, incx), incx, beta, first(y, n, incy), incy);
+  kr::spmv(uplo, size(n), alpha, ap, first(x, n, incx), incx, beta, first(y, n, incy), incy,
+           l2::engine_rows<T>());
 }
 template <class T>
 void hpmv(Uplo uplo, int n, T alpha, const T* ap, const T* x, int incx, T beta, T* y, int incy) {
-  kr::hpmv(uplo, false, size(n), alpha, ap, first(x, n, incx), incx, beta, first(y, n, incy), incy);
+  kr::hpmv(uplo, false, size(n), alpha, ap, first(x, n, incx), incx, beta, first(y, n, incy), incy,
+           l2::engine_rows<T>());
 }
 
 template <class T>
 void trmv(Uplo uplo, Op trans, Diag diag, int n, const T* a, int lda, T* x, int incx) {
-  kr::trmv(uplo, trans, diag, size(n), a, size(lda), first(x, n, incx), incx);
+  kr::trmv(uplo, trans, diag, size(n), a, size(lda), first(x, n, incx), incx, l2::engine_rows<T>());
 }
 template <class T>
 void tbmv(Uplo uplo, Op trans, Diag diag, int n, int k, const T* a, int lda, T* x, int incx) {
-  kr::tbmv(uplo, trans, diag, size(n), size(k), a, size(lda), first(x, n, incx), incx);
+  kr::tbmv(uplo, trans, diag, size(n), size(k), a, size(lda), first(x, n, incx), incx,
+           l2::engine_rows<T>());
 }
 template <class T>
 void tpmv(Uplo uplo, Op trans, Diag diag, int n, const T* ap, T* x, int incx) {
-  kr::tpmv(uplo, trans, diag, size(n), ap, first(x, n, incx), incx);
+  kr::tpmv(uplo, trans, diag, size(n), ap, first(x, n, incx), incx, l2::engine_rows<T>());
 }
 template <class T>
 void trsv(Uplo uplo, Op trans, Diag diag, int n, const T* a, int lda, T* x, int incx) {
-  kr::trsv(uplo, trans, diag, size(n), a, size(lda), first(x, n, incx), incx);
+  kr::trsv(uplo, trans, diag, size(n), a, size(lda), first(x, n, incx), incx, l2::engine_rows<T>());
 }
 template <class T>
 void tbsv(Uplo uplo, Op trans, Diag diag, int n, int k, const T* a, int lda, T* x, int incx) {
-  kr::tbsv(uplo, trans, diag, size(n), size(k), a, size(lda), first(x, n, incx), incx);
+  kr::tbsv(uplo, trans, diag, size(n), size(k), a, size(lda), first(x, n, incx), incx,
+           l2::engine_rows<T>());
 }
 template <class T>
 void tpsv(Uplo uplo, Op trans, Diag diag, int n, const T* ap, T* x, int incx) {
-  kr::tpsv(uplo, trans, diag, size(n), ap, first(x, n, incx), incx);
+  kr::tpsv(uplo, trans, diag, size(n), ap, first(x, n, incx), incx, l2::engine_rows<T>());
 }
 
 template <class T>
 void ger(int m, int n, T alpha, const T* x, int incx, const T* y, int incy, T* a, int lda) {
   if constexpr (is_complex_v<T>) {
     kr::ger(false, false, size(m), size(n), alpha, first(x, m, incx), incx, first(y, n, incy), incy,
-            a, size(lda));
+            a, size(lda), l2::engine_rows<T>());
   } else {
     k::ger(size(m), size(n), alpha, first(x, m, incx), incx, first(y, n, incy), incy, a, size(lda));
   }
@@ -610,40 +621,43 @@ void geru(int m, int n, T alpha, const T* x, int incx, const T* y, int incy, T* 
 template <class T>
 void gerc(int m, int n, T alpha, const T* x, int incx, const T* y, int incy, T* a, int lda) {
   kr::ger(false, true, size(m), size(n), alpha, first(x, m, incx), incx, first(y, n, incy), incy, a,
-          size(lda));
+          size(lda), l2::engine_rows<T>());
 }
 template <class T>
 void syr(Uplo uplo, int n, T alpha, const T* x, int incx, T* a, int lda) {
-  kr::syr(uplo, size(n), alpha, first(x, n, incx), incx, a, size(lda));
+  kr::syr(uplo, size(n), alpha, first(x, n, incx), incx, a, size(lda), l2::engine_rows<T>());
 }
 template <class T>
 void her(Uplo uplo, int n, real_t<T> alpha, const T* x, int incx, T* a, int lda) {
-  kr::her(uplo, false, size(n), alpha, first(x, n, incx), incx, a, size(lda));
+  kr::her(uplo, false, size(n), alpha, first(x, n, incx), incx, a, size(lda), l2::engine_rows<T>());
 }
 template <class T>
 void spr(Uplo uplo, int n, T alpha, const T* x, int incx, T* ap) {
-  kr::spr(uplo, size(n), alpha, first(x, n, incx), incx, ap);
+  kr::spr(uplo, size(n), alpha, first(x, n, incx), incx, ap, l2::engine_rows<T>());
 }
 template <class T>
 void hpr(Uplo uplo, int n, real_t<T> alpha, const T* x, int incx, T* ap) {
-  kr::hpr(uplo, false, size(n), alpha, first(x, n, incx), incx, ap);
+  kr::hpr(uplo, false, size(n), alpha, first(x, n, incx), incx, ap, l2::engine_rows<T>());
 }
 template <class T>
 void syr2(Uplo uplo, int n, T alpha, const T* x, int incx, const T* y, int incy, T* a, int lda) {
-  kr::syr2(uplo, size(n), alpha, first(x, n, incx), incx, first(y, n, incy), incy, a, size(lda));
+  kr::syr2(uplo, size(n), alpha, first(x, n, incx), incx, first(y, n, incy), incy, a, size(lda),
+           l2::engine_rows<T>());
 }
 template <class T>
 void her2(Uplo uplo, int n, T alpha, const T* x, int incx, const T* y, int incy, T* a, int lda) {
   kr::her2(uplo, false, size(n), alpha, first(x, n, incx), incx, first(y, n, incy), incy, a,
-           size(lda));
+           size(lda), l2::engine_rows<T>());
 }
 template <class T>
 void spr2(Uplo uplo, int n, T alpha, const T* x, int incx, const T* y, int incy, T* ap) {
-  kr::spr2(uplo, size(n), alpha, first(x, n, incx), incx, first(y, n, incy), incy, ap);
+  kr::spr2(uplo, size(n), alpha, first(x, n, incx), incx, first(y, n, incy), incy, ap,
+           l2::engine_rows<T>());
 }
 template <class T>
 void hpr2(Uplo uplo, int n, T alpha, const T* x, int incx, const T* y, int incy, T* ap) {
-  kr::hpr2(uplo, false, size(n), alpha, first(x, n, incx), incx, first(y, n, incy), incy, ap);
+  kr::hpr2(uplo, false, size(n), alpha, first(x, n, incx), incx, first(y, n, incy), incy, ap,
+           l2::engine_rows<T>());
 }
 
 // Cᵀ = op(B)ᵀ·op(A)ᵀ: the column-major product of the swapped operands, as netlib CBLAS calls

@@ -71,8 +71,8 @@ void gemm_blocks(Op opa, Op opb, size_t m, size_t n, size_t k, T alpha, const T*
   }
 }
 
-// The row operations of the base blocks: the engine's vector kernels for real types, the
-// reference engine's loops (the reference's textbook complex product) for complex ones.
+// The row operations of the base blocks: the engine's vector kernels (the complex axpy included);
+// the complex scaling is the reference engine's loop (the reference's textbook product).
 template <class T>
 void scale_row(size_t n, T alpha, T* x) {
   if constexpr (is_complex_v<T>) {
@@ -84,7 +84,7 @@ void scale_row(size_t n, T alpha, T* x) {
 template <class T>
 void add_row(size_t n, T alpha, const T* x, T* y) {
   if constexpr (is_complex_v<T>) {
-    kr::axpy(n, alpha, x, 1, y, 1);
+    k::axpy_strided(n, alpha, x, 1, y, 1);
   } else {
     k::axpy(n, alpha, x, y);
   }

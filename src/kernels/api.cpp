@@ -7,6 +7,7 @@
 #include <coheriq/kernels.hpp>
 
 #include <algorithm>
+#include <complex>
 #include <cstddef>
 #include <cstdint>
 #include <new>
@@ -81,6 +82,14 @@ void check_vectors(std::string_view function, std::size_t n, std::size_t vector,
                    const Rest&... rest) {
   check_vectors(function, n, vector, rest...);
 }
+template <class R, class... Rest>
+void check_vectors(std::string_view function, std::size_t n, std::size_t vector, std::complex<R>,
+                   const Rest&... rest) {
+  check_vectors(function, n, vector, rest...);
+}
+// A complex dot's result (one element, last).
+template <class R>
+void check_vectors(std::string_view, std::size_t, std::size_t, std::complex<R>*) {}
 
 // Vector `vector` (0: x, 1: y) of n elements does not fit in memory; `inc` is its increment in
 // the _strided kernels. Out of line: the checks below stay a compare on the kernels' path.

@@ -1,9 +1,10 @@
 // The reference engine's kernels for the BLAS beyond the kernels domain's candidates: level 1
 // (copy, swap, the rotations, complex arithmetic), level 2 and level 3, over float, double,
-// std::complex<float> and std::complex<double>. libcoheriq_blas maps every Fortran and CBLAS
-// call onto these (src/blas/layer.hpp) but for the real copy, swap, rot, gemv and ger, which are
-// kernels-domain candidates whose reference versions call these (blas1.cpp, blas2.cpp). Each of
-// the others will become a candidate with exactly this signature, so they follow its conventions:
+// std::complex<float> and std::complex<double>. libcoheriq_blas maps the Fortran and CBLAS
+// calls onto these (src/blas/layer.hpp) where no kernels-domain candidate serves them (the real
+// copy, swap, rot, gemv and ger are candidates whose reference versions call these: blas1.cpp,
+// blas2.cpp), passing its own row operations to the level-2 loops (RowOps, below). They follow
+// the conventions of the candidates:
 //
 // - Matrices are row-major as stored, with leading dimensions; sizes are std::size_t.
 // - A vector is (x, inc): element i is x[i * inc] for any increment, 0 and negative included;
@@ -90,17 +91,56 @@ size_t iamax(size_t n, const T* x, ptrdiff_t incx);
 float sdsdot(size_t n, float sb, const float* x, ptrdiff_t incx, const float* y, ptrdiff_t incy);
 double dsdot(size_t n, const float* x, ptrdiff_t incx, const float* y, ptrdiff_t incy);
 
+// ------------------------------ Row operations
+
+// Every level-2 kernel below is made of operations on a stored row of its matrix and a vector:
+// a dot and an axpy (the solves subtract a dot, the symmetric products take both at once, the
+// rank-2 updates two axpys at once). The
+// caller passes them: by default the scalar loops of blas_rows.hpp, in the reference BLAS's
+// order; libcoheriq_blas passes the kernels domain's strided and complex BLAS-1 kernels of the
+// engine in effect (src/blas/level2.hpp), so the same loops run at the engine's speed.
+template <class T>
+struct RowOps {
+  // Σ conj?(x_i)·y_i over n elements.
+  using Dot = T (*)(bool conj_x, size_t n, const T* x, ptrdiff_t incx, const T* y, ptrdiff_t incy);
+  // y_i += a·conj?(x_i) over n elements.
+  using Axpy = void (*)(bool conj_x, size_t n, T a, const T* x, ptrdiff_t incx, T* y,
+                        ptrdiff_t incy);
+  // total − Σ conj?(x_i)·y_i (the scalar loop takes each product out in turn, as the
+  // reference's trsv does).
+  using SubtractDot = T (*)(T total, bool conj_x, size_t n, const T* x, ptrdiff_t incx, const T* y,
+                            ptrdiff_t incy);
+  // Both at once, for a symmetric or Hermitian product's stored row p (contiguous): y_i +=
+  // a·conj?(p_i) (conj_axpy), and the result Σ conj?(p_i)·x_i (conj_dot); the scalar loop reads
+  // p once.
+  using AxpyDot = T (*)(bool conj_axpy, bool conj_dot, size_t n, T a, const T* p, T* y,
+                        ptrdiff_t incy, const T* x, ptrdiff_t incx);
+  // y_i += a·conj?(u_i) + b·conj?(v_i), the two terms summed first by the scalar loop (a
+  // rank-2 update's row).
+  using Axpy2 = void (*)(bool conj, size_t n, T a, const T* u, ptrdiff_t incu, T b, const T* v,
+                         ptrdiff_t incv, T* y);
+  Dot dot;
+  Axpy axpy;
+  SubtractDot subtract_dot;
+  AxpyDot axpy_dot;
+  Axpy2 axpy2;
+};
+// The scalar loops (all four types).
+template <class T>
+const RowOps<T>& scalar_rows();
+
 // ------------------------------ Level 2
 
 // y := alpha·op(A)·x + beta·y, A m x n; x has n elements for op N or Conj, m for T or C.
 template <class T>
 void gemv(Op op, size_t m, size_t n, T alpha, const T* a, size_t lda, const T* x, ptrdiff_t incx,
-          T beta, T* y, ptrdiff_t incy);
+          T beta, T* y, ptrdiff_t incy, const RowOps<T>& rows = scalar_rows<T>());
 // The same for a band matrix with kl sub- and ku super-diagonals: row i holds A(i, j) for
 // i − kl <= j <= i + ku at a[i·lda + kl + j − i].
 template <class T>
 void gbmv(Op op, size_t m, size_t n, size_t kl, size_t ku, T alpha, const T* a, size_t lda,
-          const T* x, ptrdiff_t incx, T beta, T* y, ptrdiff_t incy);
+          const T* x, ptrdiff_t incx, T beta, T* y, ptrdiff_t incy,
+          const RowOps<T>& rows = scalar_rows<T>());
 
 // y := alpha·A·x + beta·y, A n x n symmetric (real T) or Hermitian (complex T, hemv) given by
 // its `uplo` triangle; conj_a: conj(A) instead (which is Aᵀ for a Hermitian A). Band (sbmv,
@@ -109,69 +149,76 @@ void gbmv(Op op, size_t m, size_t n, size_t kl, size_t ku, T alpha, const T* a, 
 // triangle's rows one after another.
 template <class T>
 void symv(Uplo uplo, size_t n, T alpha, const T* a, size_t lda, const T* x, ptrdiff_t incx, T beta,
-          T* y, ptrdiff_t incy);
+          T* y, ptrdiff_t incy, const RowOps<T>& rows = scalar_rows<T>());
 template <class T>
 void hemv(Uplo uplo, bool conj_a, size_t n, T alpha, const T* a, size_t lda, const T* x,
-          ptrdiff_t incx, T beta, T* y, ptrdiff_t incy);
+          ptrdiff_t incx, T beta, T* y, ptrdiff_t incy, const RowOps<T>& rows = scalar_rows<T>());
 template <class T>
 void sbmv(Uplo uplo, size_t n, size_t k, T alpha, const T* a, size_t lda, const T* x,
-          ptrdiff_t incx, T beta, T* y, ptrdiff_t incy);
+          ptrdiff_t incx, T beta, T* y, ptrdiff_t incy, const RowOps<T>& rows = scalar_rows<T>());
 template <class T>
 void hbmv(Uplo uplo, bool conj_a, size_t n, size_t k, T alpha, const T* a, size_t lda, const T* x,
-          ptrdiff_t incx, T beta, T* y, ptrdiff_t incy);
+          ptrdiff_t incx, T beta, T* y, ptrdiff_t incy, const RowOps<T>& rows = scalar_rows<T>());
 template <class T>
 void spmv(Uplo uplo, size_t n, T alpha, const T* ap, const T* x, ptrdiff_t incx, T beta, T* y,
-          ptrdiff_t incy);
+          ptrdiff_t incy, const RowOps<T>& rows = scalar_rows<T>());
 template <class T>
 void hpmv(Uplo uplo, bool conj_a, size_t n, T alpha, const T* ap, const T* x, ptrdiff_t incx,
-          T beta, T* y, ptrdiff_t incy);
+          T beta, T* y, ptrdiff_t incy, const RowOps<T>& rows = scalar_rows<T>());
 
 // x := op(A)·x (trmv) and x := op(A)⁻¹·x (trsv), A n x n triangular (`uplo`), Unit: its diagonal
 // is taken as 1 and not read. Band and packed storage as for sbmv and spmv.
 template <class T>
-void trmv(Uplo uplo, Op op, Diag diag, size_t n, const T* a, size_t lda, T* x, ptrdiff_t incx);
+void trmv(Uplo uplo, Op op, Diag diag, size_t n, const T* a, size_t lda, T* x, ptrdiff_t incx,
+          const RowOps<T>& rows = scalar_rows<T>());
 template <class T>
 void tbmv(Uplo uplo, Op op, Diag diag, size_t n, size_t k, const T* a, size_t lda, T* x,
-          ptrdiff_t incx);
+          ptrdiff_t incx, const RowOps<T>& rows = scalar_rows<T>());
 template <class T>
-void tpmv(Uplo uplo, Op op, Diag diag, size_t n, const T* ap, T* x, ptrdiff_t incx);
+void tpmv(Uplo uplo, Op op, Diag diag, size_t n, const T* ap, T* x, ptrdiff_t incx,
+          const RowOps<T>& rows = scalar_rows<T>());
 template <class T>
-void trsv(Uplo uplo, Op op, Diag diag, size_t n, const T* a, size_t lda, T* x, ptrdiff_t incx);
+void trsv(Uplo uplo, Op op, Diag diag, size_t n, const T* a, size_t lda, T* x, ptrdiff_t incx,
+          const RowOps<T>& rows = scalar_rows<T>());
 template <class T>
 void tbsv(Uplo uplo, Op op, Diag diag, size_t n, size_t k, const T* a, size_t lda, T* x,
-          ptrdiff_t incx);
+          ptrdiff_t incx, const RowOps<T>& rows = scalar_rows<T>());
 template <class T>
-void tpsv(Uplo uplo, Op op, Diag diag, size_t n, const T* ap, T* x, ptrdiff_t incx);
+void tpsv(Uplo uplo, Op op, Diag diag, size_t n, const T* ap, T* x, ptrdiff_t incx,
+          const RowOps<T>& rows = scalar_rows<T>());
 
 // A := alpha·x'·y'ᵀ + A, A m x n, x' = conj(x) if conj_x else x, y' likewise (ger, geru, gerc).
 template <class T>
 void ger(bool conj_x, bool conj_y, size_t m, size_t n, T alpha, const T* x, ptrdiff_t incx,
-         const T* y, ptrdiff_t incy, T* a, size_t lda);
+         const T* y, ptrdiff_t incy, T* a, size_t lda, const RowOps<T>& rows = scalar_rows<T>());
 // The `uplo` triangle of A := alpha·x·xᵀ + A (syr, spr; real) or alpha·x'·x'ᴴ + A with x' =
 // conj?(x) and a real alpha (her, hpr; the diagonal's imaginary parts become 0).
 template <class T>
-void syr(Uplo uplo, size_t n, T alpha, const T* x, ptrdiff_t incx, T* a, size_t lda);
+void syr(Uplo uplo, size_t n, T alpha, const T* x, ptrdiff_t incx, T* a, size_t lda,
+         const RowOps<T>& rows = scalar_rows<T>());
 template <class T>
 void her(Uplo uplo, bool conj_x, size_t n, real_t<T> alpha, const T* x, ptrdiff_t incx, T* a,
-         size_t lda);
+         size_t lda, const RowOps<T>& rows = scalar_rows<T>());
 template <class T>
-void spr(Uplo uplo, size_t n, T alpha, const T* x, ptrdiff_t incx, T* ap);
+void spr(Uplo uplo, size_t n, T alpha, const T* x, ptrdiff_t incx, T* ap,
+         const RowOps<T>& rows = scalar_rows<T>());
 template <class T>
-void hpr(Uplo uplo, bool conj_x, size_t n, real_t<T> alpha, const T* x, ptrdiff_t incx, T* ap);
+void hpr(Uplo uplo, bool conj_x, size_t n, real_t<T> alpha, const T* x, ptrdiff_t incx, T* ap,
+         const RowOps<T>& rows = scalar_rows<T>());
 // The `uplo` triangle of A := alpha·x·yᵀ + alpha·y·xᵀ + A (syr2, spr2; real) or
 // alpha·x'·y'ᴴ + conj(alpha)·y'·x'ᴴ + A with x', y' conjugated when conj_xy (her2, hpr2).
 template <class T>
 void syr2(Uplo uplo, size_t n, T alpha, const T* x, ptrdiff_t incx, const T* y, ptrdiff_t incy,
-          T* a, size_t lda);
+          T* a, size_t lda, const RowOps<T>& rows = scalar_rows<T>());
 template <class T>
 void her2(Uplo uplo, bool conj_xy, size_t n, T alpha, const T* x, ptrdiff_t incx, const T* y,
-          ptrdiff_t incy, T* a, size_t lda);
+          ptrdiff_t incy, T* a, size_t lda, const RowOps<T>& rows = scalar_rows<T>());
 template <class T>
 void spr2(Uplo uplo, size_t n, T alpha, const T* x, ptrdiff_t incx, const T* y, ptrdiff_t incy,
-          T* ap);
+          T* ap, const RowOps<T>& rows = scalar_rows<T>());
 template <class T>
 void hpr2(Uplo uplo, bool conj_xy, size_t n, T alpha, const T* x, ptrdiff_t incx, const T* y,
-          ptrdiff_t incy, T* ap);
+          ptrdiff_t incy, T* ap, const RowOps<T>& rows = scalar_rows<T>());
 
 // ------------------------------ Level 3
 

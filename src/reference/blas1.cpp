@@ -1,5 +1,6 @@
 // The reference engine's BLAS-1 kernels: scalar, compensated, baseline flags.
 #include <cmath>
+#include <complex>
 #include <cstddef>
 #include <limits>
 #include <type_traits>
@@ -211,10 +212,55 @@ void rot_strided(std::size_t n, T* x, std::ptrdiff_t incx, T* y, std::ptrdiff_t 
   blas::rot(n, x, incx, y, incy, c, s);
 }
 
+// ------------------------------ Complex (T the real type): the same, over std::complex<T>
+
+// Σ conj?(x_i)·y_i, each part a compensated sum of the exact products (f32: products in f64).
+template <class T>
+std::complex<T> complex_dot(bool conj_x, std::size_t n, const std::complex<T>* x,
+                            std::ptrdiff_t incx, const std::complex<T>* y, std::ptrdiff_t incy) {
+  CompensatedSum re, im;
+  const double sign = conj_x ? -1.0 : 1.0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::complex<T> a = at(x, incx, i), b = at(y, incy, i);
+    const double ar = a.real(), ai = sign * static_cast<double>(a.imag());
+    const double br = b.real(), bi = b.imag();
+    re.add_product(ar, br);
+    re.add_product(-ai, bi);
+    im.add_product(ar, bi);
+    im.add_product(ai, br);
+  }
+  return {static_cast<T>(re.value()), static_cast<T>(im.value())};
+}
+
+template <class T>
+void dotu_strided(std::size_t n, const std::complex<T>* x, std::ptrdiff_t incx,
+                  const std::complex<T>* y, std::ptrdiff_t incy, std::complex<T>* result) {
+  *result = complex_dot(false, n, x, incx, y, incy);
+}
+template <class T>
+void dotc_strided(std::size_t n, const std::complex<T>* x, std::ptrdiff_t incx,
+                  const std::complex<T>* y, std::ptrdiff_t incy, std::complex<T>* result) {
+  *result = complex_dot(true, n, x, incx, y, incy);
+}
+
+// In order, element by element, the textbook product added to y_i (the reference BLAS's).
+template <class T>
+void axpy_strided(std::size_t n, std::complex<T> a, const std::complex<T>* x, std::ptrdiff_t incx,
+                  std::complex<T>* y, std::ptrdiff_t incy) {
+  for (std::size_t i = 0; i < n; ++i) at(y, incy, i) += mul(a, at(x, incx, i));
+}
+template <class T>
+void axpyc_strided(std::size_t n, std::complex<T> a, const std::complex<T>* x, std::ptrdiff_t incx,
+                   std::complex<T>* y, std::ptrdiff_t incy) {
+  for (std::size_t i = 0; i < n; ++i) at(y, incy, i) += mul(a, std::conj(at(x, incx, i)));
+}
+
 // Explicit instantiations of every row of the candidate list this file implements.
 #define COHERIQ_REFERENCE_INSTANTIATE(op, S, impl, touched, R, params, args) template R impl params;
 COHERIQ_KERNELS_PUBLIC_TYPED(COHERIQ_REFERENCE_INSTANTIATE, float, f32)
 COHERIQ_KERNELS_PUBLIC_TYPED(COHERIQ_REFERENCE_INSTANTIATE, double, f64)
+COHERIQ_KERNELS_COMPLEX_TYPED(COHERIQ_REFERENCE_INSTANTIATE, float, c32)
+COHERIQ_KERNELS_COMPLEX_TYPED(COHERIQ_REFERENCE_INSTANTIATE, double, c64)
 #undef COHERIQ_REFERENCE_INSTANTIATE
 
 }  // namespace coheriq::kernels::reference

@@ -147,14 +147,14 @@ void symmetric_product(bool hermitian, Side side, Uplo uplo, size_t m, size_t n,
     const Triangle<const T> triangle{a, lda, n, uplo};
     for (size_t i = 0; i < m; ++i) {
       symmetric_multiply(hermitian, hermitian, n, triangle, alpha, b + i * ldb, 1, beta,
-                         c + i * ldc, 1);
+                         c + i * ldc, 1, scalar_rows<T>());
     }
     return;
   }
   const Triangle<const T> triangle{a, lda, m, uplo};
   for (size_t j = 0; j < n; ++j) {
     symmetric_multiply(hermitian, false, m, triangle, alpha, b + j, static_cast<ptrdiff_t>(ldb),
-                       beta, c + j, static_cast<ptrdiff_t>(ldc));
+                       beta, c + j, static_cast<ptrdiff_t>(ldc), scalar_rows<T>());
   }
 }
 
@@ -194,7 +194,7 @@ void gemm(Op opa, Op opb, size_t m, size_t n, size_t k, T alpha, const T* a, siz
       scale_by_beta(n, beta, ci, 1);
       for (size_t l = 0; l < k; ++l) {
         const T ail = conj_if(ca, ta ? a[l * lda + i] : a[i * lda + l]);
-        row_axpy(cb, mul(alpha, ail), b + l * ldb, 0, n, ci, 1);
+        row_axpy(scalar_rows<T>(), cb, mul(alpha, ail), b + l * ldb, 0, n, ci, 1);
       }
       continue;
     }
@@ -256,7 +256,8 @@ void trmm(Side side, Uplo uplo, Op op, Diag diag, size_t m, size_t n, T alpha, c
     // A row b of B becomes alpha·b·op(A) = (alpha·op(A)ᵀ·bᵀ)ᵀ: a trmv with the transposed op.
     const Triangle<const T> triangle{a, lda, n, uplo};
     for (size_t i = 0; i < m; ++i) {
-      triangular_multiply(uplo, transposed(op), diag, n, triangle, alpha, b + i * ldb, 1);
+      triangular_multiply(uplo, transposed(op), diag, n, triangle, alpha, b + i * ldb, 1,
+                          scalar_rows<T>());
     }
     return;
   }
@@ -273,7 +274,7 @@ void trmm(Side side, Uplo uplo, Op op, Diag diag, size_t m, size_t n, T alpha, c
     const size_t lo = tri.upward ? i + 1 : 0, hi = tri.upward ? m : i;
     for (size_t kk = lo; kk < hi; ++kk) {
       const T t = tri.at(i, kk);
-      if (t != T(0)) row_axpy(false, t, b + kk * ldb, 0, n, bi, 1);
+      if (t != T(0)) row_axpy(scalar_rows<T>(), false, t, b + kk * ldb, 0, n, bi, 1);
     }
     if (alpha != T(1)) {
       for (size_t j = 0; j < n; ++j) bi[j] = mul(alpha, bi[j]);
@@ -291,7 +292,8 @@ void trsm(Side side, Uplo uplo, Op op, Diag diag, size_t m, size_t n, T alpha, c
     // A row x of X with x·op(A) = alpha·b: op(A)ᵀ·xᵀ = alpha·bᵀ, a trsv with the transposed op.
     const Triangle<const T> triangle{a, lda, n, uplo};
     for (size_t i = 0; i < m; ++i) {
-      triangular_solve(uplo, transposed(op), diag, n, triangle, alpha, b + i * ldb, 1);
+      triangular_solve(uplo, transposed(op), diag, n, triangle, alpha, b + i * ldb, 1,
+                       scalar_rows<T>());
     }
     return;
   }
@@ -307,7 +309,7 @@ void trsm(Side side, Uplo uplo, Op op, Diag diag, size_t m, size_t n, T alpha, c
     const size_t lo = tri.upward ? i + 1 : 0, hi = tri.upward ? m : i;
     for (size_t kk = lo; kk < hi; ++kk) {
       const T t = tri.at(i, kk);
-      if (t != T(0)) row_axpy(false, -t, b + kk * ldb, 0, n, bi, 1);
+      if (t != T(0)) row_axpy(scalar_rows<T>(), false, -t, b + kk * ldb, 0, n, bi, 1);
     }
     if (!tri.unit) {
       const T d = tri.at(i, i);

@@ -92,30 +92,80 @@ T& at(T* x, ptrdiff_t inc, size_t i) {
   return x[static_cast<ptrdiff_t>(i) * inc];
 }
 
-// Σ over j in [lo, hi) of conj?(p[j])·x_j, in order.
+// The scalar row operations (RowOps, blas.hpp): each sum in order, each product the textbook
+// one, as the reference BLAS computes them.
 template <class T>
-T row_dot(bool conj_p, const T* p, size_t lo, size_t hi, const T* x, ptrdiff_t incx) {
+T scalar_dot(bool conj_x, size_t n, const T* x, ptrdiff_t incx, const T* y, ptrdiff_t incy) {
   T total(0);
-  if (conj_p) {
-    for (size_t j = lo; j < hi; ++j) total += mul(conj(p[j]), at(x, incx, j));
-  } else if (incx == 1) {
-    for (size_t j = lo; j < hi; ++j) total += mul(p[j], x[j]);
+  if (conj_x) {
+    for (size_t j = 0; j < n; ++j) total += mul(conj(at(x, incx, j)), at(y, incy, j));
+  } else if (incx == 1 && incy == 1) {
+    for (size_t j = 0; j < n; ++j) total += mul(x[j], y[j]);
   } else {
-    for (size_t j = lo; j < hi; ++j) total += mul(p[j], at(x, incx, j));
+    for (size_t j = 0; j < n; ++j) total += mul(at(x, incx, j), at(y, incy, j));
+  }
+  return total;
+}
+template <class T>
+void scalar_axpy(bool conj_x, size_t n, T a, const T* x, ptrdiff_t incx, T* y, ptrdiff_t incy) {
+  if (conj_x) {
+    for (size_t j = 0; j < n; ++j) at(y, incy, j) += mul(a, conj(at(x, incx, j)));
+  } else if (incx == 1 && incy == 1) {
+    for (size_t j = 0; j < n; ++j) y[j] += mul(a, x[j]);
+  } else {
+    for (size_t j = 0; j < n; ++j) at(y, incy, j) += mul(a, at(x, incx, j));
+  }
+}
+template <class T>
+T scalar_subtract_dot(T total, bool conj_x, size_t n, const T* x, ptrdiff_t incx, const T* y,
+                      ptrdiff_t incy) {
+  for (size_t j = 0; j < n; ++j) total -= mul(conj_if(conj_x, at(x, incx, j)), at(y, incy, j));
+  return total;
+}
+
+template <class T>
+T scalar_axpy_dot(bool conj_axpy, bool conj_dot, size_t n, T a, const T* p, T* y, ptrdiff_t incy,
+                  const T* x, ptrdiff_t incx) {
+  T total(0);
+  if (incx == 1 && incy == 1) {
+    for (size_t j = 0; j < n; ++j) {
+      y[j] += mul(a, conj_if(conj_axpy, p[j]));
+      total += mul(conj_if(conj_dot, p[j]), x[j]);
+    }
+    return total;
+  }
+  for (size_t j = 0; j < n; ++j) {
+    at(y, incy, j) += mul(a, conj_if(conj_axpy, p[j]));
+    total += mul(conj_if(conj_dot, p[j]), at(x, incx, j));
   }
   return total;
 }
 
+template <class T>
+void scalar_axpy2(bool conj, size_t n, T a, const T* u, ptrdiff_t incu, T b, const T* v,
+                  ptrdiff_t incv, T* y) {
+  if (incu == 1 && incv == 1) {
+    for (size_t j = 0; j < n; ++j)
+      y[j] += mul(conj_if(conj, u[j]), a) + mul(conj_if(conj, v[j]), b);
+    return;
+  }
+  for (size_t j = 0; j < n; ++j) {
+    y[j] += mul(conj_if(conj, at(u, incu, j)), a) + mul(conj_if(conj, at(v, incv, j)), b);
+  }
+}
+
+// Σ over j in [lo, hi) of conj?(p[j])·x_j: a stored row (contiguous) times a vector.
+template <class T>
+T row_dot(const RowOps<T>& rows, bool conj_p, const T* p, size_t lo, size_t hi, const T* x,
+          ptrdiff_t incx) {
+  return lo < hi ? rows.dot(conj_p, hi - lo, p + lo, 1, &at(x, incx, lo), incx) : T(0);
+}
+
 // y_j += t·conj?(p[j]) for j in [lo, hi).
 template <class T>
-void row_axpy(bool conj_p, T t, const T* p, size_t lo, size_t hi, T* y, ptrdiff_t incy) {
-  if (conj_p) {
-    for (size_t j = lo; j < hi; ++j) at(y, incy, j) += mul(t, conj(p[j]));
-  } else if (incy == 1) {
-    for (size_t j = lo; j < hi; ++j) y[j] += mul(t, p[j]);
-  } else {
-    for (size_t j = lo; j < hi; ++j) at(y, incy, j) += mul(t, p[j]);
-  }
+void row_axpy(const RowOps<T>& rows, bool conj_p, T t, const T* p, size_t lo, size_t hi, T* y,
+              ptrdiff_t incy) {
+  if (lo < hi) rows.axpy(conj_p, hi - lo, t, p + lo, 1, &at(y, incy, lo), incy);
 }
 
 // y := beta·y over n elements: zeros without reading y when beta == 0, nothing when beta == 1.
@@ -149,7 +199,7 @@ constexpr Op transposed(Op op) {
 // finished sum (N, Conj), as in the reference.
 template <class T, class S>
 void triangular_multiply(Uplo uplo, Op op, Diag diag, size_t n, const S& a, T alpha, T* x,
-                         ptrdiff_t incx) {
+                         ptrdiff_t incx, const RowOps<T>& rows) {
   const bool cj = is_complex_v<T> && conjugates(op), unit = diag == Diag::Unit;
   const bool upper = uplo == Uplo::Upper;
   if (!transposes(op)) {
@@ -157,7 +207,8 @@ void triangular_multiply(Uplo uplo, Op op, Diag diag, size_t n, const S& a, T al
       const size_t i = upper ? step : n - 1 - step;
       const Row<const T> r = a.row(i);
       T total = unit ? at(x, incx, i) : mul(conj_if(cj, r.p[i]), at(x, incx, i));
-      total += upper ? row_dot(cj, r.p, i + 1, r.hi, x, incx) : row_dot(cj, r.p, r.lo, i, x, incx);
+      total += upper ? row_dot<T>(rows, cj, r.p, i + 1, r.hi, x, incx)
+                     : row_dot<T>(rows, cj, r.p, r.lo, i, x, incx);
       at(x, incx, i) = alpha == T(1) ? total : mul(alpha, total);
     }
     return;
@@ -169,9 +220,9 @@ void triangular_multiply(Uplo uplo, Op op, Diag diag, size_t n, const S& a, T al
     const Row<const T> r = a.row(i);
     const T t = alpha == T(1) ? xi : mul(alpha, xi);
     if (upper) {
-      row_axpy(cj, t, r.p, i + 1, r.hi, x, incx);
+      row_axpy(rows, cj, t, r.p, i + 1, r.hi, x, incx);
     } else {
-      row_axpy(cj, t, r.p, r.lo, i, x, incx);
+      row_axpy(rows, cj, t, r.p, r.lo, i, x, incx);
     }
     at(x, incx, i) = unit ? t : mul(t, conj_if(cj, r.p[i]));
   }
@@ -182,17 +233,17 @@ void triangular_multiply(Uplo uplo, Op op, Diag diag, size_t n, const S& a, T al
 // final x_i is taken out of the later x_j (skipped when 0).
 template <class T, class S>
 void triangular_solve(Uplo uplo, Op op, Diag diag, size_t n, const S& a, T alpha, T* x,
-                      ptrdiff_t incx) {
+                      ptrdiff_t incx, const RowOps<T>& rows) {
   const bool cj = is_complex_v<T> && conjugates(op), unit = diag == Diag::Unit;
   const bool upper = uplo == Uplo::Upper;
   if (!transposes(op)) {
     for (size_t step = 0; step < n; ++step) {
       const size_t i = upper ? n - 1 - step : step;
       const Row<const T> r = a.row(i);
-      // Each product taken out of the running value in turn, as the reference does.
       T total = alpha == T(1) ? at(x, incx, i) : mul(alpha, at(x, incx, i));
       const size_t lo = upper ? i + 1 : r.lo, hi = upper ? r.hi : i;
-      for (size_t j = lo; j < hi; ++j) total -= mul(conj_if(cj, r.p[j]), at(x, incx, j));
+      if (lo < hi)
+        total = rows.subtract_dot(total, cj, hi - lo, r.p + lo, 1, &at(x, incx, lo), incx);
       at(x, incx, i) = unit ? total : div(total, conj_if(cj, r.p[i]));
     }
     return;
@@ -208,9 +259,9 @@ void triangular_solve(Uplo uplo, Op op, Diag diag, size_t n, const S& a, T alpha
     if (!unit) xi = div(xi, conj_if(cj, r.p[i]));
     const T t = -xi;
     if (upper) {
-      row_axpy(cj, t, r.p, i + 1, r.hi, x, incx);
+      row_axpy(rows, cj, t, r.p, i + 1, r.hi, x, incx);
     } else {
-      row_axpy(cj, t, r.p, r.lo, i, x, incx);
+      row_axpy(rows, cj, t, r.p, r.lo, i, x, incx);
     }
   }
 }
@@ -221,7 +272,7 @@ void triangular_solve(Uplo uplo, Op op, Diag diag, size_t n, const S& a, T alpha
 // real.
 template <class T, class S>
 void symmetric_multiply(bool hermitian, bool conj_m, size_t n, const S& a, T alpha, const T* x,
-                        ptrdiff_t incx, T beta, T* y, ptrdiff_t incy) {
+                        ptrdiff_t incx, T beta, T* y, ptrdiff_t incy, const RowOps<T>& rows) {
   if (n == 0 || (alpha == T(0) && beta == T(1))) return;
   scale_by_beta(n, beta, y, incy);
   if (alpha == T(0)) return;
@@ -234,20 +285,12 @@ void symmetric_multiply(bool hermitian, bool conj_m, size_t n, const S& a, T alp
     T& yi = at(y, incy, i);
     if (diagonal_first) yi += diagonal;
     T t2(0);
-    // The stored elements off the diagonal: those before it, then those after it.
+    // The stored elements off the diagonal, those before it, then those after it: each adds its
+    // mirror's term to y (conjugated for a Hermitian M) and its row's to t2.
     const auto off_diagonal = [&](size_t lo, size_t hi) {
-      if (incx == 1 && incy == 1) {
-        for (size_t j = lo; j < hi; ++j) {
-          const T w = conj_if(cj, r.p[j]);
-          y[j] += mul(t1, conj_if(mirror_conj, w));
-          t2 += mul(w, x[j]);
-        }
-        return;
-      }
-      for (size_t j = lo; j < hi; ++j) {
-        const T w = conj_if(cj, r.p[j]);
-        at(y, incy, j) += mul(t1, conj_if(mirror_conj, w));
-        t2 += mul(w, at(x, incx, j));
+      if (lo < hi) {
+        t2 += rows.axpy_dot(cj != mirror_conj, cj, hi - lo, t1, r.p + lo, &at(y, incy, lo), incy,
+                            &at(x, incx, lo), incx);
       }
     };
     off_diagonal(r.lo, i);

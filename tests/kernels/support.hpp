@@ -223,7 +223,17 @@ struct Strided {
         inc(increment),
         span(size == 0 ? 1 : (size - 1) * std::size_t(increment < 0 ? -increment : increment) + 1),
         storage(span, T(12345)) {
-    for (std::size_t i = 0; i < size; ++i) at(i) = random.uniform<T>(T(-1), T(1));
+    for (std::size_t i = 0; i < size; ++i) at(i) = draw(random);
+  }
+  // Uniform in [-1, 1) (each part of a complex T).
+  static T draw(Random& random) {
+    if constexpr (std::is_floating_point_v<T>) {
+      return random.uniform<T>(T(-1), T(1));
+    } else {
+      using R = typename T::value_type;
+      const R re = random.uniform<R>(R(-1), R(1));
+      return T(re, random.uniform<R>(R(-1), R(1)));
+    }
   }
   // Element 0: the lowest address for inc >= 0, the highest for inc < 0 (the kernels' contract).
   T* base() { return storage.data() + (inc < 0 ? span - 1 : 0); }

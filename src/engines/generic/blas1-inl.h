@@ -15,6 +15,7 @@
 #ifndef COHERIQ_ENGINES_GENERIC_BLAS1_INL_H_
 #define COHERIQ_ENGINES_GENERIC_BLAS1_INL_H_
 
+#include <complex>
 #include <cstddef>
 
 #include "engines/generic/namespace.h"
@@ -814,6 +815,179 @@ HWY_ATTR void rot_strided(std::size_t n, T* x, std::ptrdiff_t incx, T* y, std::p
     ScatterAny(len, bx, xs, incx);
     ScatterAny(len, by, ys, incy);
   }
+}
+
+// ------------------------------ Complex: interleaved pairs (dotu, dotc, axpy, axpyc)
+
+// A contiguous complex vector of n elements is 2n reals, each real part in an even lane and its
+// imaginary part in the odd lane after it (a vector's lane count is even, so no pair straddles
+// two vectors). a·x = a_r·x + a_i·(i·x), and i·x is x with its pairs swapped (Reverse2) and the
+// even lanes negated, folded into the constant: one Reverse2 and two fused multiply-adds per
+// vector. The arrays are read as T: engine code calls no std::complex member (an unoptimized
+// build would emit it as a weak symbol with this engine's ISA flags).
+
+// A vector whose even lanes are `even` and odd lanes `odd`.
+template <class D, class T>
+HWY_INLINE hn::Vec<D> EvenOdd(D d, T even, T odd) {
+  return hn::OddEven(hn::Set(d, odd), hn::Set(d, even));
+}
+
+// y += a·conj?(x) over n contiguous complex elements: y += direct·x + swapped·Reverse2(x), with
+// direct = (a_r, a_r), swapped = (-a_i, a_i) for a·x and direct = (a_r, -a_r), swapped =
+// (a_i, a_i) for a·conj(x). x == y allowed.
+template <bool kConj, class T>
+HWY_INLINE void ComplexAxpyContiguous(std::size_t n, T ar, T ai, const T* x, T* y) {
+  const hn::ScalableTag<T> d;
+  const std::size_t N = hn::Lanes(d), m = 2 * n;
+  const auto direct = kConj ? EvenOdd(d, ar, -ar) : hn::Set(d, ar);
+  const auto swapped = kConj ? hn::Set(d, ai) : EvenOdd(d, -ai, ai);
+  const auto update = [&](auto xv, auto yv) HWY_ATTR {
+    return hn::MulAdd(direct, xv, hn::MulAdd(swapped, hn::Reverse2(d, xv), yv));
+  };
+  std::size_t i = 0;
+  for (; i + 2 * N <= m; i += 2 * N) {
+    const auto x0 = hn::LoadU(d, x + i), x1 = hn::LoadU(d, x + i + N);
+    const auto y0 = hn::LoadU(d, y + i), y1 = hn::LoadU(d, y + i + N);
+    hn::StoreU(update(x0, y0), d, y + i);
+    hn::StoreU(update(x1, y1), d, y + i + N);
+  }
+  for (; i + N <= m; i += N) hn::StoreU(update(hn::LoadU(d, x + i), hn::LoadU(d, y + i)), d, y + i);
+  if (i < m) {
+    const auto mask = hn::FirstN(d, m - i);
+    const auto xv = hn::MaskedLoad(mask, d, x + i);
+    hn::BlendedStore(update(xv, hn::MaskedLoad(mask, d, y + i)), mask, d, y + i);
+  }
+}
+
+// Σ conj?(x)·y over n contiguous complex elements into (*re, *im): p = Σ x·y and s = Σ
+// x·Reverse2(y) lane by lane; dotu = (Σ even p − Σ odd p, Σ s), dotc = (Σ p, Σ even s − Σ odd s).
+template <bool kConj, class T>
+HWY_INLINE void ComplexDotContiguous(std::size_t n, const T* x, const T* y, T* re, T* im) {
+  const hn::ScalableTag<T> d;
+  const std::size_t N = hn::Lanes(d), m = 2 * n;
+  auto p0 = hn::Zero(d), p1 = hn::Zero(d), s0 = hn::Zero(d), s1 = hn::Zero(d);
+  std::size_t i = 0;
+  for (; i + 2 * N <= m; i += 2 * N) {
+    const auto x0 = hn::LoadU(d, x + i), x1 = hn::LoadU(d, x + i + N);
+    const auto y0 = hn::LoadU(d, y + i), y1 = hn::LoadU(d, y + i + N);
+    p0 = hn::MulAdd(x0, y0, p0);
+    s0 = hn::MulAdd(x0, hn::Reverse2(d, y0), s0);
+    p1 = hn::MulAdd(x1, y1, p1);
+    s1 = hn::MulAdd(x1, hn::Reverse2(d, y1), s1);
+  }
+  for (; i + N <= m; i += N) {
+    const auto xv = hn::LoadU(d, x + i), yv = hn::LoadU(d, y + i);
+    p0 = hn::MulAdd(xv, yv, p0);
+    s0 = hn::MulAdd(xv, hn::Reverse2(d, yv), s0);
+  }
+  if (i < m) {  // masked-off lanes load as 0
+    const auto mask = hn::FirstN(d, m - i);
+    const auto xv = hn::MaskedLoad(mask, d, x + i), yv = hn::MaskedLoad(mask, d, y + i);
+    p1 = hn::MulAdd(xv, yv, p1);
+    s1 = hn::MulAdd(xv, hn::Reverse2(d, yv), s1);
+  }
+  const auto p = hn::Add(p0, p1), s = hn::Add(s0, s1);
+  const auto sign = EvenOdd(d, T(1), T(-1));
+  *re = hn::GetLane(hn::SumOfLanes(d, kConj ? p : hn::Mul(p, sign)));
+  *im = hn::GetLane(hn::SumOfLanes(d, kConj ? hn::Mul(s, sign) : s));
+}
+
+// Elements of a strided complex vector (increment `inc` complex elements) to and from pairs in a
+// buffer.
+template <class T>
+HWY_INLINE void GatherPairs(std::size_t len, const T* x, std::ptrdiff_t inc, T* buf) {
+  for (std::size_t i = 0; i < len; ++i) {
+    const T* p = ElementPtr(x, 2 * inc, i);
+    buf[2 * i] = p[0];
+    buf[2 * i + 1] = p[1];
+  }
+}
+template <class T>
+HWY_INLINE void ScatterPairs(std::size_t len, const T* buf, T* x, std::ptrdiff_t inc) {
+  for (std::size_t i = 0; i < len; ++i) {
+    T* p = ElementPtr(x, 2 * inc, i);
+    p[0] = buf[2 * i];
+    p[1] = buf[2 * i + 1];
+  }
+}
+
+// Complex elements per chunk of a strided call: a chunk's pairs fill kStridedChunk reals.
+inline constexpr std::size_t kComplexChunk = kStridedChunk / 2;
+
+template <bool kConj, class T>
+HWY_INLINE void ComplexDot(std::size_t n, const T* x, std::ptrdiff_t incx, const T* y,
+                           std::ptrdiff_t incy, T* result) {
+  if (incx == 1 && incy == 1) return ComplexDotContiguous<kConj>(n, x, y, result, result + 1);
+  HWY_ALIGN T bx[kStridedChunk];
+  HWY_ALIGN T by[kStridedChunk];
+  T re = T{0}, im = T{0};
+  for (std::size_t start = 0; start < n; start += kComplexChunk) {
+    const std::size_t len = n - start < kComplexChunk ? n - start : kComplexChunk;
+    const T* xs = ElementPtr(x, 2 * incx, start);
+    const T* ys = ElementPtr(y, 2 * incy, start);
+    if (incx != 1) GatherPairs(len, xs, incx, bx);
+    if (incy != 1) GatherPairs(len, ys, incy, by);
+    T chunk_re, chunk_im;
+    ComplexDotContiguous<kConj>(len, incx == 1 ? xs : bx, incy == 1 ? ys : by, &chunk_re,
+                                &chunk_im);
+    re += chunk_re;
+    im += chunk_im;
+  }
+  result[0] = re;
+  result[1] = im;
+}
+
+template <bool kConj, class T>
+HWY_INLINE void ComplexAxpy(std::size_t n, const T* a, const T* x, std::ptrdiff_t incx, T* y,
+                            std::ptrdiff_t incy) {
+  const T ar = a[0], ai = a[1];
+  if (incx == 1 && incy == 1) return ComplexAxpyContiguous<kConj>(n, ar, ai, x, y);
+  if (incy == 0) {  // every update on y[0], in order, as the reference
+    for (std::size_t i = 0; i < n; ++i) {
+      const T* p = ElementPtr(x, 2 * incx, i);
+      const T xr = p[0], xi = kConj ? -p[1] : p[1];
+      y[0] += ar * xr - ai * xi;
+      y[1] += ar * xi + ai * xr;
+    }
+    return;
+  }
+  HWY_ALIGN T bx[kStridedChunk];
+  HWY_ALIGN T by[kStridedChunk];
+  for (std::size_t start = 0; start < n; start += kComplexChunk) {
+    const std::size_t len = n - start < kComplexChunk ? n - start : kComplexChunk;
+    const T* xs = ElementPtr(x, 2 * incx, start);
+    T* ys = ElementPtr(y, 2 * incy, start);
+    // y's chunk is gathered before it is scattered, so y == x works as in the contiguous form.
+    if (incy != 1) GatherPairs(len, ys, incy, by);
+    if (incx != 1) GatherPairs(len, xs, incx, bx);
+    ComplexAxpyContiguous<kConj>(len, ar, ai, incx == 1 ? xs : bx, incy == 1 ? ys : by);
+    if (incy != 1) ScatterPairs(len, by, ys, incy);
+  }
+}
+
+template <class T>
+HWY_ATTR void dotu_strided(std::size_t n, const std::complex<T>* x, std::ptrdiff_t incx,
+                           const std::complex<T>* y, std::ptrdiff_t incy, std::complex<T>* result) {
+  ComplexDot<false>(n, reinterpret_cast<const T*>(x), incx, reinterpret_cast<const T*>(y), incy,
+                    reinterpret_cast<T*>(result));
+}
+template <class T>
+HWY_ATTR void dotc_strided(std::size_t n, const std::complex<T>* x, std::ptrdiff_t incx,
+                           const std::complex<T>* y, std::ptrdiff_t incy, std::complex<T>* result) {
+  ComplexDot<true>(n, reinterpret_cast<const T*>(x), incx, reinterpret_cast<const T*>(y), incy,
+                   reinterpret_cast<T*>(result));
+}
+template <class T>
+HWY_ATTR void axpy_strided(std::size_t n, std::complex<T> a, const std::complex<T>* x,
+                           std::ptrdiff_t incx, std::complex<T>* y, std::ptrdiff_t incy) {
+  ComplexAxpy<false>(n, reinterpret_cast<const T*>(&a), reinterpret_cast<const T*>(x), incx,
+                     reinterpret_cast<T*>(y), incy);
+}
+template <class T>
+HWY_ATTR void axpyc_strided(std::size_t n, std::complex<T> a, const std::complex<T>* x,
+                            std::ptrdiff_t incx, std::complex<T>* y, std::ptrdiff_t incy) {
+  ComplexAxpy<true>(n, reinterpret_cast<const T*>(&a), reinterpret_cast<const T*>(x), incx,
+                    reinterpret_cast<T*>(y), incy);
 }
 
 COHERIQ_GENERIC_END
