@@ -150,7 +150,9 @@ int coheriq_vdsinh(size_t n, const double* x, double* y);
 int coheriq_vscosh(size_t n, const float* x, float* y);
 int coheriq_vdcosh(size_t n, const double* x, double* y);
 int coheriq_vserf(size_t n, const float* x, float* y);
+int coheriq_vderf(size_t n, const double* x, double* y);
 int coheriq_vserfc(size_t n, const float* x, float* y);
+int coheriq_vderfc(size_t n, const double* x, double* y);
 
 /* ------------------------------ GEMM: row-major C = alpha * op(A) * op(B) + beta * C, op(A) is
  * m x k, op(B) is k x n; beta == 0 ignores C's old contents. */

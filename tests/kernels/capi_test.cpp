@@ -252,6 +252,8 @@ struct Math<double> {
             {"atan", coheriq_vdatan, atan},
             {"sinh", coheriq_vdsinh, sinh},
             {"cosh", coheriq_vdcosh, cosh},
+            {"erf", coheriq_vderf, erf},
+            {"erfc", coheriq_vderfc, erfc},
             {"sigmoid", coheriq_vdsigmoid, sigmoid},
             {"softmax", coheriq_vdsoftmax, softmax},
             {"silu", coheriq_vdsilu, silu},

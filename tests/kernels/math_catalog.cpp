@@ -313,13 +313,15 @@ std::vector<MathFunction> make_catalogue() {
                   {0x1p-149L, 1.0L},
                   {-0x1p-1074L, 1.0L}}});
 
-  // erf, erfc (f32): the change of method at |x| = 1, where erf reaches 1 (3.92) and where erfc
-  // underflows (9.19 to subnormal, 10.06 to 0).
-  const std::vector<Range> erf_ranges = {{-1.5L, 1.5L}, {-4.5L, 4.5L}, {-11, 11}};
+  // erf, erfc: the changes of method (f32: |x| = 1; f64: 1/2, 3/4, 3/2 and 4), where erf reaches 1
+  // (f32 3.92, f64 5.93) and where erfc underflows (f32 9.19 to subnormal, 10.06 to 0; f64 26.55
+  // and 27.23).
+  const std::vector<Range> erf_ranges = {{-1.5L, 1.5L}, {-4.5L, 4.5L}, {-11, 11},  {-0.6L, 0.6L},
+                                         {-6.5L, 6.5L}, {-28, 28},     {26, 27.5L}};
   all.push_back({"erf",
                  1,
                  unary<float>(&ck::erf, &ref::erf<float>),
-                 Kernels<double>{},
+                 unary<double>(&ck::erf, &ref::erf<double>),
                  unary_oracle([](auto x) { return std::erf(x); }),
                  1.0,
                  1.0,
@@ -330,12 +332,15 @@ std::vector<MathFunction> make_catalogue() {
                   {-kInfinity, -1.0L},
                   {10.0L, 1.0L},
                   {-10.0L, -1.0L},
-                  {0x1p-149L, 0x1p-149L},
-                  {-0x1p-149L, -0x1p-149L}}});
+                  {6.0L, 1.0L},
+                  {-30.0L, -1.0L},
+                  // f32: rounds to ±0; f64: erf rounds to the smallest subnormal
+                  {0x1p-1074L, 0x1p-1074L},
+                  {-0x1p-1074L, -0x1p-1074L}}});
   all.push_back({"erfc",
                  1,
                  unary<float>(&ck::erfc, &ref::erfc<float>),
-                 Kernels<double>{},
+                 unary<double>(&ck::erfc, &ref::erfc<double>),
                  unary_oracle([](auto x) { return std::erfc(x); }),
                  1.5,
                  1.5,
@@ -344,9 +349,12 @@ std::vector<MathFunction> make_catalogue() {
                   {-0.0L, 1.0L},
                   {kInfinity, 0.0L},
                   {-kInfinity, 2.0L},
-                  {20.0L, 0.0L},
-                  {-20.0L, 2.0L},
-                  {0x1p-149L, 1.0L}}});
+                  {27.5L, 0.0L},
+                  {30.0L, 0.0L},
+                  {-6.0L, 2.0L},
+                  {-30.0L, 2.0L},
+                  {0x1p-149L, 1.0L},
+                  {-0x1p-1074L, 1.0L}}});
 
   // ------------------------------ Roots and powers
 
