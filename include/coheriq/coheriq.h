@@ -125,6 +125,12 @@ int coheriq_vssoftmax(size_t n, const float* x, float* y);
 int coheriq_vdsoftmax(size_t n, const double* x, double* y);
 int coheriq_vssilu(size_t n, const float* x, float* y);
 int coheriq_vdsilu(size_t n, const double* x, double* y);
+/* y[i] = x[i]/2 * (1 + erf(x[i]/sqrt(2))) (GELU) and its tanh approximation
+ * x[i]/2 * (1 + tanh(sqrt(2/pi) * (x[i] + 0.044715 x[i]^3))) */
+int coheriq_vsgelu(size_t n, const float* x, float* y);
+int coheriq_vdgelu(size_t n, const double* x, double* y);
+int coheriq_vsgelu_tanh(size_t n, const float* x, float* y);
+int coheriq_vdgelu_tanh(size_t n, const double* x, double* y);
 int coheriq_vslog_softmax(size_t n, const float* x, float* y);
 int coheriq_vdlog_softmax(size_t n, const double* x, double* y);
 int coheriq_vdtanh(size_t n, const double* x, double* y);

@@ -89,6 +89,8 @@
   COHERIQ_KERNELS_UNARY(erfc, X, T, S)         \
   COHERIQ_KERNELS_UNARY(sigmoid, X, T, S)      \
   COHERIQ_KERNELS_UNARY(silu, X, T, S)         \
+  COHERIQ_KERNELS_UNARY(gelu, X, T, S)         \
+  COHERIQ_KERNELS_UNARY(gelu_tanh, X, T, S)    \
   COHERIQ_KERNELS_UNARY(softmax, X, T, S)      \
   COHERIQ_KERNELS_UNARY(log_softmax, X, T, S)  \
   COHERIQ_KERNELS_UNARY(tanh, X, T, S)

@@ -226,6 +226,8 @@ struct Math<float> {
             {"sigmoid", coheriq_vssigmoid, sigmoid},
             {"softmax", coheriq_vssoftmax, softmax},
             {"silu", coheriq_vssilu, silu},
+            {"gelu", coheriq_vsgelu, gelu},
+            {"gelu_tanh", coheriq_vsgelu_tanh, gelu_tanh},
             {"log_softmax", coheriq_vslog_softmax, log_softmax}};
   }
   static std::vector<Binary<float>> binary() {
@@ -257,6 +259,8 @@ struct Math<double> {
             {"sigmoid", coheriq_vdsigmoid, sigmoid},
             {"softmax", coheriq_vdsoftmax, softmax},
             {"silu", coheriq_vdsilu, silu},
+            {"gelu", coheriq_vdgelu, gelu},
+            {"gelu_tanh", coheriq_vdgelu_tanh, gelu_tanh},
             {"log_softmax", coheriq_vdlog_softmax, log_softmax},
             {"tanh", coheriq_vdtanh, tanh}};
   }
