@@ -234,6 +234,7 @@ constexpr MathInputs kMathInputs[] = {
     {"erfc", Fill::kTanh, Fill::kOutput},       {"tanh", Fill::kTanh, Fill::kOutput},
     {"sigmoid", Fill::kSigmoid, Fill::kOutput}, {"silu", Fill::kSigmoid, Fill::kOutput},
     {"softmax", Fill::kSigmoid, Fill::kOutput}, {"log_softmax", Fill::kSigmoid, Fill::kOutput},
+    {"gelu", Fill::kSigmoid, Fill::kOutput},    {"gelu_tanh", Fill::kSigmoid, Fill::kOutput},
 };
 }  // namespace
 

@@ -132,10 +132,11 @@ def next_value(v, kind, direction):
     return mp.mpf(struct.unpack("<f", struct.pack("<i", bits + direction * (1 if v > 0 else -1)))[0])
 
 
-def fit(g, w, exps, a, b, kind, fixed=None):
+def fit(g, w, exps, a, b, kind, fixed=None, unrounded=()):
     """Remez, each coefficient rounded to the type, then a coordinate search: each rounded
     coefficient moved by one ulp either way while that lowers the error on a grid.
-    `fixed`: {exponent: value} kept exactly as given."""
+    `fixed`: {exponent: value} kept exactly as given; `unrounded`: exponents fitted but not
+    rounded (the algorithm holds them as hi + lo)."""
     fixed = dict(fixed or {})
     free = [e for e in exps if e not in fixed]
 
@@ -143,13 +144,14 @@ def fit(g, w, exps, a, b, kind, fixed=None):
         return g(x) - mp.fsum(v * x ** e for e, v in fixed.items())
 
     coeffs, _ = remez(target, w, free, a, b)
-    values = {**fixed, **{e: round_to(c, kind) for e, c in zip(free, coeffs)}}
+    values = {**fixed, **{e: c if e in unrounded else round_to(c, kind)
+                          for e, c in zip(free, coeffs)}}
     current = [values[e] for e in exps]
     best = max_error(g, w, exps, current, a, b)
     for _ in range(3):
         improved = False
         for i, e in enumerate(exps):
-            if e in fixed:
+            if e in fixed or e in unrounded:
                 continue
             for direction in (1, -1):
                 trial = list(current)
@@ -309,6 +311,53 @@ def _(kind):
     return q, lambda t: 1 / q(t), list(range(degree + 1)), mp.mpf(1) / mp.mpf("10.1"), 1, {}
 
 
+# erf and erfc in double: erfc a = e^(-a^2) F(a) with F = erfcx, the scaled complementary error
+# function, on three intervals of a (src/math/erf.h): [1/2, 3/2) as a polynomial in u = a - 1,
+# [3/2, 4) and [4, 27.3] as t G(t), G = F(a) a smooth in t = 1/a (in u = t - 7/16 on the first,
+# exact there). The constant term is not rounded and is printed as hi + lo: rounded to one double
+# it alone would cost F up to 2^-54.
+ERFCX_DEGREE = 18
+
+
+def erfcx(a):
+    return mp.erfc(a) * mp.exp(a * a)
+
+
+def erfcx_fit(g, lo, hi):
+    return g, rel(g), list(range(ERFCX_DEGREE + 1)), lo, hi, {}
+
+
+# Fits whose coefficients of these exponents are held as hi + lo.
+UNROUNDED = {"erfcx_near_1": (0,), "erfcx_mid": (0,), "erfcx_far": (0,)}
+
+
+@define("erf_small_f64", "erf a = a + a R(a^2), R in z = a^2 on [0, 1], relative to erf a / a")
+def _(kind):
+    degree = 12
+    def h(z):
+        if z == 0:
+            return 2 / mp.sqrt(mp.pi) - 1
+        t = mp.sqrt(z)
+        return mp.erf(t) / t - 1
+    return h, lambda z: 1 / (1 + h(z)), list(range(degree + 1)), 0, 1, {}
+
+
+@define("erfcx_near_1", "erfc a e^(a^2) on a in [1/2, 3/2], in u = a - 1, relative")
+def _(kind):
+    return erfcx_fit(lambda u: erfcx(1 + u), -mp.mpf(1) / 2, mp.mpf(1) / 2)
+
+
+@define("erfcx_mid", "G(t) = erfc a e^(a^2) a on a in [3/2, 4], in u = t - 7/16, t = 1/a, relative")
+def _(kind):
+    c = mp.mpf(7) / 16
+    return erfcx_fit(lambda u: erfcx(1 / (c + u)) / (c + u), mp.mpf(1) / 4 - c, mp.mpf(2) / 3 - c)
+
+
+@define("erfcx_far", "G(t) = erfc a e^(a^2) a on a in [4, 27.3], in t = 1/a, relative")
+def _(kind):
+    return erfcx_fit(lambda t: erfcx(1 / t) / t, 1 / mp.mpf("27.3"), mp.mpf(1) / 4)
+
+
 @define("tanh", "1 - e^(-2s) = s S(s), S = 2 - 2s + s^2 Q(s) on [-ln2/4, ln2/4], relative to S")
 def _(kind):
     degree = by_type(kind, 5, 13)  # of S
@@ -331,11 +380,17 @@ def main():
         parser.error("give a fit name from --list and a type (f32 or f64)")
     description, builder = FITS[args.name]
     g, w, exps, a, b, fixed = builder(args.type)
-    coeffs, worst = fit(g, w, exps, a, b, args.type, fixed)
+    unrounded = UNROUNDED.get(args.name, ())
+    coeffs, worst = fit(g, w, exps, a, b, args.type, fixed, unrounded)
     print(f"// {args.name} {args.type}: {description}")
     print(f"// weighted error {mp.nstr(worst, 4)} (2^{mp.nstr(mp.log(worst, 2), 4)})")
     for e, c in sorted(zip(exps, coeffs), reverse=True):
-        print(f"    {hexf(c, args.type)},  // {mp.nstr(c, 17)}")
+        rounded = round_to(c, args.type)
+        if (e in fixed or e in unrounded) and rounded != c:
+            # A value that the type does not hold: as hi + lo.
+            print(f"    {hexf(rounded, args.type)}, {hexf(c - rounded, args.type)},  // hi + lo")
+        else:
+            print(f"    {hexf(c, args.type)},  // {mp.nstr(c, 17)}")
     return 0
 
 

@@ -125,6 +125,12 @@ int coheriq_vssoftmax(size_t n, const float* x, float* y);
 int coheriq_vdsoftmax(size_t n, const double* x, double* y);
 int coheriq_vssilu(size_t n, const float* x, float* y);
 int coheriq_vdsilu(size_t n, const double* x, double* y);
+/* y[i] = x[i]/2 * (1 + erf(x[i]/sqrt(2))) (GELU) and its tanh approximation
+ * x[i]/2 * (1 + tanh(sqrt(2/pi) * (x[i] + 0.044715 x[i]^3))) */
+int coheriq_vsgelu(size_t n, const float* x, float* y);
+int coheriq_vdgelu(size_t n, const double* x, double* y);
+int coheriq_vsgelu_tanh(size_t n, const float* x, float* y);
+int coheriq_vdgelu_tanh(size_t n, const double* x, double* y);
 int coheriq_vslog_softmax(size_t n, const float* x, float* y);
 int coheriq_vdlog_softmax(size_t n, const double* x, double* y);
 int coheriq_vdtanh(size_t n, const double* x, double* y);
@@ -150,7 +156,9 @@ int coheriq_vdsinh(size_t n, const double* x, double* y);
 int coheriq_vscosh(size_t n, const float* x, float* y);
 int coheriq_vdcosh(size_t n, const double* x, double* y);
 int coheriq_vserf(size_t n, const float* x, float* y);
+int coheriq_vderf(size_t n, const double* x, double* y);
 int coheriq_vserfc(size_t n, const float* x, float* y);
+int coheriq_vderfc(size_t n, const double* x, double* y);
 
 /* ------------------------------ GEMM: row-major C = alpha * op(A) * op(B) + beta * C, op(A) is
  * m x k, op(B) is k x n; beta == 0 ignores C's old contents. */

@@ -107,20 +107,20 @@
   COHERIQ_KERNELS_BINARY(atan2, y, x, X, T, S) \
   COHERIQ_KERNELS_UNARY(sinh, X, T, S)         \
   COHERIQ_KERNELS_UNARY(cosh, X, T, S)         \
+  COHERIQ_KERNELS_UNARY(erf, X, T, S)          \
+  COHERIQ_KERNELS_UNARY(erfc, X, T, S)         \
   COHERIQ_KERNELS_UNARY(sigmoid, X, T, S)      \
   COHERIQ_KERNELS_UNARY(silu, X, T, S)         \
+  COHERIQ_KERNELS_UNARY(gelu, X, T, S)         \
+  COHERIQ_KERNELS_UNARY(gelu_tanh, X, T, S)    \
   COHERIQ_KERNELS_UNARY(softmax, X, T, S)      \
   COHERIQ_KERNELS_UNARY(log_softmax, X, T, S)  \
   COHERIQ_KERNELS_UNARY(tanh, X, T, S)
-// The functions that have an f32 row only so far (their f64 rows are to come).
-#define COHERIQ_KERNELS_MATH_F32_TYPED(X, T, S) \
-  COHERIQ_KERNELS_UNARY(erf, X, T, S)           \
-  COHERIQ_KERNELS_UNARY(erfc, X, T, S)
-#define COHERIQ_KERNELS_MATH(X)              \
-  COHERIQ_KERNELS_MATH_TYPED(X, float, f32)  \
-  COHERIQ_KERNELS_MATH_TYPED(X, double, f64) \
-  COHERIQ_KERNELS_MATH_F32_TYPED(X, float, f32)
-// Every public row: the typed families for f32 and f64, then the others.
+#define COHERIQ_KERNELS_MATH(X)             \
+  COHERIQ_KERNELS_MATH_TYPED(X, float, f32) \
+  COHERIQ_KERNELS_MATH_TYPED(X, double, f64)
+// Every public row: the real BLAS-1 for f32 and f64, the vector math, then the complex BLAS-1 (c32,
+// c64).
 #define COHERIQ_KERNELS_PUBLIC(X)              \
   COHERIQ_KERNELS_PUBLIC_TYPED(X, float, f32)  \
   COHERIQ_KERNELS_PUBLIC_TYPED(X, double, f64) \
@@ -206,10 +206,9 @@
 
 // The same rows by how their implementations are declared: the typed families (templates over T,
 // impl = op<T>), with T and S as given, and the others (impl a function of its own).
-#define COHERIQ_KERNELS_TYPED(X, T, S)    \
-  COHERIQ_KERNELS_PUBLIC_TYPED(X, T, S)   \
-  COHERIQ_KERNELS_COMPLEX_TYPED(X, T, S)  \
-  COHERIQ_KERNELS_MATH_TYPED(X, T, S)     \
-  COHERIQ_KERNELS_MATH_F32_TYPED(X, T, S) \
+#define COHERIQ_KERNELS_TYPED(X, T, S)   \
+  COHERIQ_KERNELS_PUBLIC_TYPED(X, T, S)  \
+  COHERIQ_KERNELS_COMPLEX_TYPED(X, T, S) \
+  COHERIQ_KERNELS_MATH_TYPED(X, T, S)    \
   COHERIQ_KERNELS_GEMM_TYPED(X, T, S) COHERIQ_KERNELS_BLAS2_TYPED(X, T, S)
 #define COHERIQ_KERNELS_UNTYPED(X) COHERIQ_KERNELS_REDUCED(X)

@@ -1,8 +1,10 @@
-// The activations: sigmoid, silu, and the pieces of softmax and log_softmax (src/math/ops.h).
+// The activations: sigmoid, silu, gelu, gelu_tanh, and the pieces of softmax and log_softmax
+// (src/math/ops.h).
 #pragma once
 
 #include <limits>
 
+#include "math/erf.h"
 #include "math/exp.h"
 #include "math/log.h"
 #include "math/ops.h"
@@ -103,6 +105,127 @@ struct Silu {
                                  : Pow2FromBiasedShift(o, k_biased_shifted);
     const Vec<O> e = o.Mul(m, scale);
     return o.Div(o.Mul(x, o.IfThenElse(o.Lt(x, o.Zero()), m, one)), o.Add(one, e));
+  }
+};
+
+// ------------------------------ gelu, gelu_tanh
+
+struct GeluConstants {
+  // -1/√2 and 2√(2/π), 2√(2/π)·0.044715 as hi + lo.
+  static constexpr double kMinusInvSqrt2 = -0x1.6a09e667f3bcdp-1;
+  static constexpr double kMinusInvSqrt2Lo = 0x1.bdd3413b26460p-55;
+  static constexpr double kTanhC1 = 0x1.9884533d43651p+0;
+  static constexpr double kTanhC1Lo = -0x1.cbc0d30ebfd10p-54;
+  static constexpr double kTanhC2 = 0x1.2444f2a4d8b4bp-4;
+  static constexpr double kTanhC2Lo = -0x1.6c843a29d1c00p-61;
+  // gelu x = -0 below -40 (x/2·erfc(28.3) < 2^-1075); gelu_tanh below -30, where w < -760.
+  static constexpr double kClamp = -40.0, kTanhClamp = -30.0;
+  static constexpr double kTanhClampW = -760.0;  // x·e^w < 2^-1075 for |x| <= 30
+};
+
+// gelu x = x·Φ(x) = x/2·erfc(-x/√2), in double (a float is computed in double and rounded once).
+// v = -x/√2 is formed as hi + lo and erfc takes both (src/math/erf.h): erfc's relative
+// sensitivity to v is about 2v², some 1,600 at the underflow, so v rounded alone would cost that
+// many ulps. erfc = y·2^k with y in [2^-6, 2]: x·(y/2) is rounded once and scaled by 2^k last
+// (exact where the result is normal, gradual underflow rounded once). x is clamped at -40, where
+// the result is -0 already (so -Inf gives -0, not -Inf·0); +Inf gives +Inf.
+struct Gelu {
+  static constexpr bool kOnePath = true;
+
+  template <class O>
+  static COHERIQ_MATH_INLINE Vec<O> General(const O& o, Vec<O> x) {
+    if constexpr (kIsFloat<O>) {
+      return o.Widened(x, [](const auto& wo, auto w) { return OfDouble(wo, w); });
+    } else {
+      return OfDouble(o, x);
+    }
+  }
+
+ private:
+  template <class O>
+  static COHERIQ_MATH_INLINE Vec<O> OfDouble(const O& o, Vec<O> x) {
+    using C = GeluConstants;
+    const Vec<O> xc = o.Max(x, o.Set(C::kClamp));
+    const Vec<O> c = o.Set(C::kMinusInvSqrt2);
+    const Vec<O> v = o.Mul(xc, c);
+    const Vec<O> v_lo = o.MulAdd(xc, o.Set(C::kMinusInvSqrt2Lo), o.MulSub(xc, c, v));
+    Vec<O> k;
+    const Vec<O> y = ErfOfDoubleUnscaled<true, true>(o, v, v_lo, k);
+    const Vec<O> g = ScaleByPow2(o, o.Mul(xc, o.Mul(y, o.Set(0.5))), k);
+    // A NaN lane went through Max (and Min), whose NaN result differs between ISAs: put it back.
+    return o.IfThenElse(o.IsNaN(x), o.Add(x, x), g);
+  }
+};
+
+// gelu_tanh x = x/2·(1 + tanh(√(2/π)·(x + 0.044715x³))) = x·σ(w), w = x·(c1 + c2·x²) with c1 =
+// 2√(2/π), c2 = 0.044715·c1 (1 + tanh(u) = 2σ(2u): no cancellation for negative x). Float: in
+// double, rounded once: x·(1 or e)/(1 + e) with e = e^-|w| (w's rounding, 2^-52 relative, costs
+// |w|·2^-52, far below a float ulp where the result is normal). Double: σ(w) is as sensitive to w
+// as erfc is to its argument (|w| reaches 750), so w is formed as hi + lo (x², c2·x², c1 + c2·x²
+// and the product by x each with its rounding error; c1 and c2 as hi + lo) and e^(-|w|) taken
+// from exp's reduction with the low part added to r; then silu's form (src/math/activation.h
+// Silu): e^(-|w|) = m·2^k, x·(m or 1)/(1 + e) scaled by 2^k last for w < 0. x is clamped at -30
+// and -|w| at -760, where the result is -0 already; +Inf gives +Inf, -Inf gives -0.
+struct GeluTanh {
+  static constexpr bool kOnePath = true;
+
+  template <class O>
+  static COHERIQ_MATH_INLINE Vec<O> General(const O& o, Vec<O> x) {
+    if constexpr (kIsFloat<O>) {
+      return o.Widened(x, [](const auto& wo, auto w) { return OfFloat(wo, w); });
+    } else {
+      return OfDouble(o, x);
+    }
+  }
+
+ private:
+  // A float's gelu_tanh in double (W: the double policy).
+  template <class W>
+  static COHERIQ_MATH_INLINE Vec<W> OfFloat(const W& o, Vec<W> x) {
+    using C = GeluConstants;
+    const Vec<W> one = o.Set(1.0);
+    const Vec<W> xc = o.Max(x, o.Set(C::kTanhClamp));
+    const Vec<W> w = o.Mul(xc, o.MulAdd(o.Set(C::kTanhC2), o.Mul(xc, xc), o.Set(C::kTanhC1)));
+    const Vec<W> e = Exp::General(o, Sigmoid::MinusAbs(o, w));
+    const Vec<W> y = o.Div(o.Mul(xc, o.IfThenElse(o.Lt(w, o.Zero()), e, one)), o.Add(one, e));
+    return o.IfThenElse(o.IsNaN(x), o.Add(x, x), y);
+  }
+
+  template <class O>
+  static COHERIQ_MATH_INLINE Vec<O> OfDouble(const O& o, Vec<O> x) {
+    using C = GeluConstants;
+    const Vec<O> one = o.Set(1.0);
+    const Vec<O> xc = o.Max(x, o.Set(C::kTanhClamp));
+    // w = x·q, q = c1 + c2·x², as w + w_lo.
+    const Vec<O> x2 = o.Mul(xc, xc);
+    const Vec<O> x2_lo = o.MulSub(xc, xc, x2);
+    const Vec<O> c2 = o.Set(C::kTanhC2);
+    const Vec<O> p = o.Mul(c2, x2);
+    const Vec<O> p_lo = o.MulAdd(c2, x2_lo, o.MulAdd(o.Set(C::kTanhC2Lo), x2, o.MulSub(c2, x2, p)));
+    const Vec<O> c1 = o.Set(C::kTanhC1);
+    // Fast2Sum would need |c1| >= |p|, false for |x| > 4.7: TwoSum.
+    Vec<O> q_lo;
+    const Vec<O> q = TwoSum(o, c1, p, q_lo);
+    q_lo = o.Add(q_lo, o.Add(p_lo, o.Set(C::kTanhC1Lo)));
+    const Vec<O> w = o.Mul(xc, q);
+    const Vec<O> w_lo = o.MulAdd(xc, q_lo, o.MulSub(xc, q, w));
+    // a = -|w| (clamped), a_lo its low part (zero where clamped: meaningless there, NaN for Inf).
+    const Mask<O> negative = o.Lt(w, o.Zero());
+    const Vec<O> low = o.Set(C::kTanhClampW);
+    const Vec<O> minus_abs = Sigmoid::MinusAbs(o, w);
+    const Vec<O> a = o.Max(minus_abs, low);
+    const Vec<O> a_lo =
+        o.IfThenElseZero(o.Eq(a, minus_abs), o.IfThenElse(negative, w_lo, o.Neg(w_lo)));
+    Vec<O> k, k_biased_shifted;
+    const Vec<O> r = o.Add(ExpReduce<ExpBase::kE>(o, a, k, k_biased_shifted), a_lo);
+    Vec<O> tail;
+    const Vec<O> hi = ExpReducedSplit<ExpBase::kE>(o, r, tail);
+    const Vec<O> m = o.Add(hi, tail);
+    // e = e^a: only needs 1 + e to round to 1 where 2^k is below the normal range.
+    const Vec<O> e = o.Mul(m, Pow2(o, o.Max(k, o.Set(double(Format<double>::kMinExponent)))));
+    const Vec<O> quotient = o.Div(o.Mul(xc, o.IfThenElse(negative, m, one)), o.Add(one, e));
+    const Vec<O> y = o.IfThenElse(negative, ScaleByPow2(o, quotient, k), quotient);
+    return o.IfThenElse(o.IsNaN(x), o.Add(x, x), y);
   }
 };
 

@@ -92,6 +92,14 @@ template <class T>
 void silu(std::size_t n, const T* x, T* y) {
   map_unary<math::Silu>(n, x, y);
 }
+template <class T>
+void gelu(std::size_t n, const T* x, T* y) {
+  map_unary<math::Gelu>(n, x, y);
+}
+template <class T>
+void gelu_tanh(std::size_t n, const T* x, T* y) {
+  map_unary<math::GeluTanh>(n, x, y);
+}
 
 template <class T>
 void sin(std::size_t n, const T* x, T* y) {

@@ -226,6 +226,8 @@ struct Math<float> {
             {"sigmoid", coheriq_vssigmoid, sigmoid},
             {"softmax", coheriq_vssoftmax, softmax},
             {"silu", coheriq_vssilu, silu},
+            {"gelu", coheriq_vsgelu, gelu},
+            {"gelu_tanh", coheriq_vsgelu_tanh, gelu_tanh},
             {"log_softmax", coheriq_vslog_softmax, log_softmax}};
   }
   static std::vector<Binary<float>> binary() {
@@ -252,9 +254,13 @@ struct Math<double> {
             {"atan", coheriq_vdatan, atan},
             {"sinh", coheriq_vdsinh, sinh},
             {"cosh", coheriq_vdcosh, cosh},
+            {"erf", coheriq_vderf, erf},
+            {"erfc", coheriq_vderfc, erfc},
             {"sigmoid", coheriq_vdsigmoid, sigmoid},
             {"softmax", coheriq_vdsoftmax, softmax},
             {"silu", coheriq_vdsilu, silu},
+            {"gelu", coheriq_vdgelu, gelu},
+            {"gelu_tanh", coheriq_vdgelu_tanh, gelu_tanh},
             {"log_softmax", coheriq_vdlog_softmax, log_softmax},
             {"tanh", coheriq_vdtanh, tanh}};
   }

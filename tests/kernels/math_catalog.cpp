@@ -49,6 +49,48 @@ constexpr long double kHalfPi = kPi / 2;
 constexpr long double kQuarterPi = kPi / 4;
 constexpr long double kThreeQuarterPi = 2.35619449019234492884698253745962716L;
 
+// The oracles of gelu and gelu_tanh, in W (double for the f32 kernels, long double for the f64
+// ones). erfc(v) and σ(w) magnify the relative error of their argument by about 2v² and |w| (up
+// to 1,600 and 750 where the f64 results underflow), so W's rounding of v = -x/√2 or of w would
+// cost the f64 oracle most of a double ulp: the argument is formed as hi + lo (the constants as
+// long double hi + lo) and the function corrected to first order by the low part.
+template <class W>
+W gelu_oracle(W x) {
+  if (std::isinf(x)) return x > 0 ? x : W(-0.0);
+  const W c = static_cast<W>(0xb504f333f9de6484p-64L);  // 1/√2
+  const W c_lo = static_cast<W>(0xb2fb1366ea957d3ep-129L);
+  const W two_over_sqrt_pi = static_cast<W>(0x906eba8214db688dp-63L);
+  const W v = -(x * c);
+  const W v_lo = -(std::fma(x, c, v) + x * c_lo);
+  // erfc(v + v_lo) = erfc v - v_lo·(2/√π)·e^(-v²)
+  return x / 2 * (std::erfc(v) - v_lo * two_over_sqrt_pi * std::exp(-v * v));
+}
+template <class W>
+W gelu_tanh_oracle(W x) {
+  if (std::isinf(x)) return x > 0 ? x : W(-0.0);
+  // w = 2√(2/π)·(x + 0.044715x³) = x·c1 + x³·c2
+  const W c1 = static_cast<W>(0xcc42299ea1b28468p-63L);
+  const W c1_lo = static_cast<W>(0xfcb3c500bab8e2ffp-128L);
+  const W c2 = static_cast<W>(0x922279526c5a57a5p-67L);
+  const W c2_lo = static_cast<W>(-0x843a29d1c7079669p-133L);
+  const W a = x * c1;
+  const W a_lo = std::fma(x, c1, -a) + x * c1_lo;
+  const W x2 = x * x;
+  const W x3 = x2 * x;
+  const W x3_lo = std::fma(x2, x, -x3) + std::fma(x, x, -x2) * x;
+  const W b = x3 * c2;
+  const W b_lo = std::fma(x3, c2, -b) + x3_lo * c2 + x3 * c2_lo;
+  const W w = a + b;
+  const W b_part = w - a;
+  W w_lo = (a - (w - b_part)) + (b - b_part) + a_lo + b_lo;
+  if (!std::isfinite(w_lo)) w_lo = 0;  // x³ beyond W's range: w is ±Inf
+  // x/2·(1 + tanh(w/2)) = x·σ(w), σ(w + w_lo) = σ(w)·(1 + w_lo·(1 - σ(w)))
+  const W e = std::exp(-w);
+  if (std::isinf(e)) return x * W(0);  // σ(w) below W's range: -0
+  const W sigma = 1 / (1 + e);
+  return x * (sigma + sigma * w_lo * (e * sigma));
+}
+
 std::vector<MathFunction> make_catalogue() {
   std::vector<MathFunction> all;
 
@@ -313,13 +355,15 @@ std::vector<MathFunction> make_catalogue() {
                   {0x1p-149L, 1.0L},
                   {-0x1p-1074L, 1.0L}}});
 
-  // erf, erfc (f32): the change of method at |x| = 1, where erf reaches 1 (3.92) and where erfc
-  // underflows (9.19 to subnormal, 10.06 to 0).
-  const std::vector<Range> erf_ranges = {{-1.5L, 1.5L}, {-4.5L, 4.5L}, {-11, 11}};
+  // erf, erfc: the changes of method (f32: |x| = 1; f64: 1/2, 3/4, 3/2 and 4), where erf reaches 1
+  // (f32 3.92, f64 5.93) and where erfc underflows (f32 9.19 to subnormal, 10.06 to 0; f64 26.55
+  // and 27.23).
+  const std::vector<Range> erf_ranges = {{-1.5L, 1.5L}, {-4.5L, 4.5L}, {-11, 11},  {-0.6L, 0.6L},
+                                         {-6.5L, 6.5L}, {-28, 28},     {26, 27.5L}};
   all.push_back({"erf",
                  1,
                  unary<float>(&ck::erf, &ref::erf<float>),
-                 Kernels<double>{},
+                 unary<double>(&ck::erf, &ref::erf<double>),
                  unary_oracle([](auto x) { return std::erf(x); }),
                  1.0,
                  1.0,
@@ -330,12 +374,15 @@ std::vector<MathFunction> make_catalogue() {
                   {-kInfinity, -1.0L},
                   {10.0L, 1.0L},
                   {-10.0L, -1.0L},
-                  {0x1p-149L, 0x1p-149L},
-                  {-0x1p-149L, -0x1p-149L}}});
+                  {6.0L, 1.0L},
+                  {-30.0L, -1.0L},
+                  // f32: rounds to ±0; f64: erf rounds to the smallest subnormal
+                  {0x1p-1074L, 0x1p-1074L},
+                  {-0x1p-1074L, -0x1p-1074L}}});
   all.push_back({"erfc",
                  1,
                  unary<float>(&ck::erfc, &ref::erfc<float>),
-                 Kernels<double>{},
+                 unary<double>(&ck::erfc, &ref::erfc<double>),
                  unary_oracle([](auto x) { return std::erfc(x); }),
                  1.5,
                  1.5,
@@ -344,9 +391,12 @@ std::vector<MathFunction> make_catalogue() {
                   {-0.0L, 1.0L},
                   {kInfinity, 0.0L},
                   {-kInfinity, 2.0L},
-                  {20.0L, 0.0L},
-                  {-20.0L, 2.0L},
-                  {0x1p-149L, 1.0L}}});
+                  {27.5L, 0.0L},
+                  {30.0L, 0.0L},
+                  {-6.0L, 2.0L},
+                  {-30.0L, 2.0L},
+                  {0x1p-149L, 1.0L},
+                  {-0x1p-1074L, 1.0L}}});
 
   // ------------------------------ Roots and powers
 
@@ -495,6 +545,38 @@ std::vector<MathFunction> make_catalogue() {
                   {-1e4L, -0.0L},
                   {0x1p-140L, 0x1p-141L},
                   {-0x1p-1000L, -0x1p-1001L}}});
+
+  // gelu x = x·Φ(x): -0 below about -14.3 (f32) and -38.5 (f64), after gradual underflow.
+  const std::vector<Special> gelu_specials = {{0.0L, 0.0L},
+                                              {-0.0L, -0.0L},
+                                              {kInfinity, kInfinity},
+                                              {-kInfinity, -0.0L},
+                                              {1e4L, 1e4L},
+                                              {-1e4L, -0.0L},
+                                              {-50.0L, -0.0L},
+                                              {0x1p-140L, 0x1p-141L},
+                                              {-0x1p-140L, -0x1p-141L},
+                                              {-0x1p-1000L, -0x1p-1001L}};
+  all.push_back({"gelu",
+                 1,
+                 unary<float>(&ck::gelu, &ref::gelu<float>),
+                 unary<double>(&ck::gelu, &ref::gelu<double>),
+                 unary_oracle([](auto x) { return gelu_oracle(x); }),
+                 4.0,
+                 4.0,
+                 {{-6, 6}, {-16, 16}, {-40, 40}, {-1e6L, 1e6L}, {-14.5L, -12}, {-39, -35}},
+                 gelu_specials});
+  // gelu_tanh x = x·σ(w), w = 2√(2/π)·(x + 0.044715x³): -0 below about -10.3 (f32) and -21.7
+  // (f64).
+  all.push_back({"gelu_tanh",
+                 1,
+                 unary<float>(&ck::gelu_tanh, &ref::gelu_tanh<float>),
+                 unary<double>(&ck::gelu_tanh, &ref::gelu_tanh<double>),
+                 unary_oracle([](auto x) { return gelu_tanh_oracle(x); }),
+                 4.0,
+                 4.0,
+                 {{-6, 6}, {-12, 12}, {-25, 25}, {-1e6L, 1e6L}, {-11, -9}, {-22.5L, -20.5L}},
+                 gelu_specials});
   return all;
 }
 

@@ -283,6 +283,14 @@ template <class T>
 HWY_ATTR void silu(std::size_t n, const T* x, T* y) {
   MapUnary<math::Silu>(n, x, y);
 }
+template <class T>
+HWY_ATTR void gelu(std::size_t n, const T* x, T* y) {
+  MapUnary<math::Gelu>(n, x, y);
+}
+template <class T>
+HWY_ATTR void gelu_tanh(std::size_t n, const T* x, T* y) {
+  MapUnary<math::GeluTanh>(n, x, y);
+}
 
 template <class T>
 HWY_ATTR void sin(std::size_t n, const T* x, T* y) {
