@@ -74,16 +74,19 @@ T dot(int n, const T* x, int incx, const T* y, int incy) {
   if (incx == 1 && incy == 1) return k::dot(count, x, y);
   return k::dot_strided(count, first(x, n, incx), incx, first(y, n, incy), incy);
 }
-// The complex dots: the kernels domain's dotu_strided / dotc_strided.
+// The complex dots: the kernels domain's dotu_strided / dotc_strided (short ones in the
+// reference engine's loop, as a short row of level 2).
 template <class T>
 T dotu(int n, const T* x, int incx, const T* y, int incy) {
   if (n <= 0) return T{0};
-  return l2::engine_dot(false, size(n), first(x, n, incx), incx, first(y, n, incy), incy);
+  return kr::row_op_dot(l2::engine_rows<T>(), false, size(n), first(x, n, incx), incx,
+                        first(y, n, incy), incy);
 }
 template <class T>
 T dotc(int n, const T* x, int incx, const T* y, int incy) {
   if (n <= 0) return T{0};
-  return l2::engine_dot(true, size(n), first(x, n, incx), incx, first(y, n, incy), incy);
+  return kr::row_op_dot(l2::engine_rows<T>(), true, size(n), first(x, n, incx), incx,
+                        first(y, n, incy), incy);
 }
 // sb + Σ x·y in double; n <= 0 gives sb (T is float: the table calls every level-1 function
 // with its type).
@@ -105,7 +108,8 @@ void axpy(int n, T a, const T* x, int incx, T* y, int incy) {
   if constexpr (!is_complex_v<T>) {
     if (incx == 1 && incy == 1) return k::axpy(size(n), a, x, y);
   }
-  l2::engine_axpy(false, size(n), a, first(x, n, incx), incx, first(y, n, incy), incy);
+  kr::row_op_axpy(l2::engine_rows<T>(), false, size(n), a, first(x, n, incx), incx,
+                  first(y, n, incy), incy);
 }
 
 // incx <= 0 and alpha == 1 return at once, as the reference (3.10 and later) does.

@@ -14,7 +14,9 @@
 #include <coheriq/kernels.hpp>
 
 #include <algorithm>
+#include <complex>
 #include <cstddef>
+#include <type_traits>
 
 #include "blas/kinds.hpp"
 #include "reference/blas.hpp"
@@ -61,19 +63,19 @@ void symv(Uplo uplo, size_t n, T alpha, const T* a, size_t lda, const T* x, ptrd
 // The kernels domain's BLAS-1 as the row operations of the reference engine's level-2 loops
 // (kr::RowOps): the strided dot and axpy for real T, dotu/dotc and axpy/axpyc for complex T, of
 // the engine in effect. Each row is one call, so the loops keep the reference's order of rows
-// and its zero skips, and each row runs at the engine's speed. A row of fewer than kShortRow
-// real numbers (a complex element is two) runs the scalar loop instead: a call costs about 7 ns
-// before its first element, and a band row's axpy and dot took 19.3 ns as calls against 14.9 ns
-// as the scalar loop at 32 floats, 20.1 against 22.1 at 48 (Zen 5, avx512 family).
-inline constexpr size_t kShortRow = 40;
+// and its zero skips, and each row runs at the engine's speed. A row of fewer than
+// short_row<T>() elements runs the scalar loop inline instead: a call costs about 7 ns before its
+// first element. Measured (Zen 5, avx512 family): a band row's axpy and dot took 19.3 ns as calls
+// against 14.9 ns as the scalar loop at 32 floats, 20.1 against 22.1 at 48; at band width 32
+// (blas_routines_bench, ref/ours) ctbsv_, ctbmv_ and chbmv_ gave 0.68, 0.93 and 0.97 as calls and
+// 0.80, 1.08 and 1.02 as scalar loops, ztbsv_ 1.1-1.4 as calls and 0.67-0.99 as loops.
 template <class T>
-bool short_row(size_t n) {
-  return n * (is_complex_v<T> ? 2 : 1) < kShortRow;
+constexpr size_t short_row() {
+  return std::is_same_v<T, std::complex<double>> ? 20 : 40;
 }
 
 template <class T>
 T engine_dot(bool conj_x, size_t n, const T* x, ptrdiff_t incx, const T* y, ptrdiff_t incy) {
-  if (short_row<T>(n)) return kr::scalar_dot(conj_x, n, x, incx, y, incy);
   if constexpr (is_complex_v<T>) {
     T result;
     if (conj_x) {
@@ -88,7 +90,6 @@ T engine_dot(bool conj_x, size_t n, const T* x, ptrdiff_t incx, const T* y, ptrd
 }
 template <class T>
 void engine_axpy(bool conj_x, size_t n, T a, const T* x, ptrdiff_t incx, T* y, ptrdiff_t incy) {
-  if (short_row<T>(n)) return kr::scalar_axpy(conj_x, n, a, x, incx, y, incy);
   if constexpr (is_complex_v<T>) {
     if (conj_x) return k::axpyc_strided(n, a, x, incx, y, incy);
   }
@@ -97,27 +98,24 @@ void engine_axpy(bool conj_x, size_t n, T a, const T* x, ptrdiff_t incx, T* y, p
 template <class T>
 T engine_subtract_dot(T total, bool conj_x, size_t n, const T* x, ptrdiff_t incx, const T* y,
                       ptrdiff_t incy) {
-  if (short_row<T>(n)) return kr::scalar_subtract_dot(total, conj_x, n, x, incx, y, incy);
   return total - engine_dot(conj_x, n, x, incx, y, incy);
 }
 template <class T>
 T engine_axpy_dot(bool conj_axpy, bool conj_dot, size_t n, T a, const T* p, T* y, ptrdiff_t incy,
                   const T* x, ptrdiff_t incx) {
-  if (short_row<T>(n)) return kr::scalar_axpy_dot(conj_axpy, conj_dot, n, a, p, y, incy, x, incx);
   engine_axpy(conj_axpy, n, a, p, 1, y, incy);
   return engine_dot(conj_dot, n, p, 1, x, incx);
 }
 template <class T>
 void engine_axpy2(bool conj, size_t n, T a, const T* u, ptrdiff_t incu, T b, const T* v,
                   ptrdiff_t incv, T* y) {
-  if (short_row<T>(n)) return kr::scalar_axpy2(conj, n, a, u, incu, b, v, incv, y);
   engine_axpy(conj, n, a, u, incu, y, 1);
   engine_axpy(conj, n, b, v, incv, y, 1);
 }
 template <class T>
 const kr::RowOps<T>& engine_rows() {
-  static constexpr kr::RowOps<T> ops{&engine_dot<T>, &engine_axpy<T>, &engine_subtract_dot<T>,
-                                     &engine_axpy_dot<T>, &engine_axpy2<T>};
+  static constexpr kr::RowOps<T> ops{&engine_dot<T>,      &engine_axpy<T>,  &engine_subtract_dot<T>,
+                                     &engine_axpy_dot<T>, &engine_axpy2<T>, short_row<T>()};
   return ops;
 }
 

@@ -124,6 +124,9 @@ struct RowOps {
   SubtractDot subtract_dot;
   AxpyDot axpy_dot;
   Axpy2 axpy2;
+  // Rows of fewer elements run the scalar loops inline, without a call through the pointers
+  // (SIZE_MAX: always).
+  size_t scalar_below;
 };
 // The scalar loops (all four types).
 template <class T>

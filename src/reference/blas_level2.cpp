@@ -3,6 +3,7 @@
 // Hermitian siblings) another, and so on.
 #include <complex>
 #include <cstddef>
+#include <limits>
 
 #include "reference/blas.hpp"
 #include "reference/blas_rows.hpp"
@@ -48,7 +49,7 @@ void symmetric_rank1(bool hermitian, bool conj_x, size_t n, T alpha, const T* x,
     // x' conjugated again for the mirror: conj(x') is x when conj_x, conj(x) when not.
     const bool cj = cx != mirror;
     const auto update = [&](size_t lo, size_t hi) {
-      if (lo < hi) rows.axpy(cj, hi - lo, t, &at(x, incx, lo), incx, r.p + lo, 1);
+      if (lo < hi) row_op_axpy(rows, cj, hi - lo, t, &at(x, incx, lo), incx, r.p + lo, 1);
     };
     update(r.lo, i);
     const T v = mul(conj_if(cj, at(x, incx, i)), t);
@@ -77,7 +78,8 @@ void symmetric_rank2(bool hermitian, bool conj_xy, size_t n, T alpha, const T* x
     };
     const auto update = [&](size_t lo, size_t hi) {
       if (lo < hi) {
-        rows.axpy2(cj, hi - lo, t1, &at(y, incy, lo), incy, t2, &at(x, incx, lo), incx, r.p + lo);
+        row_op_axpy2(rows, cj, hi - lo, t1, &at(y, incy, lo), incy, t2, &at(x, incx, lo), incx,
+                     r.p + lo);
       }
     };
     update(r.lo, i);
@@ -181,7 +183,7 @@ void ger(bool conj_x, bool conj_y, size_t m, size_t n, T alpha, const T* x, ptrd
     const T xi = conj_if(cx, at(x, incx, i));
     if (xi == T(0)) continue;
     const T t = mul(alpha, xi);
-    rows.axpy(cy, n, t, y, incy, a + i * lda, 1);
+    row_op_axpy(rows, cy, n, t, y, incy, a + i * lda, 1);
   }
 }
 
@@ -227,8 +229,9 @@ void hpr2(Uplo uplo, bool conj_xy, size_t n, T alpha, const T* x, ptrdiff_t incx
 
 template <class T>
 const RowOps<T>& scalar_rows() {
-  static constexpr RowOps<T> ops{&scalar_dot<T>, &scalar_axpy<T>, &scalar_subtract_dot<T>,
-                                 &scalar_axpy_dot<T>, &scalar_axpy2<T>};
+  static constexpr RowOps<T> ops{&scalar_dot<T>,          &scalar_axpy<T>,
+                                 &scalar_subtract_dot<T>, &scalar_axpy_dot<T>,
+                                 &scalar_axpy2<T>,        std::numeric_limits<size_t>::max()};
   return ops;
 }
 

@@ -154,18 +154,51 @@ void scalar_axpy2(bool conj, size_t n, T a, const T* u, ptrdiff_t incu, T b, con
   }
 }
 
+// The row operations of `rows` on n elements: the scalar loops above, inline, below
+// rows.scalar_below elements, else through rows' pointers.
+template <class T>
+T row_op_dot(const RowOps<T>& rows, bool conj_x, size_t n, const T* x, ptrdiff_t incx, const T* y,
+             ptrdiff_t incy) {
+  if (n < rows.scalar_below) return scalar_dot(conj_x, n, x, incx, y, incy);
+  return rows.dot(conj_x, n, x, incx, y, incy);
+}
+template <class T>
+void row_op_axpy(const RowOps<T>& rows, bool conj_x, size_t n, T a, const T* x, ptrdiff_t incx,
+                 T* y, ptrdiff_t incy) {
+  if (n < rows.scalar_below) return scalar_axpy(conj_x, n, a, x, incx, y, incy);
+  rows.axpy(conj_x, n, a, x, incx, y, incy);
+}
+template <class T>
+T row_op_subtract_dot(const RowOps<T>& rows, T total, bool conj_x, size_t n, const T* x,
+                      ptrdiff_t incx, const T* y, ptrdiff_t incy) {
+  if (n < rows.scalar_below) return scalar_subtract_dot(total, conj_x, n, x, incx, y, incy);
+  return rows.subtract_dot(total, conj_x, n, x, incx, y, incy);
+}
+template <class T>
+T row_op_axpy_dot(const RowOps<T>& rows, bool conj_axpy, bool conj_dot, size_t n, T a, const T* p,
+                  T* y, ptrdiff_t incy, const T* x, ptrdiff_t incx) {
+  if (n < rows.scalar_below) return scalar_axpy_dot(conj_axpy, conj_dot, n, a, p, y, incy, x, incx);
+  return rows.axpy_dot(conj_axpy, conj_dot, n, a, p, y, incy, x, incx);
+}
+template <class T>
+void row_op_axpy2(const RowOps<T>& rows, bool conj, size_t n, T a, const T* u, ptrdiff_t incu, T b,
+                  const T* v, ptrdiff_t incv, T* y) {
+  if (n < rows.scalar_below) return scalar_axpy2(conj, n, a, u, incu, b, v, incv, y);
+  rows.axpy2(conj, n, a, u, incu, b, v, incv, y);
+}
+
 // Σ over j in [lo, hi) of conj?(p[j])·x_j: a stored row (contiguous) times a vector.
 template <class T>
 T row_dot(const RowOps<T>& rows, bool conj_p, const T* p, size_t lo, size_t hi, const T* x,
           ptrdiff_t incx) {
-  return lo < hi ? rows.dot(conj_p, hi - lo, p + lo, 1, &at(x, incx, lo), incx) : T(0);
+  return lo < hi ? row_op_dot(rows, conj_p, hi - lo, p + lo, 1, &at(x, incx, lo), incx) : T(0);
 }
 
 // y_j += t·conj?(p[j]) for j in [lo, hi).
 template <class T>
 void row_axpy(const RowOps<T>& rows, bool conj_p, T t, const T* p, size_t lo, size_t hi, T* y,
               ptrdiff_t incy) {
-  if (lo < hi) rows.axpy(conj_p, hi - lo, t, p + lo, 1, &at(y, incy, lo), incy);
+  if (lo < hi) row_op_axpy(rows, conj_p, hi - lo, t, p + lo, 1, &at(y, incy, lo), incy);
 }
 
 // y := beta·y over n elements: zeros without reading y when beta == 0, nothing when beta == 1.
@@ -243,7 +276,7 @@ void triangular_solve(Uplo uplo, Op op, Diag diag, size_t n, const S& a, T alpha
       T total = alpha == T(1) ? at(x, incx, i) : mul(alpha, at(x, incx, i));
       const size_t lo = upper ? i + 1 : r.lo, hi = upper ? r.hi : i;
       if (lo < hi)
-        total = rows.subtract_dot(total, cj, hi - lo, r.p + lo, 1, &at(x, incx, lo), incx);
+        total = row_op_subtract_dot(rows, total, cj, hi - lo, r.p + lo, 1, &at(x, incx, lo), incx);
       at(x, incx, i) = unit ? total : div(total, conj_if(cj, r.p[i]));
     }
     return;
@@ -289,8 +322,8 @@ void symmetric_multiply(bool hermitian, bool conj_m, size_t n, const S& a, T alp
     // mirror's term to y (conjugated for a Hermitian M) and its row's to t2.
     const auto off_diagonal = [&](size_t lo, size_t hi) {
       if (lo < hi) {
-        t2 += rows.axpy_dot(cj != mirror_conj, cj, hi - lo, t1, r.p + lo, &at(y, incy, lo), incy,
-                            &at(x, incx, lo), incx);
+        t2 += row_op_axpy_dot(rows, cj != mirror_conj, cj, hi - lo, t1, r.p + lo, &at(y, incy, lo),
+                              incy, &at(x, incx, lo), incx);
       }
     };
     off_diagonal(r.lo, i);
