@@ -87,7 +87,8 @@ COHERIQ_MATH_INLINE Vec<O> ExpReduce(const O& o, Vec<O> x, Vec<O>& k, Vec<O>& k_
 }
 
 // b^r as hi + tail: hi + lo = 1 + r·ln b exactly, tail = lo + r²·P(r) (+ the rounding error of
-// r·ln 2), |tail| far below an ulp of hi.
+// r·ln 2). hi is only the rounded 1 + r·ln b, so tail is not small beside hi (r²·P(r) reaches
+// about 0.07): a product with b^r must multiply both parts, and hi + tail rounds to b^r.
 template <ExpBase kBase, class O>
 COHERIQ_MATH_INLINE Vec<O> ExpReducedSplit(const O& o, Vec<O> r, Vec<O>& tail) {
   using T = typename O::T;
