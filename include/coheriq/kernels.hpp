@@ -1,4 +1,5 @@
-// Coheriq kernels: BLAS-1, vector math, BLAS-2 and GEMM, dispatched to the engine in effect.
+// Coheriq kernels: BLAS-1, vector math, BLAS-2, GEMM and BLAS-3, dispatched to the engine in
+// effect.
 //
 // Every function is an ordinary C++ function; which engine runs it is settled once per process
 // (coheriq::kernels::enable_engine, or COHERIQ_ENGINE) at the first call. Sizes are std::size_t,
@@ -37,6 +38,14 @@ void set_num_threads(std::size_t n);
 std::size_t num_threads();
 
 enum class Trans { N, T };
+
+// The arguments of the BLAS-3 functions (below), as the BLAS names them. Op: how a matrix enters
+// a product, as stored (N), transposed (T), conjugate-transposed (C) or conjugated (Conj,
+// CBLAS's CblasConjNoTrans); for real data C is T and Conj is N.
+enum class Op : unsigned char { N, T, C, Conj };
+enum class Uplo : unsigned char { Upper, Lower };
+enum class Side : unsigned char { Left, Right };
+enum class Diag : unsigned char { NonUnit, Unit };
 
 // ------------------------------ BLAS-1, strided BLAS-1, vector math
 // One function per public row of the kernels' table, coheriq/kernels_table.hpp, which gives its
@@ -123,6 +132,25 @@ void ger(std::size_t m, std::size_t n, float alpha, const float* x, std::ptrdiff
          const float* y, std::ptrdiff_t incy, float* A, std::size_t lda);
 void ger(std::size_t m, std::size_t n, double alpha, const double* x, std::ptrdiff_t incx,
          const double* y, std::ptrdiff_t incy, double* A, std::size_t lda);
+
+// symv, trmv, trsv (the four types for the triangular ones) and hemv: one function per row of
+// COHERIQ_KERNELS_BLAS2_CHECKED in coheriq/kernels_table.hpp, which says what each computes, with
+// the enums of the BLAS-3 functions below and vectors as gemv's; checks and special values:
+// docs/kernels.md.
+#define COHERIQ_KERNELS_DECLARE(op, S, impl, touched, R, params, args) R op params;
+COHERIQ_KERNELS_BLAS2_CHECKED(COHERIQ_KERNELS_DECLARE)
+#undef COHERIQ_KERNELS_DECLARE
+
+// ------------------------------ BLAS-3
+// One function per row of COHERIQ_KERNELS_BLAS3 in coheriq/kernels_table.hpp, which says what
+// each computes: trsm, trmm, syrk, syr2k and symm over float, double, std::complex<float> and
+// std::complex<double>; gemm (taking Op), hemm, herk and her2k over the complex types.
+// Row-major, the reference BLAS's rules and zero skips; the Op each routine takes, and the checks
+// (a leading dimension smaller than its row, a matrix larger than memory: std::invalid_argument):
+// docs/kernels.md. Results are the same for every thread count.
+#define COHERIQ_KERNELS_DECLARE(op, S, impl, touched, R, params, args) R op params;
+COHERIQ_KERNELS_BLAS3(COHERIQ_KERNELS_DECLARE)
+#undef COHERIQ_KERNELS_DECLARE
 
 // ------------------------------ Reduced precision (machine-specific kernels)
 // 16-bit storage for bfloat16 (the upper half of an IEEE f32). Construction from float rounds to

@@ -177,6 +177,115 @@
   COHERIQ_KERNELS_BLAS2_TYPED(X, float, f32) \
   COHERIQ_KERNELS_BLAS2_TYPED(X, double, f64)
 
+// ------------------------------ BLAS-2 on Op, Uplo and Diag
+// The level-2 rows of the BLAS-3 kind (below): public functions that check their arguments and
+// forward (src/kernels/api.cpp), the enums of <coheriq/kernels.hpp>, a vector as gemv's (x, inc).
+// Reference: src/reference/blas2.cpp (the reference BLAS's loops); generic:
+// src/engines/generic/blas3-inl.h (src/kernels/level2.cpp: the loops on the engine's dots and
+// axpys, symv on its gemv).
+// symv (real, f32 and f64): y := alpha·A·x + beta·y, A n x n symmetric given by its `uplo`
+// triangle, incy != 0; trmv: x := op(A)·x, A n x n triangular, any Op, incx != 0; trsv: x :=
+// op(A)⁻¹·x; hemv (c32, c64 over the real type T): y := alpha·op(A)·x + beta·y, A Hermitian, op
+// N or Conj (conj(A), which is Aᵀ: how a column-major Hermitian matrix reads row-major).
+#define COHERIQ_KERNELS_BLAS2_SYMMETRIC_TYPED(X, T, S)                           \
+  X(symv, S, symv<T>, touches<>, void,                                           \
+    (Uplo uplo, std::size_t n, T alpha, const T* A, std::size_t lda, const T* x, \
+     std::ptrdiff_t incx, T beta, T* y, std::ptrdiff_t incy),                    \
+    (uplo, n, alpha, A, lda, x, incx, beta, y, incy))
+#define COHERIQ_KERNELS_BLAS2_TRIANGULAR_TYPED(X, T, S)                             \
+  X(trmv, S, trmv<T>, touches<>, void,                                              \
+    (Uplo uplo, Op op, Diag diag, std::size_t n, const T* A, std::size_t lda, T* x, \
+     std::ptrdiff_t incx),                                                          \
+    (uplo, op, diag, n, A, lda, x, incx))                                           \
+  X(trsv, S, trsv<T>, touches<>, void,                                              \
+    (Uplo uplo, Op op, Diag diag, std::size_t n, const T* A, std::size_t lda, T* x, \
+     std::ptrdiff_t incx),                                                          \
+    (uplo, op, diag, n, A, lda, x, incx))
+#define COHERIQ_KERNELS_BLAS2_HERMITIAN_TYPED(X, T, S)                                     \
+  X(hemv, S, hemv<T>, touches<>, void,                                                     \
+    (Uplo uplo, Op op, std::size_t n, std::complex<T> alpha, const std::complex<T>* A,     \
+     std::size_t lda, const std::complex<T>* x, std::ptrdiff_t incx, std::complex<T> beta, \
+     std::complex<T>* y, std::ptrdiff_t incy),                                             \
+    (uplo, op, n, alpha, A, lda, x, incx, beta, y, incy))
+#define COHERIQ_KERNELS_BLAS2_CHECKED(X)                               \
+  COHERIQ_KERNELS_BLAS2_SYMMETRIC_TYPED(X, float, f32)                 \
+  COHERIQ_KERNELS_BLAS2_SYMMETRIC_TYPED(X, double, f64)                \
+  COHERIQ_KERNELS_BLAS2_TRIANGULAR_TYPED(X, float, f32)                \
+  COHERIQ_KERNELS_BLAS2_TRIANGULAR_TYPED(X, double, f64)               \
+  COHERIQ_KERNELS_BLAS2_TRIANGULAR_TYPED(X, std::complex<float>, c32)  \
+  COHERIQ_KERNELS_BLAS2_TRIANGULAR_TYPED(X, std::complex<double>, c64) \
+  COHERIQ_KERNELS_BLAS2_HERMITIAN_TYPED(X, float, c32)                 \
+  COHERIQ_KERNELS_BLAS2_HERMITIAN_TYPED(X, double, c64)
+
+// ------------------------------ BLAS-3
+// The level-3 BLAS and complex GEMM, public functions that check their arguments and forward
+// (src/kernels/api.cpp). Row-major operands as stored, with leading dimensions; op (Op) says how
+// a matrix enters: N, T, C (conjugate-transposed; T for real data) or Conj. A triangular,
+// symmetric or Hermitian matrix is the `uplo` triangle of its rows; Unit diagonals are not read.
+// The reference BLAS's rules hold (alpha == 0 reads neither A nor B, beta == 0 does not read C,
+// a Hermitian diagonal is real; docs/kernels.md). Reference: src/reference/blas3.cpp (the
+// reference BLAS's loops); generic: src/engines/generic/blas3-inl.h (the blocked forms of
+// src/kernels/level3.cpp, on the engine's GEMM and vector kernels).
+//
+// Over the element type T: float/f32, double/f64, std::complex<float>/c32 and
+// std::complex<double>/c64. trsm: B := alpha·op(A)⁻¹·B (Left) or alpha·B·op(A)⁻¹ (Right), B m x
+// n, A of the order of its side; trmm: the same with op(A); syrk: C := alpha·op(A)·op(A)ᵀ +
+// beta·C on C's `uplo` triangle, op(A) n x k, op N or T; syr2k: alpha·(op(A)·op(B)ᵀ +
+// op(B)·op(A)ᵀ) + beta·C; symm: C := alpha·A·B + beta·C (Left) or alpha·B·A + beta·C (Right), A
+// symmetric, B and C m x n.
+#define COHERIQ_KERNELS_BLAS3_TYPED(X, T, S)                                                       \
+  X(trsm, S, trsm<T>, touches<>, void,                                                             \
+    (Side side, Uplo uplo, Op op, Diag diag, std::size_t m, std::size_t n, T alpha, const T* A,    \
+     std::size_t lda, T* B, std::size_t ldb),                                                      \
+    (side, uplo, op, diag, m, n, alpha, A, lda, B, ldb))                                           \
+  X(trmm, S, trmm<T>, touches<>, void,                                                             \
+    (Side side, Uplo uplo, Op op, Diag diag, std::size_t m, std::size_t n, T alpha, const T* A,    \
+     std::size_t lda, T* B, std::size_t ldb),                                                      \
+    (side, uplo, op, diag, m, n, alpha, A, lda, B, ldb))                                           \
+  X(syrk, S, syrk<T>, touches<>, void,                                                             \
+    (Uplo uplo, Op op, std::size_t n, std::size_t k, T alpha, const T* A, std::size_t lda, T beta, \
+     T* C, std::size_t ldc),                                                                       \
+    (uplo, op, n, k, alpha, A, lda, beta, C, ldc))                                                 \
+  X(syr2k, S, syr2k<T>, touches<>, void,                                                           \
+    (Uplo uplo, Op op, std::size_t n, std::size_t k, T alpha, const T* A, std::size_t lda,         \
+     const T* B, std::size_t ldb, T beta, T* C, std::size_t ldc),                                  \
+    (uplo, op, n, k, alpha, A, lda, B, ldb, beta, C, ldc))                                         \
+  X(symm, S, symm<T>, touches<>, void,                                                             \
+    (Side side, Uplo uplo, std::size_t m, std::size_t n, T alpha, const T* A, std::size_t lda,     \
+     const T* B, std::size_t ldb, T beta, T* C, std::size_t ldc),                                  \
+    (side, uplo, m, n, alpha, A, lda, B, ldb, beta, C, ldc))
+// Complex only, S = c32 or c64 over the real type T (as the complex BLAS-1): gemm, C :=
+// alpha·op(A)·op(B) + beta·C (an overload of the real GEMM's gemm<T>); hemm, symm with A Hermitian;
+// herk, C := alpha·op(A)·op(A)ᴴ + beta·C with real alpha and beta, op N or C; her2k,
+// alpha·op(A)·op(B)ᴴ + conj(alpha)·op(B)·op(A)ᴴ + beta·C.
+#define COHERIQ_KERNELS_BLAS3_COMPLEX_TYPED(X, T, S)                                               \
+  X(gemm, S, gemm<T>, touches<>, void,                                                             \
+    (Op opa, Op opb, std::size_t m, std::size_t n, std::size_t k, std::complex<T> alpha,           \
+     const std::complex<T>* A, std::size_t lda, const std::complex<T>* B, std::size_t ldb,         \
+     std::complex<T> beta, std::complex<T>* C, std::size_t ldc),                                   \
+    (opa, opb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc))                                      \
+  X(hemm, S, hemm<T>, touches<>, void,                                                             \
+    (Side side, Uplo uplo, std::size_t m, std::size_t n, std::complex<T> alpha,                    \
+     const std::complex<T>* A, std::size_t lda, const std::complex<T>* B, std::size_t ldb,         \
+     std::complex<T> beta, std::complex<T>* C, std::size_t ldc),                                   \
+    (side, uplo, m, n, alpha, A, lda, B, ldb, beta, C, ldc))                                       \
+  X(herk, S, herk<T>, touches<>, void,                                                             \
+    (Uplo uplo, Op op, std::size_t n, std::size_t k, T alpha, const std::complex<T>* A,            \
+     std::size_t lda, T beta, std::complex<T>* C, std::size_t ldc),                                \
+    (uplo, op, n, k, alpha, A, lda, beta, C, ldc))                                                 \
+  X(her2k, S, her2k<T>, touches<>, void,                                                           \
+    (Uplo uplo, Op op, std::size_t n, std::size_t k, std::complex<T> alpha,                        \
+     const std::complex<T>* A, std::size_t lda, const std::complex<T>* B, std::size_t ldb, T beta, \
+     std::complex<T>* C, std::size_t ldc),                                                         \
+    (uplo, op, n, k, alpha, A, lda, B, ldb, beta, C, ldc))
+#define COHERIQ_KERNELS_BLAS3(X)                            \
+  COHERIQ_KERNELS_BLAS3_TYPED(X, float, f32)                \
+  COHERIQ_KERNELS_BLAS3_TYPED(X, double, f64)               \
+  COHERIQ_KERNELS_BLAS3_TYPED(X, std::complex<float>, c32)  \
+  COHERIQ_KERNELS_BLAS3_TYPED(X, std::complex<double>, c64) \
+  COHERIQ_KERNELS_BLAS3_COMPLEX_TYPED(X, float, c32)        \
+  COHERIQ_KERNELS_BLAS3_COMPLEX_TYPED(X, double, c64)
+
 // ------------------------------ Reduced precision (machine-specific kernels)
 // S names the element types. The public functions (dot_u8s8, gemm_u8s8s32, dot_bf16, gemm_bf16)
 // are written in src/kernels/api.cpp; the GEMMs get a workspace as gemm does, sized by their
@@ -200,15 +309,23 @@
     (m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, work))
 
 // Every row: the candidate list, in the domain's order.
-#define COHERIQ_KERNELS_CANDIDATES(X) \
-  COHERIQ_KERNELS_PUBLIC(X)           \
-  COHERIQ_KERNELS_GEMM(X) COHERIQ_KERNELS_REDUCED(X) COHERIQ_KERNELS_BLAS2(X)
+#define COHERIQ_KERNELS_CANDIDATES(X)                                                  \
+  COHERIQ_KERNELS_PUBLIC(X)                                                            \
+  COHERIQ_KERNELS_GEMM(X)                                                              \
+  COHERIQ_KERNELS_REDUCED(X) COHERIQ_KERNELS_BLAS2(X) COHERIQ_KERNELS_BLAS2_CHECKED(X) \
+      COHERIQ_KERNELS_BLAS3(X)
 
 // The same rows by how their implementations are declared: the typed families (templates over T,
 // impl = op<T>), with T and S as given, and the others (impl a function of its own).
-#define COHERIQ_KERNELS_TYPED(X, T, S)   \
-  COHERIQ_KERNELS_PUBLIC_TYPED(X, T, S)  \
-  COHERIQ_KERNELS_COMPLEX_TYPED(X, T, S) \
-  COHERIQ_KERNELS_MATH_TYPED(X, T, S)    \
-  COHERIQ_KERNELS_GEMM_TYPED(X, T, S) COHERIQ_KERNELS_BLAS2_TYPED(X, T, S)
+#define COHERIQ_KERNELS_TYPED(X, T, S)            \
+  COHERIQ_KERNELS_PUBLIC_TYPED(X, T, S)           \
+  COHERIQ_KERNELS_COMPLEX_TYPED(X, T, S)          \
+  COHERIQ_KERNELS_MATH_TYPED(X, T, S)             \
+  COHERIQ_KERNELS_GEMM_TYPED(X, T, S)             \
+  COHERIQ_KERNELS_BLAS2_TYPED(X, T, S)            \
+  COHERIQ_KERNELS_BLAS2_SYMMETRIC_TYPED(X, T, S)  \
+  COHERIQ_KERNELS_BLAS2_TRIANGULAR_TYPED(X, T, S) \
+  COHERIQ_KERNELS_BLAS2_HERMITIAN_TYPED(X, T, S)  \
+  COHERIQ_KERNELS_BLAS3_TYPED(X, T, S)            \
+  COHERIQ_KERNELS_BLAS3_COMPLEX_TYPED(X, T, S)
 #define COHERIQ_KERNELS_UNTYPED(X) COHERIQ_KERNELS_REDUCED(X)

@@ -2,7 +2,7 @@
 // mapped onto the row-major kernels (the kernels domain's for the BLAS-1 routines, real and
 // complex dot and axpy, copy, swap, rot, gemv, ger and GEMM; the real symv on gemv, l2:: of
 // level2.hpp; the rest of level 2 in the reference engine's loops with the kernels domain's dot
-// and axpy as their row operations, l2::engine_rows; the level 3 of every type on GEMM, l3:: of
+// and axpy as their row operations, l2::engine_rows; the level 3 of every type on GEMM, k:: of
 // level3.hpp and complex_gemm.hpp, which keep the kr:: loops for small and non-finite calls; the
 // reference engine's BLAS kernels of src/reference/blas.hpp for the rest).
 //
@@ -26,16 +26,15 @@
 #include <type_traits>
 #include <utility>
 
-#include "blas/complex_gemm.hpp"
 #include "blas/kinds.hpp"
-#include "blas/level2.hpp"
-#include "blas/level3.hpp"
+#include "kernels/engine_rows.hpp"
 #include "reference/blas.hpp"
 
 namespace coheriq::blas {
 
 namespace k = coheriq::kernels;
 namespace kr = coheriq::kernels::reference::blas;
+namespace l2 = coheriq::kernels::level2;
 
 // Element 1 of a Fortran vector of n elements: x itself, or its far end for a negative increment
 // (where the kernels expect element 0).
@@ -333,14 +332,14 @@ void gbmv(Op trans, int m, int n, int kl, int ku, T alpha, const T* a, int lda, 
 template <class T>
 void symv(Uplo uplo, int n, T alpha, const T* a, int lda, const T* x, int incx, T beta, T* y,
           int incy) {
-  l2::symv(flipped(uplo), size(n), alpha, a, size(lda), first(x, n, incx), incx, beta,
-           first(y, n, incy), incy);
+  k::symv(flipped(uplo), size(n), alpha, a, size(lda), first(x, n, incx), incx, beta,
+          first(y, n, incy), incy);
 }
 template <class T>
 void hemv(Uplo uplo, int n, T alpha, const T* a, int lda, const T* x, int incx, T beta, T* y,
           int incy) {
-  kr::hemv(flipped(uplo), true, size(n), alpha, a, size(lda), first(x, n, incx), incx, beta,
-           first(y, n, incy), incy, l2::engine_rows<T>());
+  k::hemv(flipped(uplo), Op::Conj, size(n), alpha, a, size(lda), first(x, n, incx), incx, beta,
+          first(y, n, incy), incy);
 }
 template <class T>
 void sbmv(Uplo uplo, int n, int k, T alpha, const T* a, int lda, const T* x, int incx, T beta, T* y,
@@ -367,8 +366,7 @@ void hpmv(Uplo uplo, int n, T alpha, const T* ap, const T* x, int incx, T beta, 
 
 template <class T>
 void trmv(Uplo uplo, Op trans, Diag diag, int n, const T* a, int lda, T* x, int incx) {
-  kr::trmv(flipped(uplo), transposed(trans), diag, size(n), a, size(lda), first(x, n, incx), incx,
-           l2::engine_rows<T>());
+  k::trmv(flipped(uplo), transposed(trans), diag, size(n), a, size(lda), first(x, n, incx), incx);
 }
 template <class T>
 void tbmv(Uplo uplo, Op trans, Diag diag, int n, int k, const T* a, int lda, T* x, int incx) {
@@ -382,8 +380,7 @@ void tpmv(Uplo uplo, Op trans, Diag diag, int n, const T* ap, T* x, int incx) {
 }
 template <class T>
 void trsv(Uplo uplo, Op trans, Diag diag, int n, const T* a, int lda, T* x, int incx) {
-  kr::trsv(flipped(uplo), transposed(trans), diag, size(n), a, size(lda), first(x, n, incx), incx,
-           l2::engine_rows<T>());
+  k::trsv(flipped(uplo), transposed(trans), diag, size(n), a, size(lda), first(x, n, incx), incx);
 }
 template <class T>
 void tbsv(Uplo uplo, Op trans, Diag diag, int n, int k, const T* a, int lda, T* x, int incx) {
@@ -464,8 +461,8 @@ template <class T>
 void gemm(Op transa, Op transb, int m, int n, int k, T alpha, const T* a, int lda, const T* b,
           int ldb, T beta, T* c, int ldc) {
   if constexpr (is_complex_v<T>) {
-    l3::complex_gemm(transb, transa, size(n), size(m), size(k), alpha, b, size(ldb), a, size(lda),
-                     beta, c, size(ldc));
+    k::gemm(transb, transa, size(n), size(m), size(k), alpha, b, size(ldb), a, size(lda), beta, c,
+            size(ldc));
   } else {
     real_gemm(transa != Op::N, transb != Op::N, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
   }
@@ -473,53 +470,53 @@ void gemm(Op transa, Op transb, int m, int n, int k, T alpha, const T* a, int ld
 template <class T>
 void symm(Side side, Uplo uplo, int m, int n, T alpha, const T* a, int lda, const T* b, int ldb,
           T beta, T* c, int ldc) {
-  l3::symm(flipped(side), flipped(uplo), size(n), size(m), alpha, a, size(lda), b, size(ldb), beta,
-           c, size(ldc));
+  k::symm(flipped(side), flipped(uplo), size(n), size(m), alpha, a, size(lda), b, size(ldb), beta,
+          c, size(ldc));
 }
 template <class T>
 void hemm(Side side, Uplo uplo, int m, int n, T alpha, const T* a, int lda, const T* b, int ldb,
           T beta, T* c, int ldc) {
-  l3::hemm(flipped(side), flipped(uplo), size(n), size(m), alpha, a, size(lda), b, size(ldb), beta,
-           c, size(ldc));
+  k::hemm(flipped(side), flipped(uplo), size(n), size(m), alpha, a, size(lda), b, size(ldb), beta,
+          c, size(ldc));
 }
 // op(A)·op(A)ᵀ of the transposes: N <-> T (a real ?syrk's C is its T).
 template <class T>
 void syrk(Uplo uplo, Op trans, int n, int k, T alpha, const T* a, int lda, T beta, T* c, int ldc) {
-  l3::syrk(flipped(uplo), trans == Op::N ? Op::T : Op::N, size(n), size(k), alpha, a, size(lda),
-           beta, c, size(ldc));
+  k::syrk(flipped(uplo), trans == Op::N ? Op::T : Op::N, size(n), size(k), alpha, a, size(lda),
+          beta, c, size(ldc));
 }
 // The transpose of a Hermitian C is its conjugate: N <-> C.
 template <class T>
 void herk(Uplo uplo, Op trans, int n, int k, real_t<T> alpha, const T* a, int lda, real_t<T> beta,
           T* c, int ldc) {
-  l3::herk(flipped(uplo), trans == Op::N ? Op::C : Op::N, size(n), size(k), alpha, a, size(lda),
-           beta, c, size(ldc));
+  k::herk(flipped(uplo), trans == Op::N ? Op::C : Op::N, size(n), size(k), alpha, a, size(lda),
+          beta, c, size(ldc));
 }
 template <class T>
 void syr2k(Uplo uplo, Op trans, int n, int k, T alpha, const T* a, int lda, const T* b, int ldb,
            T beta, T* c, int ldc) {
-  l3::syr2k(flipped(uplo), trans == Op::N ? Op::T : Op::N, size(n), size(k), alpha, a, size(lda), b,
-            size(ldb), beta, c, size(ldc));
+  k::syr2k(flipped(uplo), trans == Op::N ? Op::T : Op::N, size(n), size(k), alpha, a, size(lda), b,
+           size(ldb), beta, c, size(ldc));
 }
 // Conjugating C turns alpha·A·Bᴴ + conj(alpha)·B·Aᴴ into conj(alpha)·conj(A)·Bᵀ + ...: alpha
 // conjugated.
 template <class T>
 void her2k(Uplo uplo, Op trans, int n, int k, T alpha, const T* a, int lda, const T* b, int ldb,
            real_t<T> beta, T* c, int ldc) {
-  l3::her2k(flipped(uplo), trans == Op::N ? Op::C : Op::N, size(n), size(k), std::conj(alpha), a,
-            size(lda), b, size(ldb), beta, c, size(ldc));
+  k::her2k(flipped(uplo), trans == Op::N ? Op::C : Op::N, size(n), size(k), std::conj(alpha), a,
+           size(lda), b, size(ldb), beta, c, size(ldc));
 }
 template <class T>
 void trmm(Side side, Uplo uplo, Op trans, Diag diag, int m, int n, T alpha, const T* a, int lda,
           T* b, int ldb) {
-  l3::trmm(flipped(side), flipped(uplo), trans, diag, size(n), size(m), alpha, a, size(lda), b,
-           size(ldb));
+  k::trmm(flipped(side), flipped(uplo), trans, diag, size(n), size(m), alpha, a, size(lda), b,
+          size(ldb));
 }
 template <class T>
 void trsm(Side side, Uplo uplo, Op trans, Diag diag, int m, int n, T alpha, const T* a, int lda,
           T* b, int ldb) {
-  l3::trsm(flipped(side), flipped(uplo), trans, diag, size(n), size(m), alpha, a, size(lda), b,
-           size(ldb));
+  k::trsm(flipped(side), flipped(uplo), trans, diag, size(n), size(m), alpha, a, size(lda), b,
+          size(ldb));
 }
 
 }  // namespace col
@@ -550,14 +547,14 @@ void gbmv(Op trans, int m, int n, int kl, int ku, T alpha, const T* a, int lda, 
 template <class T>
 void symv(Uplo uplo, int n, T alpha, const T* a, int lda, const T* x, int incx, T beta, T* y,
           int incy) {
-  l2::symv(uplo, size(n), alpha, a, size(lda), first(x, n, incx), incx, beta, first(y, n, incy),
-           incy);
+  k::symv(uplo, size(n), alpha, a, size(lda), first(x, n, incx), incx, beta, first(y, n, incy),
+          incy);
 }
 template <class T>
 void hemv(Uplo uplo, int n, T alpha, const T* a, int lda, const T* x, int incx, T beta, T* y,
           int incy) {
-  kr::hemv(uplo, false, size(n), alpha, a, size(lda), first(x, n, incx), incx, beta,
-           first(y, n, incy), incy, l2::engine_rows<T>());
+  k::hemv(uplo, Op::N, size(n), alpha, a, size(lda), first(x, n, incx), incx, beta,
+          first(y, n, incy), incy);
 }
 template <class T>
 void sbmv(Uplo uplo, int n, int k, T alpha, const T* a, int lda, const T* x, int incx, T beta, T* y,
@@ -584,7 +581,7 @@ void hpmv(Uplo uplo, int n, T alpha, const T* ap, const T* x, int incx, T beta, 
 
 template <class T>
 void trmv(Uplo uplo, Op trans, Diag diag, int n, const T* a, int lda, T* x, int incx) {
-  kr::trmv(uplo, trans, diag, size(n), a, size(lda), first(x, n, incx), incx, l2::engine_rows<T>());
+  k::trmv(uplo, trans, diag, size(n), a, size(lda), first(x, n, incx), incx);
 }
 template <class T>
 void tbmv(Uplo uplo, Op trans, Diag diag, int n, int k, const T* a, int lda, T* x, int incx) {
@@ -597,7 +594,7 @@ void tpmv(Uplo uplo, Op trans, Diag diag, int n, const T* ap, T* x, int incx) {
 }
 template <class T>
 void trsv(Uplo uplo, Op trans, Diag diag, int n, const T* a, int lda, T* x, int incx) {
-  kr::trsv(uplo, trans, diag, size(n), a, size(lda), first(x, n, incx), incx, l2::engine_rows<T>());
+  k::trsv(uplo, trans, diag, size(n), a, size(lda), first(x, n, incx), incx);
 }
 template <class T>
 void tbsv(Uplo uplo, Op trans, Diag diag, int n, int k, const T* a, int lda, T* x, int incx) {
@@ -674,47 +671,47 @@ void gemm(Op transa, Op transb, int m, int n, int k, T alpha, const T* a, int ld
 template <class T>
 void symm(Side side, Uplo uplo, int m, int n, T alpha, const T* a, int lda, const T* b, int ldb,
           T beta, T* c, int ldc) {
-  l3::symm(side, uplo, size(m), size(n), alpha, a, size(lda), b, size(ldb), beta, c, size(ldc));
+  k::symm(side, uplo, size(m), size(n), alpha, a, size(lda), b, size(ldb), beta, c, size(ldc));
 }
 template <class T>
 void hemm(Side side, Uplo uplo, int m, int n, T alpha, const T* a, int lda, const T* b, int ldb,
           T beta, T* c, int ldc) {
-  l3::hemm(side, uplo, size(m), size(n), alpha, a, size(lda), b, size(ldb), beta, c, size(ldc));
+  k::hemm(side, uplo, size(m), size(n), alpha, a, size(lda), b, size(ldb), beta, c, size(ldc));
 }
 // netlib CBLAS takes a row-major ConjTrans as Trans for ?syrk and ?syr2k (complex included),
 // and a row-major Trans as ConjTrans for ?herk and ?her2k.
 template <class T>
 void syrk(Uplo uplo, Op trans, int n, int k, T alpha, const T* a, int lda, T beta, T* c, int ldc) {
-  l3::syrk(uplo, trans == Op::N ? Op::N : Op::T, size(n), size(k), alpha, a, size(lda), beta, c,
-           size(ldc));
+  k::syrk(uplo, trans == Op::N ? Op::N : Op::T, size(n), size(k), alpha, a, size(lda), beta, c,
+          size(ldc));
 }
 template <class T>
 void herk(Uplo uplo, Op trans, int n, int k, real_t<T> alpha, const T* a, int lda, real_t<T> beta,
           T* c, int ldc) {
-  l3::herk(uplo, trans == Op::N ? Op::N : Op::C, size(n), size(k), alpha, a, size(lda), beta, c,
-           size(ldc));
+  k::herk(uplo, trans == Op::N ? Op::N : Op::C, size(n), size(k), alpha, a, size(lda), beta, c,
+          size(ldc));
 }
 template <class T>
 void syr2k(Uplo uplo, Op trans, int n, int k, T alpha, const T* a, int lda, const T* b, int ldb,
            T beta, T* c, int ldc) {
-  l3::syr2k(uplo, trans == Op::N ? Op::N : Op::T, size(n), size(k), alpha, a, size(lda), b,
-            size(ldb), beta, c, size(ldc));
+  k::syr2k(uplo, trans == Op::N ? Op::N : Op::T, size(n), size(k), alpha, a, size(lda), b,
+           size(ldb), beta, c, size(ldc));
 }
 template <class T>
 void her2k(Uplo uplo, Op trans, int n, int k, T alpha, const T* a, int lda, const T* b, int ldb,
            real_t<T> beta, T* c, int ldc) {
-  l3::her2k(uplo, trans == Op::N ? Op::N : Op::C, size(n), size(k), alpha, a, size(lda), b,
-            size(ldb), beta, c, size(ldc));
+  k::her2k(uplo, trans == Op::N ? Op::N : Op::C, size(n), size(k), alpha, a, size(lda), b,
+           size(ldb), beta, c, size(ldc));
 }
 template <class T>
 void trmm(Side side, Uplo uplo, Op trans, Diag diag, int m, int n, T alpha, const T* a, int lda,
           T* b, int ldb) {
-  l3::trmm(side, uplo, trans, diag, size(m), size(n), alpha, a, size(lda), b, size(ldb));
+  k::trmm(side, uplo, trans, diag, size(m), size(n), alpha, a, size(lda), b, size(ldb));
 }
 template <class T>
 void trsm(Side side, Uplo uplo, Op trans, Diag diag, int m, int n, T alpha, const T* a, int lda,
           T* b, int ldb) {
-  l3::trsm(side, uplo, trans, diag, size(m), size(n), alpha, a, size(lda), b, size(ldb));
+  k::trsm(side, uplo, trans, diag, size(m), size(n), alpha, a, size(lda), b, size(ldb));
 }
 
 }  // namespace row

@@ -31,6 +31,19 @@ namespace {
 // ------------------------------ Argument checks
 
 std::string_view name_of(Trans t) { return t == Trans::N ? "Trans::N" : "Trans::T"; }
+std::string_view name_of(Op op) {
+  switch (op) {
+    case Op::N:
+      return "Op::N";
+    case Op::T:
+      return "Op::T";
+    case Op::C:
+      return "Op::C";
+    case Op::Conj:
+      return "Op::Conj";
+  }
+  return "Op(?)";
+}
 
 [[noreturn]] void throw_invalid(std::string_view function, const std::string& what) {
   throw std::invalid_argument("coheriq: " + std::string(function) + ": " + what);
@@ -135,8 +148,8 @@ struct VectorCheck {
 // ------------------------------ Matrices
 
 // A matrix argument as stored: `rows` rows of `cols` elements, `ld` elements apart, each count
-// named as the operand dimension it is (`trans` says how the operand is stored, when it may be
-// transposed).
+// named as the operand dimension it is (`how` names the Trans or Op it is stored for, when the
+// operand may be transposed: "Trans::T").
 struct Stored {
   std::string_view matrix;
   std::string_view rows_name;
@@ -145,21 +158,32 @@ struct Stored {
   std::size_t cols;
   std::string_view ld_name;
   std::size_t ld;
-  std::optional<Trans> trans;
+  std::string_view how;
 };
 
 // op(A) is m x k: stored m x k for Trans::N, k x m for Trans::T.
 Stored stored_a(std::optional<Trans> ta, std::size_t m, std::size_t k, std::size_t lda) {
-  if (ta == Trans::T) return {"A", "k", k, "m", m, "lda", lda, ta};
-  return {"A", "m", m, "k", k, "lda", lda, ta};
+  const std::string_view how = ta ? name_of(*ta) : std::string_view();
+  if (ta == Trans::T) return {"A", "k", k, "m", m, "lda", lda, how};
+  return {"A", "m", m, "k", k, "lda", lda, how};
 }
 // op(B) is k x n: stored k x n for Trans::N, n x k for Trans::T.
 Stored stored_b(std::optional<Trans> tb, std::size_t k, std::size_t n, std::size_t ldb) {
-  if (tb == Trans::T) return {"B", "n", n, "k", k, "ldb", ldb, tb};
-  return {"B", "k", k, "n", n, "ldb", ldb, tb};
+  const std::string_view how = tb ? name_of(*tb) : std::string_view();
+  if (tb == Trans::T) return {"B", "n", n, "k", k, "ldb", ldb, how};
+  return {"B", "k", k, "n", n, "ldb", ldb, how};
 }
 Stored stored_c(std::size_t m, std::size_t n, std::size_t ldc) {
-  return {"C", "m", m, "n", n, "ldc", ldc, std::nullopt};
+  return {"C", "m", m, "n", n, "ldc", ldc, {}};
+}
+// op(X) (rows x cols, its dimensions named) of a BLAS-3 call: stored as it is for Op::N and
+// Op::Conj, transposed for Op::T and Op::C.
+Stored stored_op(std::string_view matrix, Op op, std::string_view rows_name, std::size_t rows,
+                 std::string_view cols_name, std::size_t cols, std::string_view ld_name,
+                 std::size_t ld) {
+  if (op == Op::T || op == Op::C)
+    return {matrix, cols_name, cols, rows_name, rows, ld_name, ld, name_of(op)};
+  return {matrix, rows_name, rows, cols_name, cols, ld_name, ld, name_of(op)};
 }
 
 // The leading dimension must hold a row of the matrix as stored, and the matrix must fit in
@@ -167,7 +191,7 @@ Stored stored_c(std::size_t m, std::size_t n, std::size_t ldc) {
 // covered too.)
 void check_matrix(std::string_view function, const Stored& s, std::size_t element_bytes) {
   const auto with_trans = [&] {
-    return s.trans ? " for " + std::string(name_of(*s.trans)) : std::string();
+    return s.how.empty() ? std::string() : " for " + std::string(s.how);
   };
   const std::string ld_name(s.ld_name);
   if (s.ld < s.cols) {
@@ -223,7 +247,7 @@ template <class T>
 void gemv_checked(Trans op, std::size_t m, std::size_t n, T alpha, const T* A, std::size_t lda,
                   const T* x, std::ptrdiff_t incx, T beta, T* y, std::ptrdiff_t incy) {
   if (incy == 0) throw_invalid("gemv", "incy = 0: y is written, pass a nonzero incy");
-  check_matrix("gemv", {"A", "m", m, "n", n, "lda", lda, std::nullopt}, sizeof(T));
+  check_matrix("gemv", {"A", "m", m, "n", n, "lda", lda, {}}, sizeof(T));
   const bool t = op == Trans::T;
   check_vector("gemv", "x", "incx", t ? "m" : "n", t ? m : n, incx, sizeof(T));
   check_vector("gemv", "y", "incy", t ? "n" : "m", t ? n : m, incy, sizeof(T));
@@ -234,11 +258,114 @@ void gemv_checked(Trans op, std::size_t m, std::size_t n, T alpha, const T* A, s
 template <class T>
 void ger_checked(std::size_t m, std::size_t n, T alpha, const T* x, std::ptrdiff_t incx, const T* y,
                  std::ptrdiff_t incy, T* A, std::size_t lda) {
-  check_matrix("ger", {"A", "m", m, "n", n, "lda", lda, std::nullopt}, sizeof(T));
+  check_matrix("ger", {"A", "m", m, "n", n, "lda", lda, {}}, sizeof(T));
   check_vector("ger", "x", "incx", "m", m, incx, sizeof(T));
   check_vector("ger", "y", "incy", "n", n, incy, sizeof(T));
   coheriq::call<Domain, typename Blas2Candidates<T>::ger>(m, n, alpha, x, incx, y, incy, A, lda);
 }
+
+// ------------------------------ BLAS-2 on Op, Uplo and Diag, and BLAS-3
+
+// The checks of such a function `name`, called with the table's arguments (MatrixCheck{"trsm"}
+// (side, uplo, ...)), one overload per shape of call. Every matrix must hold its rows in its
+// leading dimension and fit in memory, as every vector must; a written vector needs a nonzero
+// increment; the rank updates and hemv take the Op the BLAS routine takes.
+struct MatrixCheck {
+  std::string_view name;
+
+  // symv
+  template <class T>
+  void operator()(Uplo, std::size_t n, T, const T*, std::size_t lda, const T*, std::ptrdiff_t incx,
+                  T, T*, std::ptrdiff_t incy) const {
+    check_symmetric_product<T>(n, lda, incx, incy);
+  }
+  // hemv: op N or Conj
+  template <class T>
+  void operator()(Uplo, Op op, std::size_t n, T, const T*, std::size_t lda, const T*,
+                  std::ptrdiff_t incx, T, T*, std::ptrdiff_t incy) const {
+    if (op != Op::N && op != Op::Conj) {
+      throw_invalid(name, "op = " + std::string(name_of(op)) + " is not an op " +
+                              std::string(name) + " takes; pass Op::N or Op::Conj");
+    }
+    check_symmetric_product<T>(n, lda, incx, incy);
+  }
+  // trmv, trsv: any op
+  template <class T>
+  void operator()(Uplo, Op, Diag, std::size_t n, const T*, std::size_t lda, T*,
+                  std::ptrdiff_t incx) const {
+    if (incx == 0) throw_invalid(name, "incx = 0: x is written, pass a nonzero incx");
+    check_matrix(name, {"A", "n", n, "n", n, "lda", lda, {}}, sizeof(T));
+    check_vector(name, "x", "incx", "n", n, incx, sizeof(T));
+  }
+  template <class T>
+  void check_symmetric_product(std::size_t n, std::size_t lda, std::ptrdiff_t incx,
+                               std::ptrdiff_t incy) const {
+    if (incy == 0) throw_invalid(name, "incy = 0: y is written, pass a nonzero incy");
+    check_matrix(name, {"A", "n", n, "n", n, "lda", lda, {}}, sizeof(T));
+    check_vector(name, "x", "incx", "n", n, incx, sizeof(T));
+    check_vector(name, "y", "incy", "n", n, incy, sizeof(T));
+  }
+
+  // trsm, trmm: A is the order of B's `side` dimension.
+  template <class T>
+  void operator()(Side side, Uplo, Op, Diag, std::size_t m, std::size_t n, T, const T*,
+                  std::size_t lda, T*, std::size_t ldb) const {
+    const bool left = side == Side::Left;
+    const std::string_view order_name = left ? "m" : "n";
+    const std::size_t order = left ? m : n;
+    check_matrix(name, {"A", order_name, order, order_name, order, "lda", lda, {}}, sizeof(T));
+    check_matrix(name, {"B", "m", m, "n", n, "ldb", ldb, {}}, sizeof(T));
+  }
+  // symm, hemm
+  template <class T>
+  void operator()(Side side, Uplo, std::size_t m, std::size_t n, T, const T*, std::size_t lda,
+                  const T*, std::size_t ldb, T, T*, std::size_t ldc) const {
+    const bool left = side == Side::Left;
+    const std::string_view order_name = left ? "m" : "n";
+    const std::size_t order = left ? m : n;
+    check_matrix(name, {"A", order_name, order, order_name, order, "lda", lda, {}}, sizeof(T));
+    check_matrix(name, {"B", "m", m, "n", n, "ldb", ldb, {}}, sizeof(T));
+    check_matrix(name, stored_c(m, n, ldc), sizeof(T));
+  }
+  // syrk, herk (alpha and beta real for herk)
+  template <class S, class T>
+  void operator()(Uplo, Op op, std::size_t n, std::size_t k, S, const T*, std::size_t lda, S, T*,
+                  std::size_t ldc) const {
+    check_rank_op<T>(op);
+    check_matrix(name, stored_op("A", op, "n", n, "k", k, "lda", lda), sizeof(T));
+    check_matrix(name, {"C", "n", n, "n", n, "ldc", ldc, {}}, sizeof(T));
+  }
+  // syr2k, her2k (beta real for her2k)
+  template <class S, class R, class T>
+  void operator()(Uplo, Op op, std::size_t n, std::size_t k, S, const T*, std::size_t lda, const T*,
+                  std::size_t ldb, R, T*, std::size_t ldc) const {
+    check_rank_op<T>(op);
+    check_matrix(name, stored_op("A", op, "n", n, "k", k, "lda", lda), sizeof(T));
+    check_matrix(name, stored_op("B", op, "n", n, "k", k, "ldb", ldb), sizeof(T));
+    check_matrix(name, {"C", "n", n, "n", n, "ldc", ldc, {}}, sizeof(T));
+  }
+  // gemm (complex)
+  template <class T>
+  void operator()(Op opa, Op opb, std::size_t m, std::size_t n, std::size_t k, T, const T*,
+                  std::size_t lda, const T*, std::size_t ldb, T, T*, std::size_t ldc) const {
+    check_matrix(name, stored_op("A", opa, "m", m, "k", k, "lda", lda), sizeof(T));
+    check_matrix(name, stored_op("B", opb, "k", k, "n", n, "ldb", ldb), sizeof(T));
+    check_matrix(name, stored_c(m, n, ldc), sizeof(T));
+  }
+
+  // The rank updates' op: N or T for syrk and syr2k (C too for real data, where it is T), N or
+  // C for herk and her2k, as the BLAS routines take them.
+  template <class T>
+  void check_rank_op(Op op) const {
+    const bool hermitian = name == "herk" || name == "her2k";
+    const bool real = std::is_floating_point_v<T>;
+    const bool taken =
+        op == Op::N || op == (hermitian ? Op::C : Op::T) || (real && !hermitian && op == Op::C);
+    if (taken) return;
+    throw_invalid(name, "op = " + std::string(name_of(op)) + " is not an op " + std::string(name) +
+                            " takes; pass Op::N or " + (hermitian ? "Op::C" : "Op::T"));
+  }
+};
 
 // ------------------------------ pack_b and the packed GEMM's own checks, for T = float or double
 
@@ -311,6 +438,17 @@ void ger(std::size_t m, std::size_t n, double alpha, const double* x, std::ptrdi
          const double* y, std::ptrdiff_t incy, double* A, std::size_t lda) {
   ger_checked(m, n, alpha, x, incx, y, incy, A, lda);
 }
+
+// ------------------------------ BLAS-2 on Op, Uplo and Diag, and BLAS-3: checked, then forwarded
+
+#define COHERIQ_KERNELS_MATRIX_FORWARD(op, S, impl, touched, R, params, args) \
+  R op params {                                                               \
+    MatrixCheck{#op} args;                                                    \
+    return coheriq::call<Domain, cand::op##_##S> args;                        \
+  }
+COHERIQ_KERNELS_BLAS2_CHECKED(COHERIQ_KERNELS_MATRIX_FORWARD)
+COHERIQ_KERNELS_BLAS3(COHERIQ_KERNELS_MATRIX_FORWARD)
+#undef COHERIQ_KERNELS_MATRIX_FORWARD
 
 // ------------------------------ GEMM: checked, then run by the driver (gemm_driver.cpp)
 

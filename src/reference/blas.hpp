@@ -22,21 +22,12 @@
 // not the test oracle, tests/kernels/oracle.hpp is), baseline flags.
 #pragma once
 
+#include <coheriq/kernels.hpp>
+
 #include <complex>
 #include <cstddef>
 
 #include "reference/scalar.hpp"
-
-namespace coheriq::kernels {
-
-// How a matrix operand enters a product (above). (Moves to the public header with the
-// candidates.)
-enum class Op : unsigned char { N, T, C, Conj };
-enum class Uplo : unsigned char { Upper, Lower };
-enum class Side : unsigned char { Left, Right };
-enum class Diag : unsigned char { NonUnit, Unit };
-
-}  // namespace coheriq::kernels
 
 namespace coheriq::kernels::reference::blas {
 

@@ -34,4 +34,14 @@ COHERIQ_KERNELS_TYPED(COHERIQ_REFERENCE_TEMPLATE, T, S)
 COHERIQ_KERNELS_UNTYPED(COHERIQ_REFERENCE_FUNCTION)
 #undef COHERIQ_REFERENCE_FUNCTION
 
+// The definition of a row that is the reference BLAS kernel of its name (blas::op of
+// reference/blas.hpp, same arguments): `COHERIQ_KERNELS_BLAS3_TYPED(COHERIQ_REFERENCE_TO_BLAS, T,
+// S)` defines trsm<T> ... as calls of blas::trsm ... (the complex-only rows, T the real type,
+// deduce blas::op's std::complex<T>).
+#define COHERIQ_REFERENCE_TO_BLAS(op, S, impl, touched, R, params, args) \
+  template <class T>                                                     \
+  R op params {                                                          \
+    return blas::op args;                                                \
+  }
+
 }  // namespace coheriq::kernels::reference

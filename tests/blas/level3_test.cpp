@@ -1,4 +1,5 @@
-// The level-3 routines on the kernels domain's GEMM (src/blas/level3.hpp) against the system's
+// The level-3 routines (the kernels domain's BLAS-3 candidates, src/kernels/level3.cpp on the
+// generic engines, the reference BLAS's loops on the reference engine) against the system's
 // reference BLAS, both loaded in this process (libraries.hpp): ?trsm, ?trmm, ?syrk, ?syr2k and
 // ?symm in s, d, c and z, ?hemm, ?herk and ?her2k in c and z, Fortran and row-major CBLAS, every
 // side, uplo, trans and diag the routine takes, at orders around the blocked form's base block

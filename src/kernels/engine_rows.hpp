@@ -1,66 +1,26 @@
-// The real symmetric matrix-vector product (?symv) on the kernels domain's gemv: the stored
-// triangle is taken a band of kRows rows at a time; the band's diagonal block runs the reference
-// engine's loop (kr::symv) and the rest of the band, in panels P of kRows x kColumns of the stored
-// triangle, is two gemv calls per panel, y_band += alpha·P·x_rest and y_rest += alpha·Pᵀ·x_band,
-// the second reading P while it is still in cache. So each stored element is read from memory once,
-// as in the reference's loop, and the work is the engine's (and its pool's when gemv splits).
-//
-// The reference's semantics hold: ?symv has no zero skips, and neither has gemv, so an Inf or NaN
-// anywhere spreads to the same elements; beta == 0 sets y without reading it; alpha == 0 reads
-// neither A nor x. The row-major signature of kr::symv, so layer.hpp's column- and row-major
-// mappings call it unchanged. Measured: docs/decisions.md, "?symv on gemv".
+// The kernels domain's BLAS-1 as the row operations of the reference engine's level-2 loops:
+// what the generic engines' trmv, trsv and hemv (level2.cpp) and libcoheriq_blas's other level-2
+// routines (src/blas/layer.hpp) pass those loops. Baseline code over the public API, so the
+// engine in effect runs each row.
 #pragma once
 
 #include <coheriq/kernels.hpp>
 
-#include <algorithm>
 #include <complex>
 #include <cstddef>
 #include <type_traits>
 
-#include "blas/kinds.hpp"
 #include "reference/blas.hpp"
 #include "reference/blas_rows.hpp"
 
-namespace coheriq::blas::l2 {
+namespace coheriq::kernels::level2 {
 
 namespace k = coheriq::kernels;
 namespace kr = coheriq::kernels::reference::blas;
+using reference::is_complex_v;
 using std::ptrdiff_t;
 using std::size_t;
 
-// Rows per band (an order up to kRows is one diagonal block: the reference's loop) and columns
-// per panel (a panel of doubles is 256 KiB, in L2 for its second read).
-inline constexpr size_t kRows = 32;
-inline constexpr size_t kColumns = 1024;
-
-template <class T>
-void symv(Uplo uplo, size_t n, T alpha, const T* a, size_t lda, const T* x, ptrdiff_t incx, T beta,
-          T* y, ptrdiff_t incy) {
-  if (n <= kRows) return kr::symv(uplo, n, alpha, a, lda, x, incx, beta, y, incy);
-  if (alpha == T(0) && beta == T(1)) return;
-  kr::scale_by_beta(n, beta, y, incy);
-  if (alpha == T(0)) return;
-  for (size_t i0 = 0; i0 < n; i0 += kRows) {
-    const size_t rows = std::min(kRows, n - i0);
-    const T* x_band = &kr::at(x, incx, i0);
-    T* y_band = &kr::at(y, incy, i0);
-    kr::symv(uplo, rows, alpha, a + i0 * lda + i0, lda, x_band, incx, T(1), y_band, incy);
-    // The panel beside the diagonal block: columns after it (Upper) or before it (Lower).
-    const size_t c0 = uplo == Uplo::Upper ? i0 + rows : 0;
-    const size_t cols = uplo == Uplo::Upper ? n - c0 : i0;
-    for (size_t j0 = c0; j0 < c0 + cols; j0 += kColumns) {
-      const size_t width = std::min(kColumns, c0 + cols - j0);
-      const T* panel = a + i0 * lda + j0;
-      k::gemv(k::Trans::N, rows, width, alpha, panel, lda, &kr::at(x, incx, j0), incx, T(1), y_band,
-              incy);
-      k::gemv(k::Trans::T, rows, width, alpha, panel, lda, x_band, incx, T(1), &kr::at(y, incy, j0),
-              incy);
-    }
-  }
-}
-
-// The kernels domain's BLAS-1 as the row operations of the reference engine's level-2 loops
 // (kr::RowOps): the strided dot and axpy for real T, dotu/dotc and axpy/axpyc for complex T, of
 // the engine in effect. Each row is one call, so the loops keep the reference's order of rows
 // and its zero skips, and each row runs at the engine's speed. A row of fewer than
@@ -119,4 +79,4 @@ const kr::RowOps<T>& engine_rows() {
   return ops;
 }
 
-}  // namespace coheriq::blas::l2
+}  // namespace coheriq::kernels::level2

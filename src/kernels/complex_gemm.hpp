@@ -11,10 +11,9 @@
 // What stays on the reference engine's loop (kr::gemm, the reference's own order): a small
 // product (the split costs more than it saves), alpha == 0 or k == 0 (C := beta·C, A and B not
 // read), and a non-finite alpha or operand: the real product multiplies every zero, so an Inf or
-// NaN would spread to other parts than the reference's products spread it. The row-major
-// signature of kr::gemm, so layer.hpp's column- and row-major mappings call it unchanged; the
-// complex level 3 (level3.hpp) does its bulk work in it. Its workspace and finiteness checks
-// are level3_support.hpp's (shared with level3.hpp, which includes this header).
+// NaN would spread to other parts than the reference's products spread it. The generic engines'
+// gemm.c32 and gemm.c64 (level3.cpp), and the bulk work of the complex level 3 there. Its
+// workspace and finiteness checks are level3_support.hpp's (shared with level3.cpp).
 #pragma once
 
 #include <coheriq/kernels.hpp>
@@ -24,11 +23,10 @@
 #include <cstddef>
 #include <utility>
 
-#include "blas/kinds.hpp"
-#include "blas/level3_support.hpp"
+#include "kernels/level3_support.hpp"
 #include "reference/blas.hpp"
 
-namespace coheriq::blas::l3 {
+namespace coheriq::kernels::level3 {
 
 namespace k = coheriq::kernels;
 namespace kr = coheriq::kernels::reference::blas;
@@ -80,8 +78,8 @@ bool finite_complex(Op op, size_t r, size_t c, const T* x, size_t ld) {
 }
 
 template <class T>
-void complex_gemm(Op opa, Op opb, size_t m, size_t n, size_t k, T alpha, const T* a, size_t lda,
-                  const T* b, size_t ldb, T beta, T* c, size_t ldc) {
+void gemm(Op opa, Op opb, size_t m, size_t n, size_t k, T alpha, const T* a, size_t lda, const T* b,
+          size_t ldb, T beta, T* c, size_t ldc) {
   using R = real_t<T>;
   if (m == 0 || n == 0) return;
   const bool finite = finite_scalar(alpha) && alpha != T(0) && k != 0 &&
@@ -134,4 +132,4 @@ void complex_gemm(Op opa, Op opb, size_t m, size_t n, size_t k, T alpha, const T
   }
 }
 
-}  // namespace coheriq::blas::l3
+}  // namespace coheriq::kernels::level3

@@ -1,14 +1,15 @@
-// The level-3 BLAS on the kernels domain's GEMM: trsm, trmm, syrk, syr2k, symm, and for the
-// complex types herk, her2k and hemm, written once for float, double, std::complex<float> and
+// The blocked level-3 BLAS (level3.hpp): trsm, trmm, syrk, syr2k, symm, and for the complex types
+// herk, her2k and hemm, written once for float, double, std::complex<float> and
 // std::complex<double>. Each is blocked so that the bulk of the work is one "gemm of blocks"
-// (gemm_blocks: k::gemm for real types, complex_gemm, the same real GEMM at twice the size, for
+// (gemm_blocks: k::gemm for real types, the complex gemm of complex_gemm.hpp, the same real GEMM
+// at twice the size, for
 // complex ones), and so runs on the engine in effect and its thread pool, bitwise the same for
 // every thread count, as GEMM is; the diagonal blocks run the reference's row forms on axpy and
-// scal (trsm, trmm: the engine's for real types, the reference engine's complex loops) or a small
+// scal (trsm, trmm: the engine's axpy, real and complex, and scal for real types) or a small
 // GEMM (the rank updates). Each function has the row-major signature of its kr:: kernel
-// (src/reference/blas.hpp), so the column- and row-major mappings of layer.hpp call it unchanged.
+// (src/reference/blas.hpp), which is also the candidate's.
 //
-// The reference's semantics hold (docs/blas.md): alpha == 0, a small problem, or a non-finite
+// The reference's semantics hold (docs/kernels.md): alpha == 0, a small problem, or a non-finite
 // value (either part of a complex) in alpha or an operand the routine reads runs the kr:: loop,
 // which has the reference's zero skips (GEMM multiplies every zero, so an Inf or NaN would
 // spread differently); beta == 0 reaches GEMM as beta == 0, which does not read C; Unit
@@ -16,20 +17,20 @@
 // off the diagonal); a Hermitian matrix's diagonal is taken as real and herk's and her2k's
 // diagonal of C is left real, as the reference leaves it. The choices and their figures:
 // docs/decisions.md, "The real level 3 on GEMM" and "The complex level 3 on GEMM".
-#pragma once
+#include "kernels/level3.hpp"
 
 #include <coheriq/kernels.hpp>
 
 #include <algorithm>
+#include <complex>
 #include <cstddef>
 
-#include "blas/complex_gemm.hpp"
-#include "blas/kinds.hpp"
-#include "blas/level3_support.hpp"
+#include "kernels/complex_gemm.hpp"
+#include "kernels/level3_support.hpp"
 #include "reference/blas.hpp"
 #include "reference/blas_rows.hpp"
 
-namespace coheriq::blas::l3 {
+namespace coheriq::kernels::level3 {
 
 namespace k = coheriq::kernels;
 namespace kr = coheriq::kernels::reference::blas;
@@ -41,8 +42,9 @@ using std::size_t;
 // every routine keeps the kr:: loop when its other dimension is below kMinOther. Measured for the
 // real types and kept for the complex ones but kComplexBlock: docs/decisions.md.
 inline constexpr size_t kBlock = 32;
-// Complex base blocks are smaller: their row operations are the reference engine's scalar loops
-// (no complex axpy in the kernels' API), so a smaller block leaves more of the work to GEMM.
+// Complex base blocks are smaller: chosen when their row operations were the reference engine's
+// scalar loops (a smaller block left more of the work to GEMM); their axpy is the engine's
+// complex kernel now, and the block was not measured again.
 inline constexpr size_t kComplexBlock = 8;
 template <class T>
 inline constexpr size_t kBaseBlock = is_complex_v<T> ? kComplexBlock : kBlock;
@@ -58,13 +60,13 @@ inline constexpr size_t kPanelBytes = size_t{4} << 20;
 inline k::Trans trans(bool t) { return t ? k::Trans::T : k::Trans::N; }
 
 // The gemm of blocks every routine below is made of: C := alpha·op(A)·op(B) + beta·C, the engine's
-// real GEMM for float and double (C and Conj are T and N there), complex_gemm (the same GEMM at
+// real GEMM for float and double (C and Conj are T and N there), the complex gemm (the same GEMM at
 // twice the size) for the complex types.
 template <class T>
 void gemm_blocks(Op opa, Op opb, size_t m, size_t n, size_t k, T alpha, const T* a, size_t lda,
                  const T* b, size_t ldb, T beta, T* c, size_t ldc) {
   if constexpr (is_complex_v<T>) {
-    complex_gemm(opa, opb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    level3::gemm(opa, opb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
   } else {
     k::gemm(trans(transposes(opa)), trans(transposes(opb)), m, n, k, alpha, a, lda, b, ldb, beta, c,
             ldc);
@@ -466,4 +468,30 @@ void hemm(Side side, Uplo uplo, size_t m, size_t n, T alpha, const T* a, size_t 
     kr::hemm(side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
-}  // namespace coheriq::blas::l3
+#define COHERIQ_LEVEL3_INSTANTIATE(T)                                                             \
+  template void trsm<T>(Side, Uplo, Op, Diag, size_t, size_t, T, const T*, size_t, T*, size_t);   \
+  template void trmm<T>(Side, Uplo, Op, Diag, size_t, size_t, T, const T*, size_t, T*, size_t);   \
+  template void syrk<T>(Uplo, Op, size_t, size_t, T, const T*, size_t, T, T*, size_t);            \
+  template void syr2k<T>(Uplo, Op, size_t, size_t, T, const T*, size_t, const T*, size_t, T, T*,  \
+                         size_t);                                                                 \
+  template void symm<T>(Side, Uplo, size_t, size_t, T, const T*, size_t, const T*, size_t, T, T*, \
+                        size_t);
+COHERIQ_LEVEL3_INSTANTIATE(float)
+COHERIQ_LEVEL3_INSTANTIATE(double)
+COHERIQ_LEVEL3_INSTANTIATE(std::complex<float>)
+COHERIQ_LEVEL3_INSTANTIATE(std::complex<double>)
+#undef COHERIQ_LEVEL3_INSTANTIATE
+#define COHERIQ_LEVEL3_INSTANTIATE_COMPLEX(T)                                                     \
+  template void hemm<T>(Side, Uplo, size_t, size_t, T, const T*, size_t, const T*, size_t, T, T*, \
+                        size_t);                                                                  \
+  template void herk<T>(Uplo, Op, size_t, size_t, real_t<T>, const T*, size_t, real_t<T>, T*,     \
+                        size_t);                                                                  \
+  template void her2k<T>(Uplo, Op, size_t, size_t, T, const T*, size_t, const T*, size_t,         \
+                         real_t<T>, T*, size_t);                                                  \
+  template void gemm<T>(Op, Op, size_t, size_t, size_t, T, const T*, size_t, const T*, size_t, T, \
+                        T*, size_t);
+COHERIQ_LEVEL3_INSTANTIATE_COMPLEX(std::complex<float>)
+COHERIQ_LEVEL3_INSTANTIATE_COMPLEX(std::complex<double>)
+#undef COHERIQ_LEVEL3_INSTANTIATE_COMPLEX
+
+}  // namespace coheriq::kernels::level3

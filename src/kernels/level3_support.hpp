@@ -1,4 +1,4 @@
-// What the level-3 BLAS on GEMM (level3.hpp) and complex GEMM (complex_gemm.hpp) share: their
+// What the blocked level-3 BLAS (level3.cpp) and complex GEMM (complex_gemm.hpp) share: their
 // scratch memory and the finiteness checks that decide between the blocked forms and the
 // reference engine's loops. Every check takes the four types: a complex is read as its two
 // reals, so a row of n complex values is a row of 2n reals.
@@ -17,14 +17,18 @@
 #include <string>
 #include <type_traits>
 
-#include "blas/kinds.hpp"
+#include "reference/blas_rows.hpp"
+#include "reference/scalar.hpp"
 
-namespace coheriq::blas::l3 {
+namespace coheriq::kernels::level3 {
 
+using reference::is_complex_v;
+using reference::real_t;
+using reference::blas::transposes;
 using std::size_t;
 
-// Scratch memory of the BLAS library; failing to get it is an error that is not an argument
-// error (docs/blas.md): the entry point reports it and aborts.
+// Scratch memory of the blocked forms; failing to get it is an error that is not an argument
+// error (std::runtime_error; the BLAS library's entry points report it and abort, docs/blas.md).
 template <class T>
 class Workspace {
  public:
@@ -87,4 +91,4 @@ bool finite_scalar(T x) {
   return finite_row(&x, 1);
 }
 
-}  // namespace coheriq::blas::l3
+}  // namespace coheriq::kernels::level3
