@@ -21,17 +21,20 @@ using reference::is_complex_v;
 using std::ptrdiff_t;
 using std::size_t;
 
-// (kr::RowOps): the strided dot and axpy for real T, dotu/dotc and axpy/axpyc for complex T, of
-// the engine in effect. Each row is one call, so the loops keep the reference's order of rows
-// and its zero skips, and each row runs at the engine's speed. A row of fewer than
-// short_row<T>() elements runs the scalar loop inline instead: a call costs about 7 ns before its
-// first element. Measured (Zen 5, avx512 family): a band row's axpy and dot took 19.3 ns as calls
-// against 14.9 ns as the scalar loop at 32 floats, 20.1 against 22.1 at 48; at band width 32
-// (blas_routines_bench, ref/ours) ctbsv_, ctbmv_ and chbmv_ gave 0.68, 0.93 and 0.97 as calls and
-// 0.80, 1.08 and 1.02 as scalar loops, ztbsv_ 1.1-1.4 as calls and 0.67-0.99 as loops.
+// The row operations (kr::RowOps): the strided dot and axpy for real T, dotu/dotc and
+// axpy/axpyc for complex T, of the engine in effect. Each row is one call, so the loops keep the
+// reference's order of rows and its zero skips, and each row runs at the engine's speed. A row of
+// fewer than short_row<T>() elements runs the scalar loop inline instead: a call costs about 7 ns
+// before its first element. Measured (Zen 5, avx512 family): a band row's axpy and dot took 19.3 ns
+// as calls against 14.9 ns as the scalar loop at 32 floats, 20.1 against 22.1 at 48; at band width
+// 32 (blas_routines_bench, ref/ours) ctbsv_, ctbmv_ and chbmv_ gave 0.68, 0.93 and 0.97 as calls
+// and 0.80, 1.08 and 1.02 as scalar loops, ztbsv_ 1.1-1.4 as calls and 0.67-0.99 as loops. Doubles
+// take the complex doubles' 20 (Sapphire Rapids class, avx512, band width 32, two runs each,
+// machine shared with a build): dtbmv_ 0.89-0.96 and dtbsv_ 0.64-1.03 with 40, 1.14-1.19 and
+// 1.14-1.41 with 20.
 template <class T>
 constexpr size_t short_row() {
-  return std::is_same_v<T, std::complex<double>> ? 20 : 40;
+  return std::is_same_v<T, std::complex<double>> || std::is_same_v<T, double> ? 20 : 40;
 }
 
 template <class T>

@@ -17,6 +17,7 @@
 
 #include <complex>
 #include <cstddef>
+#include <cstring>
 
 #include "engines/generic/namespace.h"
 
@@ -736,10 +737,15 @@ HWY_INLINE void ScatterAny(std::size_t len, const T* buf, T* x, std::ptrdiff_t i
 }
 
 // y := x. Element by element in order, so a 0 increment on y leaves x's last element there.
+// Contiguous vectors are the C library's memmove: beyond the caches its stores do not read the
+// lines they overwrite (x86's fast string moves), which a loop of vector stores does.
 template <class T>
 HWY_ATTR void copy_strided(std::size_t n, const T* x, std::ptrdiff_t incx, T* y,
                            std::ptrdiff_t incy) {
-  if (incx == 1 && incy == 1) return CopyContiguous(n, x, y);
+  if (incx == 1 && incy == 1) {
+    if (n != 0) std::memmove(y, x, n * sizeof(T));
+    return;
+  }
   if (n == 0) return;
   if (incy == 0) {
     *y = *ElementPtr(x, incx, n - 1);
