@@ -21,10 +21,10 @@
 #include <iterator>
 #include <stdexcept>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 #include "reference/reference.hpp"
+#include "reference/scalar.hpp"
 #include "support.hpp"
 
 namespace coheriq::kernels::testing {
@@ -32,18 +32,9 @@ namespace {
 
 namespace ref = coheriq::kernels::reference;
 
+using ref::real_t;
 template <class T>
-struct Real {
-  using type = T;
-};
-template <class T>
-struct Real<std::complex<T>> {
-  using type = T;
-};
-template <class T>
-using real_t = typename Real<T>::type;
-template <class T>
-constexpr bool kComplex = !std::is_same_v<T, real_t<T>>;
+constexpr bool kComplex = ref::is_complex_v<T>;
 
 // re + i·im (re alone for a real type).
 template <class T>
