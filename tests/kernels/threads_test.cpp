@@ -31,6 +31,7 @@
 
 #include "kernels/pool.hpp"
 #include "kernels/tuning_in_effect.hpp"
+#include "support.hpp"
 
 namespace ck = coheriq::kernels;
 using ck::Trans;
@@ -63,10 +64,7 @@ constexpr std::size_t kThreadCounts[] = {2, 3, 4, 5, 6, 7};
 // COHERIQ_TEST_QUICK=1 (the emulated CPUs, where a product at SVE's longer vectors costs 10x what
 // it does at 128 bits): shapes cut by rows, by columns and both ways, the transposes NN and TT,
 // 2, 3 and 7 threads; about a tenth of the products.
-bool quick() {
-  const char* v = std::getenv("COHERIQ_TEST_QUICK");
-  return v != nullptr && std::strcmp(v, "1") == 0;
-}
+using coheriq::kernels::testing::quick;
 bool in_quick_run(const Shape& s) {
   return &s == &kShapes[0] || &s == &kShapes[1] || &s == &kShapes[4];
 }
