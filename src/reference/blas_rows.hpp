@@ -111,8 +111,8 @@ T scalar_dot(bool conj_x, size_t n, const T* x, ptrdiff_t incx, const T* y, ptrd
 // two products (ar·xr + (−ai)·xi is ar·xr − ai·xi exactly) and the compiler's vector code needs
 // one shuffle per element, where the loop on std::complex computed both sums of each part and
 // picked lanes. The same bits (IEEE's x − y is x + (−y); only a NaN's sign may differ); at 32
-// complex floats 17-22 ns a row against 26-32 (Sapphire
-// Rapids class, g++ 12 -O3 at baseline x86-64).
+// complex floats 17-22 ns a row against 26-32 (Sapphire Rapids class, g++ 12 -O3 at baseline
+// x86-64).
 template <class T>
 void scalar_axpy_parts(bool conj_x, size_t n, T a, const T* x, T* y) {
   using R = real_t<T>;
