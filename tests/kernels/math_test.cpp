@@ -185,10 +185,13 @@ TEST_CASE_TEMPLATE("vector math: every size and alignment, and in place", T, flo
         apply(f, true, n, x.data(), y.data(), reference_out.data());
         std::copy(x.begin(), x.end(), in_place.begin());
         apply(f, false, n, in_place.data(), y.data(), in_place.data());
-        // Within the bound, and bitwise the reference's (the loops' bodies, remainders and
-        // alignment); in place, bitwise.
+        // Bitwise the reference's (the loops' bodies, remainders and alignment), in place too;
+        // and within the bound, measured in the reference engine's run: another engine's output
+        // bitwise the reference's on the same inputs (the same seed) is within it too, and the
+        // oracle costs more than the kernels under an emulator (long double in software).
         Verdict<T> v, v_in_place;
-        v.check(f, n, x.data(), y.data(), out.data(), reference_out.data());
+        v.check(f, n, x.data(), y.data(), out.data(), reference_out.data(),
+                engine() == "reference");
         v_in_place.check(f, n, x.data(), y.data(), in_place.data(), reference_out.data(), false);
         const std::string context =
             label<T>(f) + " n = " + std::to_string(n) + ", offset " + std::to_string(offset);
