@@ -113,6 +113,12 @@ template <auto F, class T>
 struct Row<F, void (*)(std::size_t, T, T*, std::ptrdiff_t)> {
   static void add(std::string_view) {}
 };
+// axpy_dot_strided: through the BLAS's symmetric band products (bench/blas_routines_bench).
+template <auto F, class T>
+struct Row<F, T (*)(std::size_t, T, const T*, std::ptrdiff_t, T*, std::ptrdiff_t, const T*,
+                    std::ptrdiff_t)> {
+  static void add(std::string_view) {}
+};
 // The complex dots (their result through a pointer); the complex axpys match the row above.
 template <auto F, class T>
 struct Row<F, void (*)(std::size_t, const T*, std::ptrdiff_t, const T*, std::ptrdiff_t, T*)> {

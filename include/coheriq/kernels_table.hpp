@@ -28,30 +28,36 @@
   COHERIQ_KERNELS_STRIDED_TYPED(X, T, S)
 // Strided siblings of the BLAS-1 rows (the BLAS and CBLAS interfaces use them): element i of a
 // vector is x[i * incx], any increment (0 and negative included; x points at element 0, the
-// highest address when incx < 0).
-#define COHERIQ_KERNELS_STRIDED_TYPED(X, T, S)                                         \
-  X(dot_strided, S, dot_strided<T>, touches<>, T,                                      \
-    (std::size_t n, const T* x, std::ptrdiff_t incx, const T* y, std::ptrdiff_t incy), \
-    (n, x, incx, y, incy))                                                             \
-  X(axpy_strided, S, axpy_strided<T>, touches<>, void,                                 \
-    (std::size_t n, T a, const T* x, std::ptrdiff_t incx, T* y, std::ptrdiff_t incy),  \
-    (n, a, x, incx, y, incy))                                                          \
-  X(scal_strided, S, scal_strided<T>, touches<>, void,                                 \
-    (std::size_t n, T a, T * x, std::ptrdiff_t incx), (n, a, x, incx))                 \
-  X(asum_strided, S, asum_strided<T>, touches<>, T,                                    \
-    (std::size_t n, const T* x, std::ptrdiff_t incx), (n, x, incx))                    \
-  X(nrm2_strided, S, nrm2_strided<T>, touches<>, T,                                    \
-    (std::size_t n, const T* x, std::ptrdiff_t incx), (n, x, incx))                    \
-  X(iamax_strided, S, iamax_strided<T>, touches<>, std::size_t,                        \
-    (std::size_t n, const T* x, std::ptrdiff_t incx), (n, x, incx))                    \
-  X(copy_strided, S, copy_strided<T>, touches<>, void,                                 \
-    (std::size_t n, const T* x, std::ptrdiff_t incx, T* y, std::ptrdiff_t incy),       \
-    (n, x, incx, y, incy))                                                             \
-  X(swap_strided, S, swap_strided<T>, touches<>, void,                                 \
-    (std::size_t n, T * x, std::ptrdiff_t incx, T * y, std::ptrdiff_t incy),           \
-    (n, x, incx, y, incy))                                                             \
-  X(rot_strided, S, rot_strided<T>, touches<>, void,                                   \
-    (std::size_t n, T * x, std::ptrdiff_t incx, T * y, std::ptrdiff_t incy, T c, T s), \
+// highest address when incx < 0). axpy_dot_strided is axpy_strided(x into y) then the result
+// dot_strided(x, v), bit for bit, in one call: a symmetric product's stored row (BLIS's
+// dotaxpyv), whose short rows two calls cost more than the reference BLAS's fused loop.
+#define COHERIQ_KERNELS_STRIDED_TYPED(X, T, S)                                                   \
+  X(dot_strided, S, dot_strided<T>, touches<>, T,                                                \
+    (std::size_t n, const T* x, std::ptrdiff_t incx, const T* y, std::ptrdiff_t incy),           \
+    (n, x, incx, y, incy))                                                                       \
+  X(axpy_strided, S, axpy_strided<T>, touches<>, void,                                           \
+    (std::size_t n, T a, const T* x, std::ptrdiff_t incx, T* y, std::ptrdiff_t incy),            \
+    (n, a, x, incx, y, incy))                                                                    \
+  X(axpy_dot_strided, S, axpy_dot_strided<T>, touches<>, T,                                      \
+    (std::size_t n, T a, const T* x, std::ptrdiff_t incx, T* y, std::ptrdiff_t incy, const T* v, \
+     std::ptrdiff_t incv),                                                                       \
+    (n, a, x, incx, y, incy, v, incv))                                                           \
+  X(scal_strided, S, scal_strided<T>, touches<>, void,                                           \
+    (std::size_t n, T a, T * x, std::ptrdiff_t incx), (n, a, x, incx))                           \
+  X(asum_strided, S, asum_strided<T>, touches<>, T,                                              \
+    (std::size_t n, const T* x, std::ptrdiff_t incx), (n, x, incx))                              \
+  X(nrm2_strided, S, nrm2_strided<T>, touches<>, T,                                              \
+    (std::size_t n, const T* x, std::ptrdiff_t incx), (n, x, incx))                              \
+  X(iamax_strided, S, iamax_strided<T>, touches<>, std::size_t,                                  \
+    (std::size_t n, const T* x, std::ptrdiff_t incx), (n, x, incx))                              \
+  X(copy_strided, S, copy_strided<T>, touches<>, void,                                           \
+    (std::size_t n, const T* x, std::ptrdiff_t incx, T* y, std::ptrdiff_t incy),                 \
+    (n, x, incx, y, incy))                                                                       \
+  X(swap_strided, S, swap_strided<T>, touches<>, void,                                           \
+    (std::size_t n, T * x, std::ptrdiff_t incx, T * y, std::ptrdiff_t incy),                     \
+    (n, x, incx, y, incy))                                                                       \
+  X(rot_strided, S, rot_strided<T>, touches<>, void,                                             \
+    (std::size_t n, T * x, std::ptrdiff_t incx, T * y, std::ptrdiff_t incy, T c, T s),           \
     (n, x, incx, y, incy, c, s))
 // Complex BLAS-1, S = c32 or c64 over the real type T: vectors of std::complex<T> (real and
 // imaginary parts interleaved), any increment as the strided rows, counted in complex elements.
@@ -309,11 +315,11 @@
     (m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, work))
 
 // Every row: the candidate list, in the domain's order.
-#define COHERIQ_KERNELS_CANDIDATES(X)                                                  \
-  COHERIQ_KERNELS_PUBLIC(X)                                                            \
-  COHERIQ_KERNELS_GEMM(X)                                                              \
-  COHERIQ_KERNELS_REDUCED(X) COHERIQ_KERNELS_BLAS2(X) COHERIQ_KERNELS_BLAS2_CHECKED(X) \
-      COHERIQ_KERNELS_BLAS3(X)
+#define COHERIQ_KERNELS_CANDIDATES(X) \
+  COHERIQ_KERNELS_PUBLIC(X)           \
+  COHERIQ_KERNELS_GEMM(X)             \
+  COHERIQ_KERNELS_REDUCED(X)          \
+  COHERIQ_KERNELS_BLAS2(X) COHERIQ_KERNELS_BLAS2_CHECKED(X) COHERIQ_KERNELS_BLAS3(X)
 
 // The same rows by how their implementations are declared: the typed families (templates over T,
 // impl = op<T>), with T and S as given, and the others (impl a function of its own).

@@ -63,11 +63,16 @@ T engine_subtract_dot(T total, bool conj_x, size_t n, const T* x, ptrdiff_t incx
                       ptrdiff_t incy) {
   return total - engine_dot(conj_x, n, x, incx, y, incy);
 }
+// Real rows in one call (axpy_dot_strided, the same bits as the two); complex rows as two.
 template <class T>
 T engine_axpy_dot(bool conj_axpy, bool conj_dot, size_t n, T a, const T* p, T* y, ptrdiff_t incy,
                   const T* x, ptrdiff_t incx) {
-  engine_axpy(conj_axpy, n, a, p, 1, y, incy);
-  return engine_dot(conj_dot, n, p, 1, x, incx);
+  if constexpr (is_complex_v<T>) {
+    engine_axpy(conj_axpy, n, a, p, 1, y, incy);
+    return engine_dot(conj_dot, n, p, 1, x, incx);
+  } else {
+    return k::axpy_dot_strided(n, a, p, 1, y, incy, x, incx);
+  }
 }
 template <class T>
 void engine_axpy2(bool conj, size_t n, T a, const T* u, ptrdiff_t incu, T b, const T* v,

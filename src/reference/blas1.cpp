@@ -188,6 +188,14 @@ void axpy_strided(std::size_t n, T a, const T* x, std::ptrdiff_t incx, T* y, std
   for (std::size_t i = 0; i < n; ++i) at(y, incy, i) = std::fma(a, at(x, incx, i), at(y, incy, i));
 }
 
+// y := a·x + y, then Σ x_i·v_i: the two kernels above in turn (so v == y reads the updated y).
+template <class T>
+T axpy_dot_strided(std::size_t n, T a, const T* x, std::ptrdiff_t incx, T* y, std::ptrdiff_t incy,
+                   const T* v, std::ptrdiff_t incv) {
+  axpy_strided(n, a, x, incx, y, incy);
+  return dot_strided(n, x, incx, v, incv);
+}
+
 template <class T>
 void scal_strided(std::size_t n, T a, T* x, std::ptrdiff_t incx) {
   for (std::size_t i = 0; i < n; ++i) at(x, incx, i) = a * at(x, incx, i);

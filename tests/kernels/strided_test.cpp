@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <cstddef>
+#include <cstring>
 #include <limits>
 #include <string>
 #include <vector>
@@ -146,6 +147,44 @@ TEST_CASE_TEMPLATE("strided axpy and scal write only their elements, within 1 ul
       for (std::size_t i = 0; i < n; ++i)
         bad += ulp_distance(z.at(i), T(Wide(a) * gz[i] + gz[i])) > 1;
       CHECK_MESSAGE(bad == 0, where("axpy_strided in place", n, incx, incx));
+    }
+  }
+}
+
+// axpy_dot_strided promises the bits of axpy_strided then dot_strided (checked against the oracle
+// above), so the two calls are its oracle: y and the result bitwise, y's gaps untouched, v == y
+// (the dot reads the updated y) and increments of 0 included.
+TEST_CASE_TEMPLATE("strided axpy_dot is axpy then dot, bit for bit, v == y included", T, float,
+                   double) {
+  Random random(15);
+  const T a = T(-0.625);
+  const auto same = [](T p, T q) { return std::memcmp(&p, &q, sizeof(T)) == 0; };
+  for (std::size_t n : kSizes) {
+    for (std::ptrdiff_t incx : kIncrements) {
+      for (std::ptrdiff_t incy : {std::ptrdiff_t(1), std::ptrdiff_t(-2), std::ptrdiff_t(0), incx}) {
+        for (std::ptrdiff_t incv : {std::ptrdiff_t(1), std::ptrdiff_t(-3), std::ptrdiff_t(0)}) {
+          Strided<T> x(n, incx, random), y(n, incy, random), v(n, incv, random);
+          Strided<T> two_calls = y;
+          const T got = axpy_dot_strided(n, a, x.base(), incx, y.base(), incy, v.base(), incv);
+          axpy_strided(n, a, x.base(), incx, two_calls.base(), incy);
+          const T expected = dot_strided(n, x.base(), incx, v.base(), incv);
+          const std::string context =
+              where("axpy_dot_strided", n, incx, incy) + ", incv = " + std::to_string(incv);
+          CHECK_MESSAGE(same(got, expected), context, ": ", show(got), ", two calls ",
+                        show(expected));
+          CHECK_MESSAGE(y.storage == two_calls.storage, context, ": y differs from axpy_strided's");
+        }
+        // v == y: the dot reads y after the update.
+        Strided<T> x(n, incx, random), y(n, incy, random);
+        Strided<T> two_calls = y;
+        const T got = axpy_dot_strided(n, a, x.base(), incx, y.base(), incy, y.base(), incy);
+        axpy_strided(n, a, x.base(), incx, two_calls.base(), incy);
+        const T expected = dot_strided(n, x.base(), incx, two_calls.base(), incy);
+        const std::string context = where("axpy_dot_strided, v == y", n, incx, incy);
+        CHECK_MESSAGE(same(got, expected), context, ": ", show(got), ", two calls ",
+                      show(expected));
+        CHECK_MESSAGE(y.storage == two_calls.storage, context, ": y differs from axpy_strided's");
+      }
     }
   }
 }

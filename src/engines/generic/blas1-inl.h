@@ -569,6 +569,16 @@ HWY_ATTR void axpy_strided(std::size_t n, T a, const T* x, std::ptrdiff_t incx, 
   }
 }
 
+// The two kernels above in turn, in one call: the same bits as two calls (v == y reads the
+// updated y), without a second dispatch. x is a symmetric product's stored row, read again by
+// the dot from L1 (a band row, k elements at most) or L2.
+template <class T>
+HWY_ATTR T axpy_dot_strided(std::size_t n, T a, const T* x, std::ptrdiff_t incx, T* y,
+                            std::ptrdiff_t incy, const T* v, std::ptrdiff_t incv) {
+  axpy_strided(n, a, x, incx, y, incy);
+  return dot_strided(n, x, incx, v, incv);
+}
+
 template <class T>
 HWY_ATTR void scal_strided(std::size_t n, T a, T* x, std::ptrdiff_t incx) {
   if (incx == 1) return scal(n, a, x);
