@@ -159,31 +159,28 @@ TEST_CASE_TEMPLATE("strided axpy_dot is axpy then dot, bit for bit, v == y inclu
   Random random(15);
   const T a = T(-0.625);
   const auto same = [](T p, T q) { return std::memcmp(&p, &q, sizeof(T)) == 0; };
+  // One call on y against the two calls on a copy of it; v null: v is y itself (increment incy).
+  const auto check = [&](std::size_t n, Strided<T>& x, Strided<T>& y, Strided<T>* v,
+                         const std::string& context) {
+    Strided<T> two_calls = y;
+    const std::ptrdiff_t incv = v ? v->inc : y.inc;
+    const T got =
+        axpy_dot_strided(n, a, x.base(), x.inc, y.base(), y.inc, v ? v->base() : y.base(), incv);
+    axpy_strided(n, a, x.base(), x.inc, two_calls.base(), y.inc);
+    const T expected = dot_strided(n, x.base(), x.inc, v ? v->base() : two_calls.base(), incv);
+    CHECK_MESSAGE(same(got, expected), context, ": ", show(got), ", two calls ", show(expected));
+    CHECK_MESSAGE(y.storage == two_calls.storage, context, ": y differs from axpy_strided's");
+  };
   for (std::size_t n : kSizes) {
     for (std::ptrdiff_t incx : kIncrements) {
       for (std::ptrdiff_t incy : {std::ptrdiff_t(1), std::ptrdiff_t(-2), std::ptrdiff_t(0), incx}) {
         for (std::ptrdiff_t incv : {std::ptrdiff_t(1), std::ptrdiff_t(-3), std::ptrdiff_t(0)}) {
           Strided<T> x(n, incx, random), y(n, incy, random), v(n, incv, random);
-          Strided<T> two_calls = y;
-          const T got = axpy_dot_strided(n, a, x.base(), incx, y.base(), incy, v.base(), incv);
-          axpy_strided(n, a, x.base(), incx, two_calls.base(), incy);
-          const T expected = dot_strided(n, x.base(), incx, v.base(), incv);
-          const std::string context =
-              where("axpy_dot_strided", n, incx, incy) + ", incv = " + std::to_string(incv);
-          CHECK_MESSAGE(same(got, expected), context, ": ", show(got), ", two calls ",
-                        show(expected));
-          CHECK_MESSAGE(y.storage == two_calls.storage, context, ": y differs from axpy_strided's");
+          check(n, x, y, &v,
+                where("axpy_dot_strided", n, incx, incy) + ", incv = " + std::to_string(incv));
         }
-        // v == y: the dot reads y after the update.
         Strided<T> x(n, incx, random), y(n, incy, random);
-        Strided<T> two_calls = y;
-        const T got = axpy_dot_strided(n, a, x.base(), incx, y.base(), incy, y.base(), incy);
-        axpy_strided(n, a, x.base(), incx, two_calls.base(), incy);
-        const T expected = dot_strided(n, x.base(), incx, two_calls.base(), incy);
-        const std::string context = where("axpy_dot_strided, v == y", n, incx, incy);
-        CHECK_MESSAGE(same(got, expected), context, ": ", show(got), ", two calls ",
-                      show(expected));
-        CHECK_MESSAGE(y.storage == two_calls.storage, context, ": y differs from axpy_strided's");
+        check(n, x, y, nullptr, where("axpy_dot_strided, v == y", n, incx, incy));
       }
     }
   }
