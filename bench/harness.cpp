@@ -28,11 +28,12 @@ namespace coheriq_bench {
 
 namespace {
 
-// BLAS-1: L1-resident (1K), L2-resident (64K), cold (16M). Math: L1 (4K) and L2 (64K).
-const Sizes kFull = {
-    {1024, 65536, 16777216}, {4096, 65536}, {256, 1024, 2048}, {100, 1000, 4000}, 16777216};
-// Warm sizes only, and the smallest gemm: under a minute for every engine on 2 cores.
-const Sizes kQuick = {{1024, 65536}, {4096}, {256}, {1000}, 0};
+// BLAS-1: L1-resident (1K), L2-resident (64K), cold (16M). Math: L1 (4K) and L2 (64K). gemv:
+// L2 (256), the last level (1024) and memory (4096, 8192). The level 3: 1024 and 2048.
+const Sizes kFull = {{1024, 65536, 16777216}, {4096, 65536}, {256, 1024, 2048},
+                     {256, 1024, 4096, 8192}, {1024, 2048},  16777216};
+// Warm sizes only, and the smallest products: under a minute for every engine on 2 cores.
+const Sizes kQuick = {{1024, 65536}, {4096}, {256}, {1024}, {256}, 0};
 
 bool quick_mode = false;
 
@@ -95,6 +96,31 @@ void describe(std::string_view kernel, std::string_view type, const KernelTraits
 }
 
 const std::map<std::string, std::string>& described_kernels() { return kernel_traits(); }
+
+// ------------------------------ Level 3
+
+const std::vector<Level3Case>& level3_cases() {
+  using R = Routine;
+  // kernel, routine, left, lower, trans, real, complex, flops per n^3
+  static const std::vector<Level3Case> cases = {
+      {"trsm_lln", R::kTrsm, true, true, false, true, true, 1},
+      {"trsm_llt", R::kTrsm, true, true, true, true, false, 1},
+      {"trsm_lun", R::kTrsm, true, false, false, true, false, 1},
+      {"trsm_lut", R::kTrsm, true, false, true, true, false, 1},
+      {"trsm_rln", R::kTrsm, false, true, false, true, false, 1},
+      {"trsm_rlt", R::kTrsm, false, true, true, true, false, 1},
+      {"trsm_run", R::kTrsm, false, false, false, true, false, 1},
+      {"trsm_rut", R::kTrsm, false, false, true, true, false, 1},
+      {"trmm_lln", R::kTrmm, true, true, false, true, false, 1},
+      {"trmm_run", R::kTrmm, false, false, false, true, false, 1},
+      {"syrk", R::kSyrk, true, true, false, true, false, 1},
+      {"herk", R::kHerk, true, true, false, false, true, 1},
+      {"syr2k", R::kSyr2k, true, true, false, true, false, 2},
+      {"symm", R::kSymm, true, true, false, true, false, 2},
+      {"gemm", R::kGemm, true, true, false, false, true, 2},
+  };
+  return cases;
+}
 
 // ------------------------------ Buffers
 
@@ -179,6 +205,8 @@ Range range_of(Fill fill) {
     case Fill::kMatrixA:
     case Fill::kMatrixB:
       return {-1.0, 1.0};
+    case Fill::kNearIdentity:
+      return {-0x1p-24, 0x1p-24};
   }
   return {0.0, 0.0};
 }

@@ -14,6 +14,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include <complex>
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
@@ -28,11 +29,12 @@ namespace coheriq_bench {
 // ------------------------------ Sizes
 
 struct Sizes {
-  std::vector<std::size_t> blas1;  // BLAS-1 vector lengths
-  std::vector<std::size_t> math;   // vector math lengths
-  std::vector<std::size_t> gemm;   // square gemm orders (m = n = k)
-  std::vector<std::size_t> blas2;  // square gemv and ger orders (m = n)
-  std::size_t stream = 0;          // length of the STREAM-style bandwidth reference
+  std::vector<std::size_t> blas1;   // BLAS-1 vector lengths
+  std::vector<std::size_t> math;    // vector math lengths
+  std::vector<std::size_t> gemm;    // square gemm orders (m = n = k)
+  std::vector<std::size_t> blas2;   // square gemv and ger orders (m = n)
+  std::vector<std::size_t> level3;  // square level-3 orders (the blas group's trsm, syrk, ...)
+  std::size_t stream = 0;           // length of the STREAM-style bandwidth reference
 };
 
 // The full set, or the --quick subset (set once, before registration).
@@ -81,6 +83,7 @@ enum class Fill {
   kMatrixA,  // gemm operands: [-1, 1)
   kMatrixB,
   kMatrixC,
+  kNearIdentity,  // the level-3 routines' A: off the diagonal, [-2^-24, 2^-24)
 };
 
 // A buffer of `n` elements, allocated and filled on the first request and shared by every
@@ -126,6 +129,8 @@ inline void timed_loop(benchmark::State& state, const Operands& operands, Call&&
 
 template <class T>
 inline constexpr std::string_view type_name = sizeof(T) == 4 ? "f32" : "f64";
+template <class R>
+inline constexpr std::string_view type_name<std::complex<R>> = sizeof(R) == 4 ? "c32" : "c64";
 
 std::string bench_name(std::string_view kernel, std::string_view type, std::size_t n,
                        std::string_view impl);
@@ -157,7 +162,7 @@ struct KernelTraits {
                         // "read2", "scale", "triad"), or "" when none compares
   const char* work;     // how the cost grows with the size: "linear", "quadratic", "cubic"
   const char* group;    // the family `coheriq bench --kernels <group>` selects: "blas1", "math",
-                        // "gemm"
+                        // "gemm", "blas"
 };
 void describe(std::string_view kernel, std::string_view type, const KernelTraits& traits);
 // Every kernel described so far, "dot.f32" -> "size=length traffic=read2 work=linear".
@@ -171,8 +176,9 @@ inline constexpr KernelTraits kMath = {"length", "", "linear", "math"};
 inline constexpr KernelTraits kMatrixProduct = {"order", "", "cubic", "gemm"};
 inline constexpr KernelTraits kMatrixCopy = {"order", "", "quadratic", "gemm"};
 inline constexpr KernelTraits kVectorMove2 = {"length", "", "linear", "blas1"};
-inline constexpr KernelTraits kMatrixRead = {"order", "read1", "quadratic", "blas2"};
-inline constexpr KernelTraits kMatrixUpdate = {"order", "scale", "quadratic", "blas2"};
+inline constexpr KernelTraits kMatrixRead = {"order", "read1", "quadratic", "blas"};
+inline constexpr KernelTraits kMatrixUpdate = {"order", "scale", "quadratic", "blas"};
+inline constexpr KernelTraits kLevel3 = {"order", "", "cubic", "blas"};
 
 // T dot(n, x, y), and kernels of its shape
 template <class T, class F>
@@ -444,6 +450,67 @@ void add_pack_b(std::string_view impl, Pack pack) {
       });
       state.SetBytesProcessed(state.iterations() * as_i64(n * n * sizeof(T)));
     });
+  }
+}
+
+// ------------------------------ Level 3 (the blas group)
+
+// The level-3 routines the blas group measures beyond GEMM, each case once for every
+// implementation: square row-major operands of order n (m = n = k), a non-unit diagonal, alpha =
+// beta = 1, and the side, triangle and transpose of the case. The routine's matrix A is the
+// identity plus off-diagonal values of at most 2^-24 in magnitude, so a solve or product repeated
+// in place changes B by a few ulp per call and every operand stays finite and normal however long
+// the benchmarks run (speed does not depend on the values; an Inf would send coheriq to its
+// reference loops). B and C are the gemm operands' values ([-1, 1), C accumulating).
+enum class Routine { kTrsm, kTrmm, kSyrk, kHerk, kSyr2k, kSymm, kGemm };
+struct Level3Case {
+  const char* kernel;  // the routine, then side, triangle and transpose where it has them
+  Routine routine;
+  bool left, lower, trans;
+  bool real, complex;  // the types it is measured in
+  // Real flops per n^3 of a real call, netlib's count: trsm and trmm 1, syrk 1, syr2k and symm 2,
+  // gemm 2; a complex call counts 4 times as many (8 real flops per complex multiply-add).
+  double flops;
+};
+const std::vector<Level3Case>& level3_cases();
+
+template <class T>
+inline constexpr bool is_complex_v = false;
+template <class R>
+inline constexpr bool is_complex_v<std::complex<R>> = true;
+
+// A square matrix of order n of T (complex: of its real type, twice as many values).
+template <class T>
+T* matrix(std::size_t n, Fill fill) {
+  if constexpr (is_complex_v<T>) {
+    return reinterpret_cast<T*>(buffer<typename T::value_type>(2 * n * n, fill));
+  } else {
+    return buffer<T>(n * n, fill);
+  }
+}
+
+// Every case of T's kind: f(case, n, A, B, C); B and C are written as the routine writes them.
+template <class T, class F>
+void add_level3(std::string_view impl, F f) {
+  for (const Level3Case& c : level3_cases()) {
+    if (!(is_complex_v<T> ? c.complex : c.real)) continue;
+    describe(c.kernel, type_name<T>, kLevel3);
+    const double flops = c.flops * (is_complex_v<T> ? 4 : 1);
+    for (std::size_t n : sizes().level3) {
+      add(bench_name(c.kernel, type_name<T>, n, impl), [n, c, flops, f](benchmark::State& state) {
+        T* a = matrix<T>(n, Fill::kNearIdentity);
+        for (std::size_t i = 0; i < n; ++i) a[i * n + i] = T(1);
+        T* b = matrix<T>(n, Fill::kMatrixB);
+        T* cm = matrix<T>(n, Fill::kMatrixC);
+        timed_loop(state, Operands(false, {}), [&] {
+          f(c, n, static_cast<const T*>(a), b, cm);
+          benchmark::ClobberMemory();
+        });
+        const double n3 = double(n) * double(n) * double(n);
+        state.counters["flops"] = benchmark::Counter(flops * n3 * double(state.iterations()),
+                                                     benchmark::Counter::kIsRate);
+      });
+    }
   }
 }
 

@@ -17,6 +17,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include <complex>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -168,6 +169,42 @@ void register_coheriq_blas2() {
   });
 }
 
+// The blas group's level 3 (harness.hpp, level3_cases) through the public functions.
+template <class T>
+void run_level3(const Level3Case& c, std::size_t n, const T* a, T* b, T* cm) {
+  const ck::Side side = c.left ? ck::Side::Left : ck::Side::Right;
+  const ck::Uplo uplo = c.lower ? ck::Uplo::Lower : ck::Uplo::Upper;
+  const ck::Op op = c.trans ? ck::Op::T : ck::Op::N;
+  const T one(1);
+  switch (c.routine) {
+    case Routine::kTrsm:
+      return ck::trsm(side, uplo, op, ck::Diag::NonUnit, n, n, one, a, n, b, n);
+    case Routine::kTrmm:
+      return ck::trmm(side, uplo, op, ck::Diag::NonUnit, n, n, one, a, n, b, n);
+    case Routine::kSyrk:
+      return ck::syrk(uplo, op, n, n, one, a, n, one, cm, n);
+    case Routine::kSyr2k:
+      return ck::syr2k(uplo, op, n, n, one, a, n, b, n, one, cm, n);
+    case Routine::kSymm:
+      return ck::symm(side, uplo, n, n, one, a, n, b, n, one, cm, n);
+    case Routine::kHerk:
+    case Routine::kGemm:
+      if constexpr (is_complex_v<T>) {
+        using R = typename T::value_type;
+        if (c.routine == Routine::kHerk) return ck::herk(uplo, op, n, n, R(1), a, n, R(1), cm, n);
+        return ck::gemm(ck::Op::N, ck::Op::N, n, n, n, one, a, n, b, n, one, cm, n);
+      }
+      return;
+  }
+}
+
+template <class T>
+void register_coheriq_level3() {
+  add_level3<T>("coheriq", [](const Level3Case& c, std::size_t n, const T* a, T* b, T* cm) {
+    run_level3(c, n, a, b, cm);
+  });
+}
+
 template <class T>
 void register_coheriq_gemm() {
   using ck::Trans;
@@ -256,14 +293,18 @@ void register_coheriq_reduced() {
   }
 }
 
-// Registration order is the order of the tables: BLAS-1, math, gemm, BLAS-2; coheriq first, then
-// peers.
+// Registration order is the order of the tables: BLAS-1, math, gemm, BLAS-2, level 3; coheriq
+// first, then peers.
 void register_coheriq() {
   register_coheriq_rows();
   register_coheriq_gemm<float>();
   register_coheriq_gemm<double>();
   register_coheriq_blas2<float>();
   register_coheriq_blas2<double>();
+  register_coheriq_level3<float>();
+  register_coheriq_level3<double>();
+  register_coheriq_level3<std::complex<float>>();
+  register_coheriq_level3<std::complex<double>>();
   register_coheriq_reduced();
 }
 
@@ -271,6 +312,9 @@ std::vector<PeerStatus> register_peers() {
   std::vector<PeerStatus> peers;
 #ifdef COHERIQ_BENCH_WITH_OPENBLAS
   peers.push_back(register_openblas());
+#endif
+#ifdef COHERIQ_BENCH_WITH_BLIS
+  peers.push_back(register_blis());
 #endif
 #ifdef COHERIQ_BENCH_WITH_EIGEN
   peers.push_back(register_eigen());

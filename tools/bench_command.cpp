@@ -239,12 +239,13 @@ std::vector<BenchName> select_benchmarks(const std::vector<BenchName>& all,
     });
   };
   std::vector<BenchName> chosen;
-  std::size_t largest = 0;
+  std::size_t largest = 0;  // elements: an order n counts n·n
   for (const BenchName& n : all) {
     if (n.impl == "stream" || n.impl == "peak" || !kernel_selected(n)) continue;
     if (!sizes.empty() && !sizes.count(n.size)) continue;
     chosen.push_back(n);
-    largest = std::max(largest, n.size);
+    const auto t = traits.find(n.kernel);
+    largest = std::max(largest, t == traits.end() ? n.size : elements(t->second, n.size));
   }
   if (chosen.empty()) {
     throw BenchError(2, "no benchmark matches --kernels " + shown(join(options.kernels, ","), 200) +

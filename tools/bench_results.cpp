@@ -53,6 +53,10 @@ bool parse_kernel_line(const std::string& line, std::string& kernel, KernelTrait
   return !kernel.empty();
 }
 
+std::size_t elements(const KernelTraits& traits, std::size_t n) {
+  return traits.size == "order" ? n * n : n;
+}
+
 std::string size_label(const KernelTraits& traits, std::size_t n) {
   if (traits.size == "order") return std::to_string(n);
   if (n >= (std::size_t{1} << 20) && n % (std::size_t{1} << 20) == 0) {
@@ -222,7 +226,8 @@ double Table::speedup(const Row& row, const std::string& column) const {
 }
 
 const Cell* Table::stream_for(const Row& row, const std::string& column) const {
-  if (stream_size == 0 || row.size < stream_size) return nullptr;  // warm sizes: no reference
+  // Warm sizes: no reference.
+  if (stream_size == 0 || elements(traits_of(row.kernel), row.size) < stream_size) return nullptr;
   const std::string& traffic = traits_of(row.kernel).traffic;
   if (traffic.empty()) return nullptr;
   const std::string reference = "stream_" + traffic;

@@ -37,6 +37,8 @@ bool parse_kernel_line(const std::string& line, std::string& kernel, KernelTrait
 
 // "1K", "64K", "16M" for lengths; the order n itself for matrices.
 std::string size_label(const KernelTraits& traits, std::size_t n);
+// The elements a benchmark of size n touches per operand: n, or n·n for an order.
+std::size_t elements(const KernelTraits& traits, std::size_t n);
 
 // One implementation at one row: a sample per repetition, summarized by the median.
 struct Cell {

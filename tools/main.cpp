@@ -93,16 +93,17 @@ int main(int argc, char** argv) {
   bench_app
       ->add_option("--kernels", bench.kernels,
                    "Kernels, comma-separated: a kernel (e.g. dot, gemm), one type of one "
-                   "(dot.f32), or a group (blas1, math, gemm); an unknown name is an error "
+                   "(dot.f32), or a group (blas1, math, gemm, blas); an unknown name is an error "
                    "listing the kernels kernels_bench has")
       ->delimiter(',');
   bench_app
       ->add_option("--sizes", bench.sizes,
                    "Sizes, comma-separated: vector lengths 1K, 64K, 16M (math 4K, 64K), gemm "
-                   "orders 256, 1024, 2048")
+                   "orders 256, 1024, 2048 (gemv 256 to 8192, the level 3 1024, 2048)")
       ->delimiter(',');
   bench_app->add_flag("--quick", bench.quick,
-                      "Warm sizes and gemm 256 only, short repetitions: under a minute");
+                      "Warm sizes and products of order 256 only, short repetitions: a minute or "
+                      "two");
   bench_app
       ->add_option("--json", bench.json,
                    "Write JSON to FILE (- for stdout; the table then goes to stderr): "
@@ -122,10 +123,11 @@ int main(int argc, char** argv) {
       ->check(finite_number)  // before the range, which NaN would pass (no comparison is true)
       ->check(CLI::Range(0.0, 1000.0));
   bench_app
-      ->add_option("--threads", bench.threads,
-                   "Run coheriq and the peers that can (OpenBLAS, MKL) on N threads, timed in "
-                   "wall-clock time (default: one thread each, so the columns compare like "
-                   "with like)")
+      ->add_option(
+          "--threads", bench.threads,
+          "Run coheriq and the peers that can (OpenBLAS, BLIS, MKL) on N threads, timed in "
+          "wall-clock time (default: one thread each, so the columns compare like "
+          "with like)")
       ->type_name("N")
       ->check(CLI::Range(1, 1024));
 

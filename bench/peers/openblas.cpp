@@ -2,6 +2,7 @@
 // code: OpenBLAS picks its own kernels for the host at run time.
 #include <cblas.h>
 
+#include <complex>
 #include <cstddef>
 #include <cstdlib>
 #include <string>
@@ -48,6 +49,69 @@ void gemm(std::size_t n, const double* a, const double* b, double* c) {
   cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, m, m, 1.0, a, m, b, m, 0.0, c, m);
 }
 
+// gemv (the blas group), row-major: y := A·x or Aᵀ·x, beta = 0.
+void gemv(bool t, std::size_t n, const float* a, const float* x, float* y) {
+  const blasint m = to_blas(n);
+  cblas_sgemv(CblasRowMajor, t ? CblasTrans : CblasNoTrans, m, m, 1.0f, a, m, x, 1, 0.0f, y, 1);
+}
+void gemv(bool t, std::size_t n, const double* a, const double* x, double* y) {
+  const blasint m = to_blas(n);
+  cblas_dgemv(CblasRowMajor, t ? CblasTrans : CblasNoTrans, m, m, 1.0, a, m, x, 1, 0.0, y, 1);
+}
+
+// The level 3 of the blas group (harness.hpp, level3_cases), row-major, one function per type:
+// real scalars are passed by value, complex ones by address, as CBLAS declares them.
+// clang-format off
+#define COHERIQ_OPENBLAS_LEVEL3(T, p, scalar, one_real)                                          \
+  void level3(const Level3Case& c, std::size_t size, const T* a, T* b, T* cm) {                 \
+    const blasint n = to_blas(size);                                                             \
+    const CBLAS_SIDE side = c.left ? CblasLeft : CblasRight;                                     \
+    const CBLAS_UPLO uplo = c.lower ? CblasLower : CblasUpper;                                   \
+    const CBLAS_TRANSPOSE op = c.trans ? CblasTrans : CblasNoTrans;                              \
+    const T one(1);                                                                              \
+    switch (c.routine) {                                                                         \
+      case Routine::kTrsm:                                                                       \
+        return cblas_##p##trsm(CblasRowMajor, side, uplo, op, CblasNonUnit, n, n, scalar(one),   \
+                               a, n, b, n);                                                      \
+      case Routine::kTrmm:                                                                       \
+        return cblas_##p##trmm(CblasRowMajor, side, uplo, op, CblasNonUnit, n, n, scalar(one),   \
+                               a, n, b, n);                                                      \
+      case Routine::kSyrk:                                                                       \
+        return cblas_##p##syrk(CblasRowMajor, uplo, op, n, n, scalar(one), a, n, scalar(one),    \
+                               cm, n);                                                           \
+      case Routine::kSyr2k:                                                                      \
+        return cblas_##p##syr2k(CblasRowMajor, uplo, op, n, n, scalar(one), a, n, b, n,          \
+                                scalar(one), cm, n);                                             \
+      case Routine::kSymm:                                                                       \
+        return cblas_##p##symm(CblasRowMajor, side, uplo, n, n, scalar(one), a, n, b, n,         \
+                               scalar(one), cm, n);                                              \
+      case Routine::kGemm:                                                                       \
+        return cblas_##p##gemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, scalar(one),  \
+                               a, n, b, n, scalar(one), cm, n);                                  \
+      case Routine::kHerk:                                                                       \
+        one_real;                                                                                \
+    }                                                                                            \
+  }
+#define COHERIQ_BY_VALUE(x) x
+#define COHERIQ_BY_ADDRESS(x) &x
+COHERIQ_OPENBLAS_LEVEL3(float, s, COHERIQ_BY_VALUE, return)
+COHERIQ_OPENBLAS_LEVEL3(double, d, COHERIQ_BY_VALUE, return)
+COHERIQ_OPENBLAS_LEVEL3(std::complex<float>, c, COHERIQ_BY_ADDRESS,
+                        return cblas_cherk(CblasRowMajor, uplo, op, n, n, 1.0f, a, n, 1.0f, cm, n))
+COHERIQ_OPENBLAS_LEVEL3(std::complex<double>, z, COHERIQ_BY_ADDRESS,
+                        return cblas_zherk(CblasRowMajor, uplo, op, n, n, 1.0, a, n, 1.0, cm, n))
+#undef COHERIQ_BY_ADDRESS
+#undef COHERIQ_BY_VALUE
+#undef COHERIQ_OPENBLAS_LEVEL3
+// clang-format on
+
+template <class T>
+void register_level3() {
+  add_level3<T>("openblas", [](const Level3Case& c, std::size_t n, const T* a, T* b, T* cm) {
+    level3(c, n, a, b, cm);
+  });
+}
+
 template <class T>
 void register_type() {
   add_dot<T>("openblas", [](std::size_t n, const T* x, const T* y) { return dot(n, x, y); });
@@ -58,6 +122,11 @@ void register_type() {
   add_reduction<T>("nrm2", "openblas", [](std::size_t n, const T* x) { return nrm2(n, x); });
   add_reduction<T>("iamax", "openblas", [](std::size_t n, const T* x) { return iamax(n, x); });
   add_gemm<T>("openblas", [](std::size_t n, const T* a, const T* b, T* c) { gemm(n, a, b, c); });
+  add_gemv<T>("gemv_n", "openblas",
+              [](std::size_t n, const T* a, const T* x, T* y) { gemv(false, n, a, x, y); });
+  add_gemv<T>("gemv_t", "openblas",
+              [](std::size_t n, const T* a, const T* x, T* y) { gemv(true, n, a, x, y); });
+  register_level3<T>();
 }
 
 std::string trimmed(std::string s) {
@@ -118,6 +187,8 @@ PeerStatus register_openblas() {
   openblas_set_num_threads(static_cast<int>(threads()));
   register_type<float>();
   register_type<double>();
+  register_level3<std::complex<float>>();
+  register_level3<std::complex<double>>();
   const int used = openblas_get_num_threads();
   std::string detail = version + ", " + core + " kernels, " + std::to_string(used) +
                        (used == 1 ? " thread" : " threads");

@@ -12,12 +12,14 @@
 namespace coheriq_bench {
 
 struct PeerStatus {
-  std::string name;  // as in benchmark names: "openblas", "eigen", "sleef", "libmvec", "mkl"
+  std::string name;  // as in benchmark names: "openblas", "blis", "eigen", "sleef", "libmvec",
+                     // "mkl"
   bool available = false;
   std::string detail;  // version, ISA, threads; or why it is unavailable
 };
 
 PeerStatus register_openblas();
+PeerStatus register_blis();
 PeerStatus register_eigen();
 PeerStatus register_sleef();
 PeerStatus register_libmvec();
