@@ -6,10 +6,10 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
-#include <new>
 
 #include "kernels/candidates.hpp"
 #include "kernels/pool.hpp"
+#include "kernels/thread_workspace.hpp"
 #include "kernels/tuning.hpp"
 #include "kernels/tuning_in_effect.hpp"
 
@@ -18,65 +18,10 @@ namespace {
 
 // ------------------------------ GEMM workspace
 
-// gemm's scratch memory, owned by baseline code because ISA code never allocates. One buffer per
-// thread (products may run on several threads at once), 64-byte aligned, grown on demand and
-// kept until the thread exits, so repeated products of one size allocate once.
-//
-// The block itself is trivially destructible thread-local storage, valid for the whole life of
-// the thread; a separate guard frees the buffer when the thread's thread_local objects are
-// destroyed. A gemm that runs after that (from a later thread_local destructor, or from a static
-// destructor after the main thread's) gets a buffer of its own for that call.
-constexpr std::align_val_t kWorkspaceAlignment{64};
-
-struct WorkspaceBlock {
-  enum class State : unsigned char { unused, cached, released };
-  void* data;
-  std::size_t capacity;
-  State state;
-};
-thread_local WorkspaceBlock workspace_block{nullptr, 0, WorkspaceBlock::State::unused};
-
-void release_workspace(void* data) noexcept {
-  if (data != nullptr) ::operator delete(data, kWorkspaceAlignment);
-}
-
-struct WorkspaceGuard {
-  ~WorkspaceGuard() {
-    release_workspace(workspace_block.data);
-    workspace_block = {nullptr, 0, WorkspaceBlock::State::released};
-  }
-};
-
-class GemmWorkspace {
- public:
-  explicit GemmWorkspace(std::size_t bytes) {
-    WorkspaceBlock& b = workspace_block;
-    if (b.state == WorkspaceBlock::State::released) {
-      if (bytes != 0) data_ = owned_ = ::operator new(bytes, kWorkspaceAlignment);
-      return;
-    }
-    if (b.state == WorkspaceBlock::State::unused) {
-      thread_local WorkspaceGuard guard;  // registers the release at thread exit
-      b.state = WorkspaceBlock::State::cached;
-    }
-    if (bytes > b.capacity) {
-      void* grown = ::operator new(bytes, kWorkspaceAlignment);  // on bad_alloc the old one stays
-      release_workspace(b.data);
-      b.data = grown;
-      b.capacity = bytes;
-    }
-    data_ = b.data;
-  }
-  GemmWorkspace(const GemmWorkspace&) = delete;
-  GemmWorkspace& operator=(const GemmWorkspace&) = delete;
-  ~GemmWorkspace() { release_workspace(owned_); }
-
-  void* data() const { return data_; }
-
- private:
-  void* data_ = nullptr;
-  void* owned_ = nullptr;  // this call's own buffer, after the thread's was released
-};
+// gemm's scratch memory: the thread's own (thread_workspace.hpp), so that products may run on
+// several threads at once.
+struct GemmSlot;
+using GemmWorkspace = ThreadWorkspace<GemmSlot>;
 
 // ------------------------------ Threads for GEMM
 

@@ -1,12 +1,11 @@
 // The blocked level-3 BLAS (level3.hpp): trsm, trmm, syrk, syr2k, symm, and for the complex types
 // herk, her2k and hemm, written once for float, double, std::complex<float> and
 // std::complex<double>. Each is blocked so that the bulk of the work is one "gemm of blocks"
-// (gemm_blocks: k::gemm for real types, the complex gemm of complex_gemm.hpp, the same real GEMM
-// at twice the size, for
-// complex ones), and so runs on the engine in effect and its thread pool, bitwise the same for
-// every thread count, as GEMM is; the diagonal blocks run the reference's row forms on axpy and
-// scal (trsm, trmm: the engine's axpy, real and complex, and scal for real types) or a small
-// GEMM (the rank updates). Each function has the row-major signature of its kr:: kernel
+// (gemm_blocks: k::gemm for real types, the complex gemm of complex_gemm.hpp, one real GEMM on
+// the complex operands, for complex ones), and so runs on the engine in effect and its thread pool,
+// bitwise the same for every thread count, as GEMM is; the diagonal blocks run the reference's row
+// forms on axpy and scal (trsm, trmm: the engine's axpy, real and complex, and scal for real types)
+// or a small GEMM (the rank updates). Each function has the row-major signature of its kr:: kernel
 // (src/reference/blas.hpp), which is also the candidate's.
 //
 // The reference's semantics hold (docs/kernels.md): alpha == 0, a small problem, or a non-finite
@@ -60,8 +59,8 @@ inline constexpr size_t kPanelBytes = size_t{4} << 20;
 inline k::Trans trans(bool t) { return t ? k::Trans::T : k::Trans::N; }
 
 // The gemm of blocks every routine below is made of: C := alpha·op(A)·op(B) + beta·C, the engine's
-// real GEMM for float and double (C and Conj are T and N there), the complex gemm (the same GEMM at
-// twice the size) for the complex types.
+// real GEMM for float and double (C and Conj are T and N there), the complex gemm (one real GEMM
+// on the complex operands) for the complex types.
 template <class T>
 void gemm_blocks(Op opa, Op opb, size_t m, size_t n, size_t k, T alpha, const T* a, size_t lda,
                  const T* b, size_t ldb, T beta, T* c, size_t ldc) {

@@ -29,6 +29,10 @@ using std::size_t;
 
 // Scratch memory of the blocked forms; failing to get it is an error that is not an argument
 // error (std::runtime_error; the BLAS library's entry points report it and abort, docs/blas.md).
+[[noreturn]] inline void no_workspace(size_t bytes) {
+  throw std::runtime_error("coheriq: no memory for a level-3 workspace of " +
+                           std::to_string(bytes) + " bytes; free memory or make the call smaller");
+}
 template <class T>
 class Workspace {
  public:
@@ -36,9 +40,7 @@ class Workspace {
     try {
       data_.reset(new T[count]);
     } catch (const std::bad_alloc&) {
-      throw std::runtime_error("coheriq: no memory for a level-3 workspace of " +
-                               std::to_string(count * sizeof(T)) +
-                               " bytes; free memory or make the call smaller");
+      no_workspace(count * sizeof(T));
     }
   }
   T* get() const { return data_.get(); }

@@ -21,6 +21,7 @@
 #include <iterator>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "reference/reference.hpp"
@@ -254,6 +255,9 @@ TEST_CASE_TEMPLATE("symm, hemm and complex gemm agree with the reference engine'
       }
     }
     if constexpr (kComplex<T>) {
+      // A complex alpha and beta, and the values the real product takes as they are (alpha 1,
+      // beta 0: C not read; beta 1).
+      const std::pair<T, T> scalars[] = {{alpha, beta}, {T(1), T(0)}, {T(1), T(1)}};
       for (Op opa : every_op<T>()) {
         for (Op opb : every_op<T>()) {
           const std::size_t k = s.m + s.n / 2 + 1;
@@ -261,13 +265,15 @@ TEST_CASE_TEMPLATE("symm, hemm and complex gemm agree with the reference engine'
           const std::size_t lda = (ta ? s.m : k) + 1, ldb2 = (tb ? k : s.n) + 3;
           const std::vector<T> a = random_matrix<T>(ta ? k : s.m, lda, random);
           const std::vector<T> b2 = random_matrix<T>(tb ? s.n : k, ldb2, random);
-          const std::string at = where("gemm", 0, 0, int(opa), int(opb), s);
-          std::vector<T> ours = c, theirs = c;
-          gemm(opa, opb, s.m, s.n, k, alpha, a.data(), lda, b2.data(), ldb2, beta, ours.data(),
-               ldc);
-          ref::gemm(opa, opb, s.m, s.n, k, alpha, a.data(), lda, b2.data(), ldb2, beta,
-                    theirs.data(), ldc);
-          CHECK_MESSAGE(agree(ours, theirs, s.m, s.n, ldc, double(k + 2), all), at);
+          for (const auto& [al, be] : scalars) {
+            const std::string at = where("gemm", 0, 0, int(opa), int(opb), s) + " alpha " +
+                                   std::to_string(al.real()) + " beta " + std::to_string(be.real());
+            std::vector<T> ours = c, theirs = c;
+            gemm(opa, opb, s.m, s.n, k, al, a.data(), lda, b2.data(), ldb2, be, ours.data(), ldc);
+            ref::gemm(opa, opb, s.m, s.n, k, al, a.data(), lda, b2.data(), ldb2, be, theirs.data(),
+                      ldc);
+            CHECK_MESSAGE(agree(ours, theirs, s.m, s.n, ldc, double(k + 2), all), at);
+          }
         }
       }
     }
