@@ -60,6 +60,7 @@ json to_json(const HostInfo& h, const std::vector<DomainReport>& domains) {
   for (const DomainReport& d : domains) {
     json jd = {{"name", d.name},
                {"env_var", d.status.env_var},
+               {"abi", d.status.abi},
                {"state", d.status.state},
                {"engine", d.status.engine},
                {"reason", d.status.reason},
@@ -135,6 +136,7 @@ void print_text(const HostInfo& h, const std::vector<DomainReport>& domains) {
     std::cout << "\ndomain " << shown(d.name);
     if (!d.status.env_var.empty()) std::cout << " (env var " << shown(d.status.env_var) << ")";
     std::cout << "\n";
+    if (!d.status.abi.empty()) std::cout << "  abi: " << shown(d.status.abi) << "\n";
     if (!d.status_error.empty()) {
       std::cout << "  selection: error: " << shown(d.status_error) << "\n";
     } else {

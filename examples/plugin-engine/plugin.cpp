@@ -32,9 +32,10 @@ float dot(std::size_t n, const float* x, const float* y) {
   return total;
 }
 
-constexpr coheriq::Override overrides[] = {coheriq::implement<dot_f32, &dot>()};
-constexpr coheriq::OverrideTable table = coheriq::table_of(overrides);
+// The names of docs/engine-guide.md: `table` the entries, `overrides` the OverrideTable.
+constexpr coheriq::Override table[] = {coheriq::implement<dot_f32, &dot>()};
+constexpr coheriq::OverrideTable overrides = coheriq::table_of(table);
 
 }  // namespace
 
-COHERIQ_PLUGIN_ENGINE(coheriq::kernels::Domain, "example_dot", table);
+COHERIQ_PLUGIN_ENGINE(coheriq::kernels::Domain, "example_dot", overrides);

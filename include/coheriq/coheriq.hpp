@@ -94,6 +94,7 @@ struct EngineInfo {
 struct DomainStatus {
   std::string domain;
   std::string env_var;                  // the variable the domain opted into, or empty
+  std::string abi;                      // what a plugin's manifest must say (`abi = ...`)
   std::string state;                    // "open", "chosen" (enabled, not used yet) or "locked"
   std::string engine;                   // in effect now, or at first use
   std::string reason;                   // "enable_engine", "COHERIQ_ENGINE=auto", "default", ...

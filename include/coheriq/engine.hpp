@@ -108,7 +108,7 @@ struct PluginEngine {
 }  // namespace coheriq
 
 // Defines the plugin's exported engine: COHERIQ_PLUGIN_ENGINE(coheriq::kernels::Domain, "mine",
-// table)
+// overrides), `overrides` the plugin's OverrideTable
 #define COHERIQ_PLUGIN_ENGINE(Domain, engine_name, override_table) \
   extern "C" __attribute__((visibility("default")))                \
   const ::coheriq::PluginEngine coheriq_plugin_engine = {          \

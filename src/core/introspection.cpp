@@ -8,6 +8,7 @@ DomainStatus domain_status(DomainCore& d) {
   DomainStatus s;
   s.domain = d.name;
   s.env_var = std::string(d.desc.env_var);
+  s.abi = std::string(d.desc.abi);
   s.state = d.state == DomainCore::State::open     ? "open"
             : d.state == DomainCore::State::chosen ? "chosen"
                                                    : "locked";

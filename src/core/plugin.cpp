@@ -157,10 +157,14 @@ std::unique_ptr<Engine> plugin_engine(DomainCore& d, const Manifest& m) {
     e->function[k] = &declared;
   }
   if (m.abi != d.desc.abi) {
+    // The manifest alone is wrong as often as the library: give both cures (the library's own
+    // ABI is checked again when it is loaded, so correcting the line cannot run a wrong plugin).
+    const std::string abi(d.desc.abi);
     e->refusal = "coheriq: plugin engine '" + m.name + "' (" + shown_path(m.path) +
-                 ") was built for ABI '" + printable(m.abi) + "', this process has '" +
-                 std::string(d.desc.abi) + "'; rebuild the plugin against this version of " +
-                 d.name;
+                 "): its manifest says abi = " + printable(m.abi) + ", domain '" + d.name +
+                 "' in this process has abi = " + abi + " (coheriq info prints it). If the " +
+                 "library was built against this version of " + d.name + ", set 'abi = " + abi +
+                 "' in the manifest; otherwise rebuild the plugin against it and set that line";
   }
   if (const std::string why = unsafe_library(m.library); !why.empty() && e->refusal.empty()) {
     e->refusal = "coheriq: plugin engine '" + m.name + "' (" + shown_path(m.path) + "): " + why;

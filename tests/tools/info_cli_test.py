@@ -183,6 +183,31 @@ def check_write_error(args):
         check(b"coheriq: cannot write to stdout" in proc.stderr, f"{cmd}: no message")
     print("write-error: exit 1 with a message")
 
+def check_abi(args):
+    """The domain's `abi` (what a plugin's manifest must say) is printed by info and info --json,
+    and a manifest with another `abi` is refused naming both values and the line to write."""
+    proc = run(args, ["info", "--json"])
+    check(proc.returncode == 0, f"exit {proc.returncode}")
+    abi = kernels_domain(json.loads(proc.stdout)).get("abi", "")
+    check(re.fullmatch(r"coheriq\.kernels/\d+", abi), f"--json: abi {abi!r}")
+    text = run(args, ["info"]).stdout.decode()
+    check(re.search(rf"^domain coheriq\.kernels .*\n  abi: {re.escape(abi)}$", text, re.M),
+          "no 'abi:' line under the kernels domain")
+    path = os.path.join(args.work, "plugins", "wrong-abi")
+    shutil.rmtree(path, ignore_errors=True)
+    os.makedirs(path)
+    with open(os.path.join(path, "old_abi.coheriq-engine"), "w") as f:
+        f.write("domain = coheriq.kernels\nname = old_abi\nlibrary = libold_abi.so\n"
+                "abi = coheriq.kernels/0\n")
+    proc = run(args, ["info", "--json"], engine_path=path)
+    engine = next(e for e in kernels_domain(json.loads(proc.stdout))["engines"]
+                  if e["name"] == "old_abi")
+    error = engine.get("error", "")
+    print(f"abi: {abi}; a manifest with abi = coheriq.kernels/0: {error}")
+    check(not engine["supported"], "the engine of a manifest with another abi is supported")
+    check("abi = coheriq.kernels/0" in error and f"set 'abi = {abi}' in the manifest" in error,
+          "the refusal does not name the manifest's abi and the line to write")
+
 
 CHECKS = {
     "latin1-json": check_latin1_json,
@@ -191,6 +216,7 @@ CHECKS = {
     "host-fields": check_host_fields,
     "write-error": check_write_error,
     "auto-past-broken-plugin": check_auto_past_broken_plugin,
+    "abi": check_abi,
 }
 
 
