@@ -30,7 +30,6 @@
 #include <cmath>
 #include <complex>
 #include <cstddef>
-#include <cstring>
 #include <new>
 #include <optional>
 #include <utility>
@@ -53,9 +52,6 @@ inline constexpr size_t kComplexGemmMinWork = size_t{8} * 8 * 8;
 // Each panel is one real GEMM, which packs all of op(A) again: fewer, larger panels.
 inline constexpr size_t kComplexPanelBytes = size_t{16} << 20;
 struct ComplexGemmSlot;
-// op(B) = T or C is read in square tiles of this order (its rows are B's columns).
-inline constexpr size_t kExpandTile = 16;
-
 // Whether op(X)'s r x c elements (X stored r x c for N/Conj, c x r for T/C) are all finite.
 template <class T>
 bool finite_complex(Op op, size_t r, size_t c, const T* x, size_t ld) {
@@ -63,75 +59,71 @@ bool finite_complex(Op op, size_t r, size_t c, const T* x, size_t ld) {
   return finite_matrix(r, c, x, ld);
 }
 
-// Rows 2l and 2l + 1 of the expanded op(B) (above) for element (l, j) of op(B), value b: b' =
-// alpha·b (b itself when alpha is 1), and `sign` −1 when op(A) is conjugated.
+// The expanded op(B) of columns j0 .. j0 + w, the real GEMM's B, in `out`; returns how the GEMM
+// reads it. For op(B) = N or Conj, rows 2l and 2l + 1 as above (2k x 2w reals, rows 2w apart),
+// from row l of B. For T and C, row l of op(B) is column l of B, so the transpose is written
+// instead (2w x 2k, rows 2k apart, Trans::T), from row j of B: rows 2j and 2j + 1 are
+// [re b'_0j, −s·im b'_0j, re b'_1j, ...] and [im b'_0j, s·re b'_0j, ...] (s: `sign`, −1 when op(A)
+// is conjugated). Either way every row of B is read once, contiguously, and with alpha 1 each
+// output row is its input row with the parts signed (and swapped), which the compiler vectorizes.
 template <class T>
-inline void expand(T b, T alpha, bool alpha_one, real_t<T> sign, real_t<T>* even, real_t<T>* odd) {
-  const T scaled = alpha_one ? b : kernels::reference::mul(alpha, b);
-  even[0] = scaled.real();
-  even[1] = scaled.imag();
-  odd[0] = -sign * scaled.imag();
-  odd[1] = sign * scaled.real();
-}
-
-// Columns j0 .. j0 + w of op(B) (k x n), expanded into `out` (2k x 2w reals, rows 2w apart).
-template <class T>
-void expand_panel(Op opb, size_t k, size_t j0, size_t w, const T* b, size_t ldb, T alpha,
-                  real_t<T> sign, real_t<T>* out) {
+k::Trans expand_panel(Op opb, size_t k, size_t j0, size_t w, const T* b, size_t ldb, T alpha,
+                      real_t<T> sign, real_t<T>* out) {
   using R = real_t<T>;
-  const bool alpha_one = alpha == T(1);
   const bool conj = opb == Op::C || opb == Op::Conj;
-  const size_t ld = 2 * w;
-  const auto value = [conj](T x) { return conj ? std::conj(x) : x; };
+  const R c = conj ? R(-1) : R(1);  // the sign of an imaginary part of op(B)
+  // One row of B (count elements, `in`), alpha applied (the reference's own first product) into
+  // `row` when alpha is not 1; its reals, as signed parts of b' = alpha·op(B).
+  const auto scaled = [&](const T* in, size_t count, T* row) -> const R* {
+    if (alpha == T(1)) return reinterpret_cast<const R*>(in);
+    for (size_t j = 0; j < count; ++j)
+      row[j] = kernels::reference::mul(alpha, conj ? std::conj(in[j]) : in[j]);
+    return reinterpret_cast<const R*>(row);
+  };
+  // With alpha applied the conjugation is in the values already.
+  const R ci = alpha == T(1) ? c : R(1);
   if (!transposes(opb)) {
+    const size_t ld = 2 * w;
     for (size_t l = 0; l < k; ++l) {
-      const T* row = b + l * ldb + j0;
       R* even = out + 2 * l * ld;
       R* odd = even + ld;
-      if (alpha_one && !conj) {
-        // The common case, on the reals (vectorized): the even row is the row itself, the odd
-        // row its pairs swapped and signed.
-        const R* x = reinterpret_cast<const R*>(row);
-        std::memcpy(even, x, ld * sizeof(R));
-        for (size_t j = 0; j < ld; j += 2) {
-          odd[j] = -sign * x[j + 1];
-          odd[j + 1] = sign * x[j];
-        }
-        continue;
-      }
-      for (size_t j = 0; j < w; ++j) {
-        expand(value(row[j]), alpha, alpha_one, sign, even + 2 * j, odd + 2 * j);
+      // Row l of op(B): scaled into `odd` first (w complex values fit), read before written.
+      const R* x = scaled(b + l * ldb + j0, w, reinterpret_cast<T*>(odd));
+      for (size_t j = 0; j < ld; j += 2) {
+        const R re = x[j], im = ci * x[j + 1];
+        even[j] = re;
+        even[j + 1] = im;
+        odd[j] = -sign * im;
+        odd[j + 1] = sign * re;
       }
     }
-    return;
+    return k::Trans::N;
   }
-  // Element (l, j) of op(B) is b[(j0 + j)·ldb + l]: tiles, so that both sides stay in cache.
-  for (size_t l0 = 0; l0 < k; l0 += kExpandTile) {
-    const size_t l1 = std::min(k, l0 + kExpandTile);
-    for (size_t jt = 0; jt < w; jt += kExpandTile) {
-      const size_t j1 = std::min(w, jt + kExpandTile);
-      for (size_t j = jt; j < j1; ++j) {
-        const T* column = b + (j0 + j) * ldb;
-        for (size_t l = l0; l < l1; ++l) {
-          R* even = out + 2 * l * ld + 2 * j;
-          expand(value(column[l]), alpha, alpha_one, sign, even, even + ld);
-        }
-      }
+  const size_t ld = 2 * k;
+  for (size_t j = 0; j < w; ++j) {
+    R* even = out + 2 * j * ld;
+    R* odd = even + ld;
+    const R* x = scaled(b + (j0 + j) * ldb, k, reinterpret_cast<T*>(odd));
+    for (size_t l = 0; l < ld; l += 2) {
+      const R re = x[l], im = ci * x[l + 1];
+      even[l] = re;
+      even[l + 1] = -sign * im;
+      odd[l] = im;
+      odd[l + 1] = sign * re;
     }
   }
+  return k::Trans::T;
 }
 
+// The product on the real GEMM, m, n, k >= 1, alpha != 0 and finite operands: gemm below, after
+// its scan, and the blocks of the complex level 3 (level3.cpp), whose routines scan what they
+// read once per call and call this for every block as the real ones call the real GEMM (a scan
+// per block was 16% of a herk at n = 1024; an overflow inside a blocked computation is not
+// caught, for either: docs/decisions.md, "The real level 3 on GEMM").
 template <class T>
-void gemm(Op opa, Op opb, size_t m, size_t n, size_t k, T alpha, const T* a, size_t lda, const T* b,
-          size_t ldb, T beta, T* c, size_t ldc) {
+void real_product(Op opa, Op opb, size_t m, size_t n, size_t k, T alpha, const T* a, size_t lda,
+                  const T* b, size_t ldb, T beta, T* c, size_t ldc) {
   using R = real_t<T>;
-  if (m == 0 || n == 0) return;
-  const bool finite = finite_scalar(alpha) && alpha != T(0) && k != 0 &&
-                      finite_complex(opa, m, k, a, lda) && finite_complex(opb, k, n, b, ldb);
-  if (!finite || m * n * k < kComplexGemmMinWork) {
-    kr::gemm(opa, opb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-    return;
-  }
   const R sign = opa == Op::C || opa == Op::Conj ? R(-1) : R(1);
   // op(A) as the real GEMM reads it: A's own storage (m x 2k reals, N), or for T and C each row
   // of A (row l: column l of op(A)) split into its real parts and its imaginary parts, rows 2l
@@ -174,10 +166,23 @@ void gemm(Op opa, Op opb, size_t m, size_t n, size_t k, T alpha, const T* a, siz
   R* expanded = static_cast<R*>(cached->data());
   for (size_t j0 = 0; j0 < n; j0 += panel) {
     const size_t w = std::min(panel, n - j0);
-    expand_panel(opb, k, j0, w, b, ldb, alpha, sign, expanded);
-    k::gemm(ta, k::Trans::N, m, 2 * w, 2 * k, R(1), a_real, a_ld, expanded, 2 * w, real_beta,
-            reinterpret_cast<R*>(c + j0), 2 * ldc);
+    const k::Trans tb = expand_panel(opb, k, j0, w, b, ldb, alpha, sign, expanded);
+    k::gemm(ta, tb, m, 2 * w, 2 * k, R(1), a_real, a_ld, expanded,
+            tb == k::Trans::N ? 2 * w : 2 * k, real_beta, reinterpret_cast<R*>(c + j0), 2 * ldc);
   }
+}
+
+template <class T>
+void gemm(Op opa, Op opb, size_t m, size_t n, size_t k, T alpha, const T* a, size_t lda, const T* b,
+          size_t ldb, T beta, T* c, size_t ldc) {
+  if (m == 0 || n == 0) return;
+  const bool finite = finite_scalar(alpha) && alpha != T(0) && k != 0 &&
+                      finite_complex(opa, m, k, a, lda) && finite_complex(opb, k, n, b, ldb);
+  if (!finite || m * n * k < kComplexGemmMinWork) {
+    kr::gemm(opa, opb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    return;
+  }
+  real_product(opa, opb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 }  // namespace coheriq::kernels::level3

@@ -65,7 +65,12 @@ template <class T>
 void gemm_blocks(Op opa, Op opb, size_t m, size_t n, size_t k, T alpha, const T* a, size_t lda,
                  const T* b, size_t ldb, T beta, T* c, size_t ldc) {
   if constexpr (is_complex_v<T>) {
-    level3::gemm(opa, opb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    // The routine scanned its operands once: a block big enough goes straight to the product.
+    if (m * n * k < kComplexGemmMinWork) {
+      level3::gemm(opa, opb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    } else {
+      real_product(opa, opb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    }
   } else {
     k::gemm(trans(transposes(opa)), trans(transposes(opb)), m, n, k, alpha, a, lda, b, ldb, beta, c,
             ldc);
