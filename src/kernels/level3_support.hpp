@@ -49,9 +49,10 @@ class Workspace {
   std::unique_ptr<T[]> data_;
 };
 
-// Whether n elements are all finite: the largest exponent field below the all-ones of Inf and
-// NaN (integer operations, which the compiler vectorizes). A complex element is finite when both
-// of its parts are.
+// Whether n elements are all finite: no exponent field all ones (Inf and NaN), in integer
+// operations the compiler vectorizes at the baseline ISA (a compare and an OR per element; an
+// unsigned maximum, which SSE2 lacks, took 12% of an strmm at n = 1024). A complex element is
+// finite when both of its parts are.
 template <class T>
 bool finite_row(const T* p, size_t n) {
   if constexpr (is_complex_v<T>) {
@@ -61,13 +62,13 @@ bool finite_row(const T* p, size_t n) {
     // +Inf is the exponent field all ones and nothing else.
     constexpr T inf = std::numeric_limits<T>::infinity();
     const Bits exponent = std::bit_cast<Bits>(inf);
-    Bits largest = 0;
+    Bits special = 0;
     for (size_t j = 0; j < n; ++j) {
       Bits bits;
       std::memcpy(&bits, p + j, sizeof bits);
-      largest = std::max<Bits>(largest, bits & exponent);
+      special |= Bits((bits & exponent) == exponent);
     }
-    return largest != exponent;
+    return special == 0;
   }
 }
 template <class T>
