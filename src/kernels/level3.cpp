@@ -221,9 +221,10 @@ void solve_right(const Triangular<T>& A, size_t c0, size_t n, size_t m, T alpha,
 // trmm's base blocks for real types as one GEMM each (complex types keep the row forms above):
 // op(A)'s diagonal block at d0 (order nb <= kBlock) written dense, zeros outside the triangle and
 // 1 on a Unit diagonal (which is not read), and B's block, copied a chunk at a time, multiplied by
-// it into its place. Twice the multiply-adds of the triangle, at GEMM's speed: 496 axpys per block
-// were 8% of an strmm at n = 1024 (Left, rows of 1024), and on the Right the transposed chunks of
-// 128 made them short (trmm_run.f32 0.67-0.71x OpenBLAS, against 0.86-1.06x for trmm_lln).
+// it into its place. Twice the multiply-adds of the triangle, at GEMM's speed: on the Right the
+// row form ran 496 short axpys per transposed chunk of 128 rows (trmm_run.f32 at n = 1024:
+// OpenBLAS's time over ours 0.68-0.75, 0.88-0.89 as one GEMM); the Left side measured the same
+// either way and takes the same code.
 inline constexpr size_t kProductChunk = 512;
 inline constexpr size_t kProductScratch = kBlock * kBlock + kBlock * kProductChunk;
 template <class T>
@@ -237,32 +238,27 @@ void dense_triangle(const Triangular<T>& A, size_t d0, size_t nb, T* dense) {
     }
   }
 }
-// Rows [r0, r0 + m) of B := alpha·op(A)_block·B, columns a chunk at a time.
+// The block of B at op(A)'s diagonal block d0 (order nb): Left, rows [d0, d0 + nb) of B :=
+// alpha·op(A)_block·B, a chunk of `other` columns at a time; Right, columns [d0, d0 + nb) :=
+// alpha·B·op(A)_block, a chunk of rows at a time.
 template <class T>
-void multiply_dense_left(const Triangular<T>& A, size_t r0, size_t m, size_t n, T alpha, T* b,
-                         size_t ldb, T* scratch) {
+void multiply_dense(const Triangular<T>& A, bool left, size_t d0, size_t nb, size_t other, T alpha,
+                    T* b, size_t ldb, T* scratch) {
   T* dense = scratch;
   T* copy = scratch + kBlock * kBlock;
-  dense_triangle(A, r0, m, dense);
-  for (size_t j0 = 0; j0 < n; j0 += kProductChunk) {
-    const size_t w = std::min(kProductChunk, n - j0);
-    T* rows = b + r0 * ldb + j0;
-    for (size_t i = 0; i < m; ++i) std::copy(rows + i * ldb, rows + i * ldb + w, copy + i * w);
-    gemm_blocks(Op::N, Op::N, m, w, m, alpha, dense, m, copy, w, T(0), rows, ldb);
-  }
-}
-// Columns [c0, c0 + n) of B := alpha·B·op(A)_block, rows a chunk at a time.
-template <class T>
-void multiply_dense_right(const Triangular<T>& A, size_t c0, size_t n, size_t m, T alpha, T* b,
-                          size_t ldb, T* scratch) {
-  T* dense = scratch;
-  T* copy = scratch + kBlock * kBlock;
-  dense_triangle(A, c0, n, dense);
-  for (size_t i0 = 0; i0 < m; i0 += kProductChunk) {
-    const size_t h = std::min(kProductChunk, m - i0);
-    T* cols = b + i0 * ldb + c0;
-    for (size_t i = 0; i < h; ++i) std::copy(cols + i * ldb, cols + i * ldb + n, copy + i * n);
-    gemm_blocks(Op::N, Op::N, h, n, n, alpha, copy, n, dense, n, T(0), cols, ldb);
+  dense_triangle(A, d0, nb, dense);
+  for (size_t o0 = 0; o0 < other; o0 += kProductChunk) {
+    const size_t w = std::min(kProductChunk, other - o0);
+    const size_t rows = left ? nb : w, cols = left ? w : nb;
+    T* block = left ? b + d0 * ldb + o0 : b + o0 * ldb + d0;
+    for (size_t i = 0; i < rows; ++i) {
+      std::copy(block + i * ldb, block + i * ldb + cols, copy + i * cols);
+    }
+    if (left) {
+      gemm_blocks(Op::N, Op::N, nb, w, nb, alpha, dense, nb, copy, w, T(0), block, ldb);
+    } else {
+      gemm_blocks(Op::N, Op::N, w, nb, nb, alpha, copy, nb, dense, nb, T(0), block, ldb);
+    }
   }
 }
 
@@ -274,7 +270,7 @@ void multiply_left(const Triangular<T>& A, size_t r0, size_t m, size_t n, T alph
     if constexpr (is_complex_v<T>) {
       return multiply_rows(A, r0, m, n, alpha, b + r0 * ldb, ldb);
     } else {
-      return multiply_dense_left(A, r0, m, n, alpha, b, ldb, scratch);
+      return multiply_dense(A, true, r0, m, n, alpha, b, ldb, scratch);
     }
   }
   const size_t m1 = split(m), m2 = m - m1, r1 = r0 + m1;
@@ -298,7 +294,7 @@ void multiply_right(const Triangular<T>& A, size_t c0, size_t n, size_t m, T alp
     if constexpr (is_complex_v<T>) {
       return by_transposes(A, c0, n, m, alpha, b, ldb, scratch, multiply_rows<T>);
     } else {
-      return multiply_dense_right(A, c0, n, m, alpha, b, ldb, scratch);
+      return multiply_dense(A, false, c0, n, m, alpha, b, ldb, scratch);
     }
   }
   const size_t n1 = split(n), n2 = n - n1, c1 = c0 + n1;
