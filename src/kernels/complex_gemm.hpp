@@ -70,7 +70,7 @@ template <class T>
 k::Trans expand_panel(Op opb, size_t k, size_t j0, size_t w, const T* b, size_t ldb, T alpha,
                       real_t<T> sign, real_t<T>* out) {
   using R = real_t<T>;
-  const bool conj = opb == Op::C || opb == Op::Conj;
+  const bool conj = kr::conjugates(opb);
   const R c = conj ? R(-1) : R(1);  // the sign of an imaginary part of op(B)
   // One row of B (count elements, `in`), alpha applied (the reference's own first product) into
   // `row` when alpha is not 1; its reals, as signed parts of b' = alpha·op(B).
@@ -124,7 +124,7 @@ template <class T>
 void real_product(Op opa, Op opb, size_t m, size_t n, size_t k, T alpha, const T* a, size_t lda,
                   const T* b, size_t ldb, T beta, T* c, size_t ldc) {
   using R = real_t<T>;
-  const R sign = opa == Op::C || opa == Op::Conj ? R(-1) : R(1);
+  const R sign = kr::conjugates(opa) ? R(-1) : R(1);
   // op(A) as the real GEMM reads it: A's own storage (m x 2k reals, N), or for T and C each row
   // of A (row l: column l of op(A)) split into its real parts and its imaginary parts, rows 2l
   // and 2l + 1 of a 2k x m matrix that the real GEMM reads transposed.
