@@ -662,18 +662,18 @@ HWY_NOINLINE void GemmSmallTile(std::size_t kc, const T* HWY_RESTRICT a, std::si
 #undef COHERIQ_GEMM_FMA
 
   // The packed microkernel's epilogue (alpha == 1 skips a multiply that would change no bit), in
-  // two passes: every read of C before the first write.
+  // two passes: every read of C before the first write. alpha and beta are tested once (kScale,
+  // kRead), not per row.
   const V valpha = hn::Set(d, alpha);
   const V vbeta = hn::Set(d, beta);
-  const bool scale = alpha != T(1), read_c = beta != T(0);
 #define COHERIQ_GEMM_FINISH(i)                                                                \
   if constexpr (i < kRows) {                                                                  \
     T* HWY_RESTRICT out = c + i * ldc;                                                        \
-    if (scale) {                                                                              \
+    if constexpr (kScale) {                                                                   \
       acc##i##_0 = hn::Mul(valpha, acc##i##_0);                                               \
       if constexpr (kVecs == 2) acc##i##_1 = hn::Mul(valpha, acc##i##_1);                     \
     }                                                                                         \
-    if (read_c) {                                                                             \
+    if constexpr (kRead) {                                                                    \
       if constexpr (kVecs == 1) {                                                             \
         const V ci = full ? hn::LoadU(d, out) : hn::MaskedLoad(mask, d, out);                 \
         acc##i##_0 = hn::MulAdd(vbeta, ci, acc##i##_0);                                       \
@@ -684,7 +684,22 @@ HWY_NOINLINE void GemmSmallTile(std::size_t kc, const T* HWY_RESTRICT a, std::si
       }                                                                                       \
     }                                                                                         \
   }
-  COHERIQ_GEMM_SMALL_ROWS(COHERIQ_GEMM_FINISH)
+#define COHERIQ_GEMM_FINISH_ALL(scale_value, read_value) \
+  {                                                      \
+    constexpr bool kScale = scale_value;                 \
+    constexpr bool kRead = read_value;                   \
+    COHERIQ_GEMM_SMALL_ROWS(COHERIQ_GEMM_FINISH)         \
+  }
+  if (alpha != T(1)) {
+    if (beta != T(0)) {
+      COHERIQ_GEMM_FINISH_ALL(true, true)
+    } else {
+      COHERIQ_GEMM_FINISH_ALL(true, false)
+    }
+  } else if (beta != T(0)) {
+    COHERIQ_GEMM_FINISH_ALL(false, true)
+  }
+#undef COHERIQ_GEMM_FINISH_ALL
 #undef COHERIQ_GEMM_FINISH
 #define COHERIQ_GEMM_PUT(i)                                 \
   if constexpr (i < kRows) {                                \
@@ -797,6 +812,10 @@ template <class T>
 HWY_INLINE void GemmSmallRun(const GemmSmallPlan<T>& p, std::size_t k, T alpha,
                              const T* HWY_RESTRICT A, const T* HWY_RESTRICT B, std::size_t ldb,
                              T beta, T* HWY_RESTRICT C, std::size_t ldc, T* HWY_RESTRICT panel) {
+  // One tile and one k-block (m <= 12, n within two vectors): the tile alone.
+  if (p.bands == 1 && p.col_tiles == 1 && k <= p.k_block && !p.transposed_b) {
+    return p.tile[0][1](k, A, p.a_row, p.a_col, B, ldb, alpha, beta, C, ldc, p.last_nr);
+  }
   for (std::size_t pc = 0; pc < k; pc += p.k_block) {
     const std::size_t kc = GemmMin(p.k_block, k - pc);
     const T block_beta = pc == 0 ? beta : T(1);
