@@ -71,8 +71,10 @@ coheriq_isa(sve ARCH "^(aarch64|arm64|ARM64)$" HWY_TARGET HWY_SVE VECTOR_REGISTE
 # The engine's folder src/engines/<name>/ holds its tuning record (tuning.hpp: the figures its
 # generic kernels run with, GEMM blocking included, which fixes its PackedMatrix layouts) and, when
 # it has hand-written kernels, its kernels TU (kernels.cpp). KERNELS says which generic kernels it
-# takes: `all`, or a list of candidate names ("gemm.f32 pack_b.f32 ..."); the others it inherits
-# from its bases (`none`: an engine of hand-written kernels only). HOST names host properties
+# takes: `all`, or a list of candidate names ("gemm.f32 pack_b.f32 ...") and candidate classes
+# ("class:PackedMatrix<float>": every kernel that touches the class, as the coherence rule needs
+# them from one engine); the others it inherits from its bases (`none`: an engine of hand-written
+# kernels only). HOST names host properties
 # beyond feature bits, in the grammar of a plugin manifest's `host` key (vendor=..., families=25|26,
 # min_vector_bits=, min_l1d_bytes=, min_l2_bytes=). LAYOUTS names the layouts its hand-written
 # kernels define, one "<candidate class>=<description>" each (generic packing names its own).
@@ -110,8 +112,7 @@ endfunction()
 # overrides only the GEMM, blocked for its caches (src/engines/zen5/tuning.hpp); the host
 # description, not a feature bit, recognises the machine.
 coheriq_engine(zen5 ISA avx512 BASES avx512_vnni avx512_bf16 PRIORITY 400
-  KERNELS gemm_workspace.f32 gemm.f32 packed_bytes.f32 pack_b.f32 gemm_packed.f32
-          gemm_workspace.f64 gemm.f64 packed_bytes.f64 pack_b.f64 gemm_packed.f64
+  KERNELS class:PackedMatrix<float> class:PackedMatrix<double>
   HOST vendor=AuthenticAMD families=26
   DESCRIPTION "AMD Zen 5: avx512 GEMM blocked for 48 KiB L1d / 1 MiB L2, on avx512_vnni and avx512_bf16")
 coheriq_engine(avx512_vnni ISA avx512_vnni BASES avx512 PRIORITY 320 KERNELS none

@@ -166,6 +166,25 @@ int coheriq_sgemm(int ta, int tb, size_t m, size_t n, size_t k, float alpha, con
                   size_t lda, const float* B, size_t ldb, float beta, float* C, size_t ldc);
 int coheriq_dgemm(int ta, int tb, size_t m, size_t n, size_t k, double alpha, const double* A,
                   size_t lda, const double* B, size_t ldb, double beta, double* C, size_t ldc);
+/* `batch` products of one shape, each as coheriq_?gemm computes it, on the thread pool across the
+ * batch (the same bits for any thread count). Strided: product i reads A + i * stride_a and
+ * B + i * stride_b and updates C + i * stride_c (strides in elements; 0 reuses A or B; the C_i
+ * must not overlap: stride_c at least a C's span, or its rows interleaved within ldc). Pointer
+ * arrays: product i is A[i], B[i], C[i]. */
+int coheriq_sgemm_batch_strided(int ta, int tb, size_t m, size_t n, size_t k, float alpha,
+                                const float* A, size_t lda, size_t stride_a, const float* B,
+                                size_t ldb, size_t stride_b, float beta, float* C, size_t ldc,
+                                size_t stride_c, size_t batch);
+int coheriq_dgemm_batch_strided(int ta, int tb, size_t m, size_t n, size_t k, double alpha,
+                                const double* A, size_t lda, size_t stride_a, const double* B,
+                                size_t ldb, size_t stride_b, double beta, double* C, size_t ldc,
+                                size_t stride_c, size_t batch);
+int coheriq_sgemm_batch(int ta, int tb, size_t m, size_t n, size_t k, float alpha,
+                        const float* const* A, size_t lda, const float* const* B, size_t ldb,
+                        float beta, float* const* C, size_t ldc, size_t batch);
+int coheriq_dgemm_batch(int ta, int tb, size_t m, size_t n, size_t k, double alpha,
+                        const double* const* A, size_t lda, const double* const* B, size_t ldb,
+                        double beta, double* const* C, size_t ldc, size_t batch);
 
 #ifdef __cplusplus
 }

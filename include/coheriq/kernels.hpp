@@ -71,6 +71,55 @@ void gemm(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, doubl
           const double* A, std::size_t lda, const double* B, std::size_t ldb, double beta,
           double* C, std::size_t ldc);
 
+// ------------------------------ Small and batched GEMM
+// Small products need nothing of their own: gemm runs them without packing below sizes the
+// engine chooses (its tuning record), with no heap allocation.
+//
+// `batch` products C_i = alpha·op(A_i)·op(B_i) + beta·C_i of one shape, as gemm computes each
+// (the same bits as `batch` gemm calls, for any thread count), on the thread pool across the
+// batch. Strided: A_i = A + i·stride_a (elements), and so B_i and C_i; a stride of 0 reuses one
+// operand (A or B; C's stride must keep the C_i apart). Pointer arrays: A_i = A[i], and so on.
+// The C_i must not overlap each other or any A_i or B_i. Throws std::invalid_argument as gemm,
+// and for a C stride that makes two C_i overlap.
+void gemm_batch_strided(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k,
+                        float alpha, const float* A, std::size_t lda, std::size_t stride_a,
+                        const float* B, std::size_t ldb, std::size_t stride_b, float beta, float* C,
+                        std::size_t ldc, std::size_t stride_c, std::size_t batch);
+void gemm_batch_strided(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k,
+                        double alpha, const double* A, std::size_t lda, std::size_t stride_a,
+                        const double* B, std::size_t ldb, std::size_t stride_b, double beta,
+                        double* C, std::size_t ldc, std::size_t stride_c, std::size_t batch);
+void gemm_batch(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, float alpha,
+                const float* const* A, std::size_t lda, const float* const* B, std::size_t ldb,
+                float beta, float* const* C, std::size_t ldc, std::size_t batch);
+void gemm_batch(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, double alpha,
+                const double* const* A, std::size_t lda, const double* const* B, std::size_t ldb,
+                double beta, double* const* C, std::size_t ldc, std::size_t batch);
+
+// One shape of gemm, checked and resolved once, for a caller that multiplies it many times (as
+// LIBXSMM's dispatched kernels): calling the plan runs the engine's GEMM with no argument check
+// and no dispatch. Constructing one is a first use of the domain (it locks the engine) and
+// throws as gemm for arguments gemm would refuse. The call gives the same bits as gemm.
+template <class T>
+class GemmPlan final {
+ public:
+  GemmPlan(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, T alpha,
+           std::size_t lda, std::size_t ldb, T beta, std::size_t ldc);
+
+  // C = alpha·op(A)·op(B) + beta·C with the plan's shape.
+  void operator()(const T* A, const T* B, T* C) const;
+
+ private:
+  using Kernel = void (*)(Trans, Trans, std::size_t, std::size_t, std::size_t, T, const T*,
+                          std::size_t, const T*, std::size_t, T, T*, std::size_t, void*);
+  Kernel kernel_;  // the engine's gemm
+  bool small_;     // the engine runs this shape without a workspace (its small path)
+  Trans ta_, tb_;
+  std::size_t m_, n_, k_;
+  T alpha_, beta_;
+  std::size_t lda_, ldb_, ldc_;
+};
+
 // op(B) (k x n) packed once in the layout of the engine in effect, for repeated products.
 // A candidate class: constructing one is a first use of the domain. Its representation is
 // opaque and owned by the engine that packed it.
@@ -204,5 +253,7 @@ void gemm_bf16(std::size_t m, std::size_t n, std::size_t k, float alpha, const b
 
 extern template class PackedMatrix<float>;
 extern template class PackedMatrix<double>;
+extern template class GemmPlan<float>;
+extern template class GemmPlan<double>;
 
 }  // namespace coheriq::kernels

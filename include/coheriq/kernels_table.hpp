@@ -139,9 +139,11 @@
 // code never allocates). gemm_workspace: bytes of 64-byte aligned scratch gemm needs (0 allowed);
 // packed_bytes: bytes of op(B) (k x n) packed in the engine's layout; pack_b writes part `part` of
 // `parts` of such a buffer (the engine chooses the cut; the parts together are the whole, and may
-// be packed at the same time by different threads); gemm_packed multiplies by it. All five are one
-// class: on several threads, gemm is pack_b and gemm_packed (the threads share one packed op(B)),
-// and the workspace fits the engine's own blocking, so they must all come from the same engine.
+// be packed at the same time by different threads); gemm_packed multiplies by it; the batches run
+// `batch` products of one shape, each exactly as gemm (operand i at A + i·stride_a, or A[i]),
+// with gemm's workspace. All seven are one class: on several threads, gemm is pack_b and
+// gemm_packed (the threads share one packed op(B)), and the workspace fits the engine's own
+// blocking, so they must all come from the same engine.
 #define COHERIQ_KERNELS_GEMM_TYPED(X, T, S)                                                       \
   X(gemm_workspace, S, gemm_workspace<T>, touches<packed_##S>, std::size_t,                       \
     (std::size_t m, std::size_t n, std::size_t k), (m, n, k))                                     \
@@ -158,7 +160,18 @@
   X(gemm_packed, S, gemm_packed<T>, touches<packed_##S>, void,                                    \
     (Trans ta, std::size_t m, std::size_t n, std::size_t k, T alpha, const T* A, std::size_t lda, \
      const void* packed, T beta, T* C, std::size_t ldc),                                          \
-    (ta, m, n, k, alpha, A, lda, packed, beta, C, ldc))
+    (ta, m, n, k, alpha, A, lda, packed, beta, C, ldc))                                           \
+  X(gemm_batch_strided, S, gemm_batch_strided<T>, touches<packed_##S>, void,                      \
+    (Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, T alpha, const T* A,        \
+     std::size_t lda, std::size_t stride_a, const T* B, std::size_t ldb, std::size_t stride_b,    \
+     T beta, T* C, std::size_t ldc, std::size_t stride_c, std::size_t batch, void* work),         \
+    (ta, tb, m, n, k, alpha, A, lda, stride_a, B, ldb, stride_b, beta, C, ldc, stride_c, batch,   \
+     work))                                                                                       \
+  X(gemm_batch, S, gemm_batch<T>, touches<packed_##S>, void,                                      \
+    (Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, T alpha, const T* const* A, \
+     std::size_t lda, const T* const* B, std::size_t ldb, T beta, T* const* C, std::size_t ldc,   \
+     std::size_t batch, void* work),                                                              \
+    (ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, batch, work))
 #define COHERIQ_KERNELS_GEMM(X)             \
   COHERIQ_KERNELS_GEMM_TYPED(X, float, f32) \
   COHERIQ_KERNELS_GEMM_TYPED(X, double, f64)

@@ -268,3 +268,87 @@ std::size_t cblas_index(int i) { return i > 0 ? static_cast<std::size_t>(i - 1) 
 COHERIQ_BLAS_LEVEL1(COHERIQ_ROW_ENTRIES_1)
 COHERIQ_BLAS_LEVEL2(COHERIQ_ROW_ENTRIES_23)
 COHERIQ_BLAS_LEVEL3(COHERIQ_ROW_ENTRIES_23)
+
+// ------------------------------ cblas_?gemm_batch_strided
+// Not a routine of the reference BLAS: the strided batch of MKL and OpenBLAS 0.3.30, in their
+// argument order (layout, transa, transb, m, n, k, alpha, a, lda, stridea, b, ldb, strideb, beta,
+// c, ldc, stridec, batch_size). Each product is cblas_?gemm's: the same checks (numbered in this
+// function's own argument list, the layout 1), then the same results, the reference's cases of
+// a zero or non-finite alpha or k == 0 included; the others run as one batch of the kernels
+// domain, on its thread pool. A C stride that makes two products write the same element is
+// refused there with the kernels' message (cblas_xerbla with info 0) before any product runs;
+// the reference's cases loop cblas_?gemm's computation and do not check it.
+namespace coheriq::blas {
+namespace {
+
+template <class T>
+void gemm_batch_strided(const char* routine, int layout, int transa, int transb, int m, int n,
+                        int k_, T alpha, const T* a, int lda, int stridea, const T* b, int ldb,
+                        int strideb, T beta, T* c, int ldc, int stridec, int batch) {
+  if (layout != kRowMajor && layout != kColMajor) return report_layout(routine, layout);
+  const bool row_major = layout == kRowMajor;
+  const auto trans_valid = [](int t) { return t == kNoTrans || t == kTrans || t == kConjTrans; };
+  const bool ta = transa != kNoTrans, tb = transb != kNoTrans;
+  // Rows as stored (column-major) or row lengths (row-major) that each leading dimension holds.
+  const int a_needs = row_major ? (ta ? m : k_) : (ta ? k_ : m);
+  const int b_needs = row_major ? (tb ? k_ : n) : (tb ? n : k_);
+  const int c_needs = row_major ? n : m;
+  const auto at_least = [](int ld, int rows) { return ld >= (rows > 1 ? rows : 1); };
+  const int info =
+      first_failure({true, trans_valid(transa), trans_valid(transb), m >= 0, n >= 0, k_ >= 0, true,
+                     true, at_least(lda, a_needs), stridea >= 0, true, at_least(ldb, b_needs),
+                     strideb >= 0, true, true, at_least(ldc, c_needs), stridec >= 0, batch >= 0});
+  const std::string name = std::string("cblas_") + routine;
+  if (info != 0) return report_cblas_own_error(routine, info, "");
+  if (batch == 0 || m == 0 || n == 0) return;
+  const std::size_t sa = size(stridea), sb = size(strideb), sc = size(stridec);
+  if (std::isfinite(alpha) && alpha != T{0} && k_ != 0) {
+    // Column-major products as the row-major kernels see them: Cᵀ = op(B)ᵀ·op(A)ᵀ. The kernels
+    // check the strides before any product runs.
+    const k::Trans op_a = ta ? k::Trans::T : k::Trans::N, op_b = tb ? k::Trans::T : k::Trans::N;
+    try {
+      settle_engine();
+      if (row_major) {
+        k::gemm_batch_strided(op_a, op_b, size(m), size(n), size(k_), alpha, a, size(lda), sa, b,
+                              size(ldb), sb, beta, c, size(ldc), sc, size(batch));
+      } else {
+        k::gemm_batch_strided(op_b, op_a, size(n), size(m), size(k_), alpha, b, size(ldb), sb, a,
+                              size(lda), sa, beta, c, size(ldc), sc, size(batch));
+      }
+    } catch (const std::invalid_argument& e) {
+      report_cblas_own_error(routine, 0, e.what());
+    } catch (const std::exception& e) {
+      fatal(name.c_str(), e);
+    }
+    return;
+  }
+  // The reference's cases of alpha and k, product by product, as cblas_?gemm computes them.
+  compute(name.c_str(), [&] {
+    for (int i = 0; i < batch; ++i) {
+      const std::size_t at = size(i);
+      if (row_major) {
+        real_gemm(tb, ta, n, m, k_, alpha, b + at * sb, ldb, a + at * sa, lda, beta, c + at * sc,
+                  ldc);
+      } else {
+        real_gemm(ta, tb, m, n, k_, alpha, a + at * sa, lda, b + at * sb, ldb, beta, c + at * sc,
+                  ldc);
+      }
+    }
+  });
+}
+
+}  // namespace
+}  // namespace coheriq::blas
+
+#define COHERIQ_CBLAS_BATCH(letter, T)                                                           \
+  extern "C" void cblas_##letter##gemm_batch_strided(                                            \
+      int layout, int transa, int transb, int m, int n, int k, T alpha, const T* a, int lda,     \
+      int stridea, const T* b, int ldb, int strideb, T beta, T* c, int ldc, int stridec,         \
+      int batch_size) {                                                                          \
+    ::coheriq::blas::gemm_batch_strided(#letter "gemm_batch_strided", layout, transa, transb, m, \
+                                        n, k, alpha, a, lda, stridea, b, ldb, strideb, beta, c,  \
+                                        ldc, stridec, batch_size);                               \
+  }
+COHERIQ_CBLAS_BATCH(s, float)
+COHERIQ_CBLAS_BATCH(d, double)
+#undef COHERIQ_CBLAS_BATCH

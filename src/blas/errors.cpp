@@ -166,6 +166,11 @@ void report_layout(const char* routine, int layout) {
   cblas_xerbla(1, CblasName(routine).text, "Illegal layout setting, %d\n", layout);
 }
 
+void report_cblas_own_error(const char* routine, int info, const char* message) {
+  const CblasReport report(false);
+  cblas_xerbla(info, CblasName(routine).text, info == 0 ? "%s\n" : "%s", message);
+}
+
 bool report_cblas_checks(const char* routine, bool row_major,
                          std::initializer_list<CblasCheck> checks) {
   int position = 1;

@@ -27,6 +27,12 @@ struct CblasCheck {
 bool report_cblas_checks(const char* routine, bool row_major,
                          std::initializer_list<CblasCheck> checks);
 
+// A CBLAS function with no Fortran routine behind it ("sgemm_batch_strided": its name without
+// cblas_) rejects its argument `info`, numbered in its own list (the layout is 1):
+// cblas_xerbla(info, routine, ...) with CBLAS_CallFromC = 1. info 0: an error no single argument
+// holds, `message` saying what it is.
+void report_cblas_own_error(const char* routine, int info, const char* message);
+
 // The Fortran call a CBLAS call makes (its column-major equivalent) rejects its argument `info`:
 // xerbla_ with that routine's name and number, CBLAS_CallFromC = 1 and RowMajorStrg as the layout
 // while it runs.

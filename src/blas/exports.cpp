@@ -27,6 +27,8 @@ global:
   COHERIQ_BLAS_LEVEL1(COHERIQ_ROW_NAMES_1)
   COHERIQ_BLAS_LEVEL2(COHERIQ_ROW_NAMES_23)
   COHERIQ_BLAS_LEVEL3(COHERIQ_ROW_NAMES_23)
+  cblas_sgemm_batch_strided;
+  cblas_dgemm_batch_strided;
   xerbla_;
   xerbla_array_;
   lsame_;

@@ -154,24 +154,54 @@ int result_of(const char* function, R* result, F f) {
 
 // coheriq_?gemm: A and B are read when the product has terms (m, n and k > 0), C written when
 // it has elements (m and n > 0); NULL is allowed otherwise.
+// A GEMM's A, B and C (or their pointer arrays) are NULL only when there is nothing to read or
+// write in them. `also` follows the sizes in the message (", batch > 0").
+void require_matrices(const char* function, std::size_t m, std::size_t n, std::size_t k,
+                      const void* A, const void* B, const void* C, const char* also) {
+  const std::string sizes = "m = " + std::to_string(m) + ", n = " + std::to_string(n) +
+                            ", k = " + std::to_string(k) + also;
+  const auto require = [&](const void* p, bool used, const char* argument, const char* allowed) {
+    if (p == nullptr && used) {
+      throw_invalid(function, std::string(argument) + " is NULL with " + sizes +
+                                  "; pass the matrix (NULL only when " + allowed + ")");
+    }
+  };
+  require(A, m > 0 && n > 0 && k > 0, "A", "m, n or k is 0");
+  require(B, m > 0 && n > 0 && k > 0, "B", "m, n or k is 0");
+  require(C, m > 0 && n > 0, "C", "m or n is 0");
+}
+
 template <class T>
 int gemm(const char* function, int ta, int tb, std::size_t m, std::size_t n, std::size_t k, T alpha,
          const T* A, std::size_t lda, const T* B, std::size_t ldb, T beta, T* C, std::size_t ldc) {
   return run(function, [&] {
     const k::Trans op_a = trans_of(ta, function, "ta"), op_b = trans_of(tb, function, "tb");
-    const std::string sizes =
-        "m = " + std::to_string(m) + ", n = " + std::to_string(n) + ", k = " + std::to_string(k);
-    const auto require_matrix = [&](const void* p, bool used, const char* argument,
-                                    const char* allowed) {
-      if (p == nullptr && used) {
-        throw_invalid(function, std::string(argument) + " is NULL with " + sizes +
-                                    "; pass the matrix (NULL only when " + allowed + ")");
-      }
-    };
-    require_matrix(A, m > 0 && n > 0 && k > 0, "A", "m, n or k is 0");
-    require_matrix(B, m > 0 && n > 0 && k > 0, "B", "m, n or k is 0");
-    require_matrix(C, m > 0 && n > 0, "C", "m or n is 0");
+    require_matrices(function, m, n, k, A, B, C, "");
     k::gemm(op_a, op_b, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+  });
+}
+
+// The batches: the matrices (strided) or the pointer arrays, when there are products.
+template <class T>
+int gemm_batch_strided(const char* function, int ta, int tb, std::size_t m, std::size_t n,
+                       std::size_t k, T alpha, const T* A, std::size_t lda, std::size_t stride_a,
+                       const T* B, std::size_t ldb, std::size_t stride_b, T beta, T* C,
+                       std::size_t ldc, std::size_t stride_c, std::size_t batch) {
+  return run(function, [&] {
+    const k::Trans op_a = trans_of(ta, function, "ta"), op_b = trans_of(tb, function, "tb");
+    if (batch > 0) require_matrices(function, m, n, k, A, B, C, ", batch > 0");
+    k::gemm_batch_strided(op_a, op_b, m, n, k, alpha, A, lda, stride_a, B, ldb, stride_b, beta, C,
+                          ldc, stride_c, batch);
+  });
+}
+template <class T>
+int gemm_batch(const char* function, int ta, int tb, std::size_t m, std::size_t n, std::size_t k,
+               T alpha, const T* const* A, std::size_t lda, const T* const* B, std::size_t ldb,
+               T beta, T* const* C, std::size_t ldc, std::size_t batch) {
+  return run(function, [&] {
+    const k::Trans op_a = trans_of(ta, function, "ta"), op_b = trans_of(tb, function, "tb");
+    if (batch > 0) require_matrices(function, m, n, k, A, B, C, ", batch > 0");
+    k::gemm_batch(op_a, op_b, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, batch);
   });
 }
 
@@ -353,5 +383,22 @@ int coheriq_dgemm(int ta, int tb, size_t m, size_t n, size_t k, double alpha, co
                   size_t lda, const double* B, size_t ldb, double beta, double* C, size_t ldc) {
   return gemm(__func__, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
 }
+
+#define COHERIQ_CAPI_BATCHES(T, prefix)                                                           \
+  int coheriq_##prefix##gemm_batch_strided(int ta, int tb, size_t m, size_t n, size_t k, T alpha, \
+                                           const T* A, size_t lda, size_t stride_a, const T* B,   \
+                                           size_t ldb, size_t stride_b, T beta, T* C, size_t ldc, \
+                                           size_t stride_c, size_t batch) {                       \
+    return gemm_batch_strided(__func__, ta, tb, m, n, k, alpha, A, lda, stride_a, B, ldb,         \
+                              stride_b, beta, C, ldc, stride_c, batch);                           \
+  }                                                                                               \
+  int coheriq_##prefix##gemm_batch(int ta, int tb, size_t m, size_t n, size_t k, T alpha,         \
+                                   const T* const* A, size_t lda, const T* const* B, size_t ldb,  \
+                                   T beta, T* const* C, size_t ldc, size_t batch) {               \
+    return gemm_batch(__func__, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, batch);     \
+  }
+COHERIQ_CAPI_BATCHES(float, s)
+COHERIQ_CAPI_BATCHES(double, d)
+#undef COHERIQ_CAPI_BATCHES
 
 }  // extern "C"

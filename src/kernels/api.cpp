@@ -211,10 +211,68 @@ void check_matrix(std::string_view function, const Stored& s, std::size_t elemen
 
 template <class T>
 void check_gemm(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, std::size_t lda,
-                std::size_t ldb, std::size_t ldc) {
-  check_matrix("gemm", stored_a(ta, m, k, lda), sizeof(T));
-  check_matrix("gemm", stored_b(tb, k, n, ldb), sizeof(T));
-  check_matrix("gemm", stored_c(m, n, ldc), sizeof(T));
+                std::size_t ldb, std::size_t ldc, std::string_view function = "gemm") {
+  check_matrix(function, stored_a(ta, m, k, lda), sizeof(T));
+  check_matrix(function, stored_b(tb, k, n, ldb), sizeof(T));
+  check_matrix(function, stored_c(m, n, ldc), sizeof(T));
+}
+
+// A strided batch: each operand's `batch` matrices, `stride` elements apart, must fit in memory
+// together, and the C_i must not overlap: one after the other (stride_c at least a C's span), or
+// interleaved by rows (all of them side by side within one row's ldc).
+template <class T>
+void check_batch_strided(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k,
+                         std::size_t lda, std::size_t stride_a, std::size_t ldb,
+                         std::size_t stride_b, std::size_t ldc, std::size_t stride_c,
+                         std::size_t batch) {
+  constexpr std::string_view function = "gemm_batch_strided";
+  check_gemm<T>(ta, tb, m, n, k, lda, ldb, ldc, function);
+  if (batch == 0) return;
+  const auto span_of = [](const Stored& s) {
+    return s.rows == 0 || s.cols == 0 ? std::size_t{0} : (s.rows - 1) * s.ld + s.cols;
+  };
+  const auto check_span = [&](const Stored& s, std::string_view stride_name, std::size_t stride) {
+    if (fits(batch, stride, span_of(s), sizeof(T))) return;
+    const std::string matrix(s.matrix), name(stride_name);
+    throw_too_large(function, s.matrix,
+                    "batch = " + std::to_string(batch) + " matrices " + name + " = " +
+                        std::to_string(stride) + " elements apart",
+                    "batch and " + name);
+  };
+  check_span(stored_a(ta, m, k, lda), "stride_a", stride_a);
+  check_span(stored_b(tb, k, n, ldb), "stride_b", stride_b);
+  const std::size_t span_c = span_of(stored_c(m, n, ldc));
+  check_span(stored_c(m, n, ldc), "stride_c", stride_c);
+  if (batch == 1 || span_c == 0) return;
+  const bool apart = stride_c >= span_c;
+  const bool interleaved = stride_c >= n && (batch - 1) * stride_c + n <= ldc;
+  if (!apart && !interleaved) {
+    throw_invalid(function, "stride_c = " + std::to_string(stride_c) +
+                                " makes C_0 and C_1 overlap (each C is " + std::to_string(span_c) +
+                                " elements: m = " + std::to_string(m) + " rows of n = " +
+                                std::to_string(n) + ", ldc = " + std::to_string(ldc) +
+                                " apart); pass stride_c >= " + std::to_string(span_c) +
+                                ", or interleave the rows with (batch - 1)·stride_c + n <= ldc");
+  }
+}
+
+// The pointer-array batch: the arrays themselves must be there when products are.
+template <class T>
+void check_batch(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, std::size_t lda,
+                 const void* A, std::size_t ldb, const void* B, std::size_t ldc, const void* C,
+                 std::size_t batch) {
+  constexpr std::string_view function = "gemm_batch";
+  check_gemm<T>(ta, tb, m, n, k, lda, ldb, ldc, function);
+  if (batch == 0 || m == 0 || n == 0) return;
+  const auto check_array = [&](const void* array, std::string_view name, bool read) {
+    if (array != nullptr || !read) return;
+    throw_invalid(function, std::string(name) +
+                                " is a null pointer array with batch = " + std::to_string(batch) +
+                                "; pass " + std::to_string(batch) + " pointers, one per product");
+  };
+  check_array(A, "A", k != 0);
+  check_array(B, "B", k != 0);
+  check_array(C, "C", true);
 }
 
 // A (m x k), B (k x n) and C (m x n) of a reduced-precision GEMM (no transposes), of element
@@ -464,6 +522,59 @@ void gemm(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, doubl
   check_gemm<double>(ta, tb, m, n, k, lda, ldb, ldc);
   driver::gemm(ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
 }
+
+// ------------------------------ Batches and plans
+
+#define COHERIQ_KERNELS_BATCHES(T)                                                                \
+  void gemm_batch_strided(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k,        \
+                          T alpha, const T* A, std::size_t lda, std::size_t stride_a, const T* B, \
+                          std::size_t ldb, std::size_t stride_b, T beta, T* C, std::size_t ldc,   \
+                          std::size_t stride_c, std::size_t batch) {                              \
+    check_batch_strided<T>(ta, tb, m, n, k, lda, stride_a, ldb, stride_b, ldc, stride_c, batch);  \
+    driver::gemm_batch_strided(ta, tb, m, n, k, alpha, A, lda, stride_a, B, ldb, stride_b, beta,  \
+                               C, ldc, stride_c, batch);                                          \
+  }                                                                                               \
+  void gemm_batch(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, T alpha,       \
+                  const T* const* A, std::size_t lda, const T* const* B, std::size_t ldb, T beta, \
+                  T* const* C, std::size_t ldc, std::size_t batch) {                              \
+    check_batch<T>(ta, tb, m, n, k, lda, A, ldb, B, ldc, C, batch);                               \
+    driver::gemm_batch(ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, batch);              \
+  }
+COHERIQ_KERNELS_BATCHES(float)
+COHERIQ_KERNELS_BATCHES(double)
+#undef COHERIQ_KERNELS_BATCHES
+
+template <class T>
+GemmPlan<T>::GemmPlan(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, T alpha,
+                      std::size_t lda, std::size_t ldb, T beta, std::size_t ldc)
+    : ta_(ta),
+      tb_(tb),
+      m_(m),
+      n_(n),
+      k_(k),
+      alpha_(alpha),
+      beta_(beta),
+      lda_(lda),
+      ldb_(ldb),
+      ldc_(ldc) {
+  check_gemm<T>(ta, tb, m, n, k, lda, ldb, ldc, "GemmPlan");
+  // The driver's question locks the domain: the engine's gemm is then fixed for the process.
+  small_ = driver::gemm_runs_alone<T>(m, n, k);
+  kernel_ = coheriq::detail::slot<Domain, typename GemmCandidates<T>::gemm>::fn.load(
+      std::memory_order_acquire);
+}
+
+template <class T>
+void GemmPlan<T>::operator()(const T* A, const T* B, T* C) const {
+  if (small_) {
+    kernel_(ta_, tb_, m_, n_, k_, alpha_, A, lda_, B, ldb_, beta_, C, ldc_, nullptr);
+  } else {
+    driver::gemm(ta_, tb_, m_, n_, k_, alpha_, A, lda_, B, ldb_, beta_, C, ldc_);
+  }
+}
+
+template class GemmPlan<float>;
+template class GemmPlan<double>;
 
 PackedMatrix<float> pack_b(Trans tb, std::size_t k, std::size_t n, const float* B,
                            std::size_t ldb) {

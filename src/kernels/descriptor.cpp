@@ -96,17 +96,38 @@ coheriq::EngineSpec describe() {
   // Its own PackedMatrix layouts, named from the blocking its kernels TU packs with: those whose
   // generic pack_b it takes.
 #ifdef COHERIQ_ENGINE_TUNING
-  const std::vector<std::string> taken = names(l.kernels, "KERNELS");
-  const auto takes = [&](std::string_view candidate) {
+  // KERNELS items are candidate names and "class:<candidate class>" (every kernel touching the
+  // class; its kernels TU checks at compile time that each item names generic kernels).
+  constexpr std::string_view kClass = "class:";
+  std::vector<std::string> classes;
+  std::string candidates;
+  for (std::string_view rest = l.kernels; !rest.empty();) {
+    const std::size_t comma = rest.find(',');
+    std::string_view item = rest.substr(0, comma);
+    while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
+    if (item.substr(0, kClass.size()) == kClass) {
+      classes.emplace_back(item.substr(kClass.size()));
+    } else {
+      if (!candidates.empty()) candidates += ',';
+      candidates += item;
+    }
+    rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+  }
+  const std::vector<std::string> taken = names(candidates, "KERNELS");
+  // Whether it takes the generic pack_b of a layout class.
+  const auto takes = [&](std::string_view candidate, std::string_view layout_class) {
     for (const std::string& t : taken) {
       if (t == "all" || t == candidate) return true;
     }
+    for (const std::string& c : classes) {
+      if (c == layout_class) return true;
+    }
     return false;
   };
-  if (takes(cand::pack_b_f32::name)) {
+  if (takes(cand::pack_b_f32::name, cand::packed_f32::name)) {
     e.layouts.push_back({"PackedMatrix<float>", gemm_layout_name(l.name, kTuning.gemm.f32)});
   }
-  if (takes(cand::pack_b_f64::name)) {
+  if (takes(cand::pack_b_f64::name, cand::packed_f64::name)) {
     e.layouts.push_back({"PackedMatrix<double>", gemm_layout_name(l.name, kTuning.gemm.f64)});
   }
 #endif

@@ -183,11 +183,102 @@ void gemm_packed(Trans ta, std::size_t m, std::size_t n, std::size_t k, T alpha,
   gemm_packed_rows(team, split, ta, n, k, alpha, A, lda, packed, beta, C, ldc);
 }
 
+template <class T>
+bool gemm_runs_alone(std::size_t m, std::size_t n, std::size_t k) {
+  // Below the work that threads take, whatever the thread count is now or later.
+  const double work = static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
+  return work < gemm_threading<T>().min_parallel_work.template of<T>() &&
+         coheriq::call<Domain, typename GemmCandidates<T>::gemm_workspace>(m, n, k) == 0;
+}
+template bool gemm_runs_alone<float>(std::size_t, std::size_t, std::size_t);
+template bool gemm_runs_alone<double>(std::size_t, std::size_t, std::size_t);
+
+namespace {
+
+// A batch runs in contiguous runs of products, one run per thread, each one call of the engine's
+// batch candidate (run(lo, hi, work)) with a workspace of its own, gemm's for the shape. Every
+// product is computed whole on one thread, as gemm computes it, so the batch gives the same bits
+// for every thread count. Fewer products than threads, each large enough for threads of its
+// own: one product after the other, each on the team (gemm(i)).
+template <class T, class Run, class Gemm>
+void gemm_batches(std::size_t m, std::size_t n, std::size_t k, std::size_t batch, Run run,
+                  Gemm gemm) {
+  using Workspace = typename GemmCandidates<T>::gemm_workspace;
+  const GemmThreading& threading = gemm_threading<T>();
+  const double work = static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
+  const std::size_t threads =
+      work * static_cast<double>(batch) < threading.min_parallel_work.template of<T>()
+          ? 1
+          : num_threads();
+  if (batch < threads && work >= threading.min_parallel_work.template of<T>()) {
+    for (std::size_t i = 0; i < batch; ++i) gemm(i);
+    return;
+  }
+  const std::size_t bytes = coheriq::call<Domain, Workspace>(m, n, k);
+  pool::Team team(std::min(threads, batch));
+  if (team.size() <= 1) {
+    const GemmWorkspace workspace(bytes);
+    run(std::size_t{0}, batch, workspace.data());
+    return;
+  }
+  const std::size_t parts = team.size();
+  const std::size_t stride = round_up_64(bytes);
+  const GemmWorkspace workspace(stride * parts);
+  unsigned char* const base = static_cast<unsigned char*>(workspace.data());
+  auto part = [&](std::size_t p) noexcept {
+    run(batch * p / parts, batch * (p + 1) / parts, base + stride * p);
+  };
+  team.run(parts, part);
+}
+
+}  // namespace
+
+template <class T>
+void gemm_batch_strided(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, T alpha,
+                        const T* A, std::size_t lda, std::size_t stride_a, const T* B,
+                        std::size_t ldb, std::size_t stride_b, T beta, T* C, std::size_t ldc,
+                        std::size_t stride_c, std::size_t batch) {
+  gemm_batches<T>(
+      m, n, k, batch,
+      [&](std::size_t lo, std::size_t hi, void* work) noexcept {
+        coheriq::call<Domain, typename GemmCandidates<T>::gemm_batch_strided>(
+            ta, tb, m, n, k, alpha, A + lo * stride_a, lda, stride_a, B + lo * stride_b, ldb,
+            stride_b, beta, C + lo * stride_c, ldc, stride_c, hi - lo, work);
+      },
+      [&](std::size_t i) {
+        gemm(ta, tb, m, n, k, alpha, A + i * stride_a, lda, B + i * stride_b, ldb, beta,
+             C + i * stride_c, ldc);
+      });
+}
+
+template <class T>
+void gemm_batch(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, T alpha,
+                const T* const* A, std::size_t lda, const T* const* B, std::size_t ldb, T beta,
+                T* const* C, std::size_t ldc, std::size_t batch) {
+  gemm_batches<T>(
+      m, n, k, batch,
+      [&](std::size_t lo, std::size_t hi, void* work) noexcept {
+        coheriq::call<Domain, typename GemmCandidates<T>::gemm_batch>(
+            ta, tb, m, n, k, alpha, A + lo, lda, B + lo, ldb, beta, C + lo, ldc, hi - lo, work);
+      },
+      [&](std::size_t i) { gemm(ta, tb, m, n, k, alpha, A[i], lda, B[i], ldb, beta, C[i], ldc); });
+}
+
 template void gemm<float>(Trans, Trans, std::size_t, std::size_t, std::size_t, float, const float*,
                           std::size_t, const float*, std::size_t, float, float*, std::size_t);
 template void gemm<double>(Trans, Trans, std::size_t, std::size_t, std::size_t, double,
                            const double*, std::size_t, const double*, std::size_t, double, double*,
                            std::size_t);
+#define COHERIQ_DRIVER_BATCHES(T)                                                                 \
+  template void gemm_batch_strided<T>(Trans, Trans, std::size_t, std::size_t, std::size_t, T,     \
+                                      const T*, std::size_t, std::size_t, const T*, std::size_t,  \
+                                      std::size_t, T, T*, std::size_t, std::size_t, std::size_t); \
+  template void gemm_batch<T>(Trans, Trans, std::size_t, std::size_t, std::size_t, T,             \
+                              const T* const*, std::size_t, const T* const*, std::size_t, T,      \
+                              T* const*, std::size_t, std::size_t);
+COHERIQ_DRIVER_BATCHES(float)
+COHERIQ_DRIVER_BATCHES(double)
+#undef COHERIQ_DRIVER_BATCHES
 template void gemm_packed<float>(Trans, std::size_t, std::size_t, std::size_t, float, const float*,
                                  std::size_t, const void*, float, float*, std::size_t);
 template void gemm_packed<double>(Trans, std::size_t, std::size_t, std::size_t, double,

@@ -21,6 +21,23 @@ template <class T>
 void gemm_packed(Trans ta, std::size_t m, std::size_t n, std::size_t k, T alpha, const T* A,
                  std::size_t lda, const void* packed, T beta, T* C, std::size_t ldc);
 
+// Whether the engine in effect runs this product on the calling thread with no workspace (its
+// small path): then its gemm candidate may be called directly, with a null workspace, for the
+// same bits (GemmPlan). A first use of the domain.
+template <class T>
+bool gemm_runs_alone(std::size_t m, std::size_t n, std::size_t k);
+
+// `batch` products of one shape (kernels.hpp), strided or by pointer arrays.
+template <class T>
+void gemm_batch_strided(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, T alpha,
+                        const T* A, std::size_t lda, std::size_t stride_a, const T* B,
+                        std::size_t ldb, std::size_t stride_b, T beta, T* C, std::size_t ldc,
+                        std::size_t stride_c, std::size_t batch);
+template <class T>
+void gemm_batch(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, T alpha,
+                const T* const* A, std::size_t lda, const T* const* B, std::size_t ldb, T beta,
+                T* const* C, std::size_t ldc, std::size_t batch);
+
 // The reduced-precision GEMMs (no transposes; B is k x n).
 void gemm_u8s8s32(std::size_t m, std::size_t n, std::size_t k, const std::uint8_t* A,
                   std::size_t lda, const std::int8_t* B, std::size_t ldb, std::int32_t* C,

@@ -47,6 +47,10 @@ struct GemmTuning {
   // nr * VL / 128 columns (the same number of vectors) at the run-time length VL, its column
   // block the largest multiple of that within max(nc, NR). The layout name carries VL.
   bool scalable = false;
+  // Products of at most small³ multiply-adds (m·n·k) run unpacked: a microkernel reads op(A) and
+  // B where they are, with no workspace (gemm-inl.h, "Small products"). Below it, packing costs
+  // more than it saves. The same bits either way: the choice is speed only.
+  std::size_t small = 64;
 };
 
 // The BLAS-1 kernels' switches between code paths (engines/generic/blas1-inl.h). Each depends on

@@ -96,6 +96,28 @@ void gemm_packed(Trans ta, std::size_t m, std::size_t n, std::size_t k, T alpha,
            Operand<T>{static_cast<const T*>(packed), n, Trans::N}, beta, C, ldc);
 }
 
+// ------------------------------ Batches: one gemm per product
+
+template <class T>
+void gemm_batch_strided(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, T alpha,
+                        const T* A, std::size_t lda, std::size_t stride_a, const T* B,
+                        std::size_t ldb, std::size_t stride_b, T beta, T* C, std::size_t ldc,
+                        std::size_t stride_c, std::size_t batch, void* workspace) {
+  for (std::size_t i = 0; i < batch; ++i) {
+    gemm(ta, tb, m, n, k, alpha, A + i * stride_a, lda, B + i * stride_b, ldb, beta,
+         C + i * stride_c, ldc, workspace);
+  }
+}
+
+template <class T>
+void gemm_batch(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, T alpha,
+                const T* const* A, std::size_t lda, const T* const* B, std::size_t ldb, T beta,
+                T* const* C, std::size_t ldc, std::size_t batch, void* workspace) {
+  for (std::size_t i = 0; i < batch; ++i) {
+    gemm(ta, tb, m, n, k, alpha, A[i], lda, B[i], ldb, beta, C[i], ldc, workspace);
+  }
+}
+
 // Explicit instantiations of every row of the candidate list this file implements.
 #define COHERIQ_REFERENCE_INSTANTIATE(op, S, impl, touched, R, params, args) template R impl params;
 COHERIQ_KERNELS_GEMM_TYPED(COHERIQ_REFERENCE_INSTANTIATE, float, f32)

@@ -1,7 +1,8 @@
 # libcoheriq_blas.so is a complete BLAS and only a BLAS: its dynamic symbols are exactly the
 # reference BLAS's (Debian's libblas.so.3: every Fortran routine, every CBLAS function,
 # xerbla_, xerbla_array_, lsame_, cblas_xerbla and CBLAS's two globals) less netlib CBLAS's
-# internal *sub_ helpers, and it needs no other BLAS (nor LAPACK, nor the Fortran runtime).
+# internal *sub_ helpers, plus the CBLAS extensions docs/blas.md documents (the strided batches
+# of MKL and OpenBLAS), and it needs no other BLAS (nor LAPACK, nor the Fortran runtime).
 #   cmake -DNM=<nm> -DOBJDUMP=<objdump> -DLIBRARY=<libcoheriq_blas.so> -DREFERENCE=<libblas.so.3>
 #         -P check_reference_symbols.cmake
 function(defined_symbols library out)
@@ -24,17 +25,19 @@ endfunction()
 defined_symbols(${REFERENCE} reference)
 defined_symbols(${LIBRARY} ours)
 list(FILTER reference EXCLUDE REGEX "sub_$")  # cdotcsub_, sasumsub_, ...: CBLAS's own helpers
+list(APPEND reference cblas_sgemm_batch_strided cblas_dgemm_batch_strided)  # the extensions
 set(missing ${reference})
 list(REMOVE_ITEM missing ${ours})
 set(extra ${ours})
 list(REMOVE_ITEM extra ${reference})
 if(missing OR extra)
   message(FATAL_ERROR "coheriq: ${LIBRARY} lacks [${missing}] and has beyond the reference BLAS "
-                      "[${extra}]; every routine of the reference (src/blas/routines.hpp) and "
-                      "nothing else")
+                      "[${extra}]; every routine of the reference (src/blas/routines.hpp), "
+                      "the documented extensions and nothing else")
 endif()
 set(cblas ${ours})
 list(FILTER cblas INCLUDE REGEX "^cblas_")
+list(FILTER cblas EXCLUDE REGEX "_batch_strided$")  # the extensions, beyond the reference's
 set(fortran ${ours})
 list(FILTER fortran INCLUDE REGEX "_$")
 list(FILTER fortran EXCLUDE REGEX "^cblas_")

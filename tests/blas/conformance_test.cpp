@@ -508,4 +508,75 @@ TEST_CASE_TEMPLATE("every gemm argument error is reported as the reference repor
   }
 }
 
+// ------------------------------ cblas_?gemm_batch_strided (ours only: netlib has no batches)
+
+template <class T>
+using CGemmBatch = void (*)(int, int, int, int, int, int, T, const T*, int, int, const T*, int, int,
+                            T, T*, int, int, int);
+
+TEST_CASE_TEMPLATE("cblas_?gemm_batch_strided gives each product's cblas_?gemm bits", T, float,
+                   double) {
+  const std::string name = routine<T>("gemm_batch_strided", true);
+  const auto batch =
+      coheriq::blas_testing::symbol<CGemmBatch<T>>(coheriq::blas_testing::ours(), name.c_str());
+  const auto gemm = coheriq::blas_testing::symbol<CGemm<T>>(coheriq::blas_testing::ours(),
+                                                            routine<T>("gemm", true).c_str());
+  std::mt19937 random(11);
+  std::uniform_real_distribution<T> uniform(T(-1), T(1));
+  const int before = last_report.calls;
+  constexpr int m = 7, n = 5, k = 9, count = 6;
+  for (int layout : {kColMajor, kRowMajor}) {
+    for (int ta : {kNoTrans, kTrans}) {
+      for (int tb : {kNoTrans, kConjTrans}) {
+        // alpha 0 and infinity: the reference's cases, product by product.
+        for (T alpha : {T(0.75), T(0), std::numeric_limits<T>::infinity()}) {
+          for (T beta : {T(0), T(-0.5)}) {
+            const int lda = 12, ldb = 11, ldc = 10;  // larger than any row or column here
+            const int stridea = 12 * 12 + 1, strideb = 0, stridec = 12 * 10 + 3;  // B shared
+            std::vector<T> A(std::size_t(stridea) * count), B(12 * 12),
+                C(std::size_t(stridec) * count);
+            for (T& v : A) v = uniform(random);
+            for (T& v : B) v = uniform(random);
+            for (T& v : C) v = beta == T(0) ? std::numeric_limits<T>::quiet_NaN() : uniform(random);
+            std::vector<T> by_batch = C, by_gemm = C;
+            batch(layout, ta, tb, m, n, k, alpha, A.data(), lda, stridea, B.data(), ldb, strideb,
+                  beta, by_batch.data(), ldc, stridec, count);
+            for (int i = 0; i < count; ++i) {
+              gemm(layout, ta, tb, m, n, k, alpha, A.data() + i * stridea, lda, B.data(), ldb, beta,
+                   by_gemm.data() + i * stridec, ldc);
+            }
+            CHECK_MESSAGE(std::memcmp(by_batch.data(), by_gemm.data(), C.size() * sizeof(T)) == 0,
+                          name, " layout ", layout, " ta ", ta, " tb ", tb, " alpha ", alpha,
+                          " beta ", beta);
+          }
+        }
+      }
+    }
+  }
+  CHECK_MESSAGE(last_report.calls == before, "no valid batch reports an error");
+  // Its own checks, numbered in its own argument list, to cblas_xerbla; nothing written.
+  std::vector<T> A(256, T(1)), B(256, T(2)), C(256, T(3));
+  const auto refused = [&](int expected, int layout, int ta, int m_, int lda, int stridea, int ldc,
+                           int stridec, int count_) {
+    last_report = Report{};
+    std::vector<T> c = C;
+    batch(layout, ta, kNoTrans, m_, 3, 2, T(1), A.data(), lda, stridea, B.data(), 3, 6, T(0),
+          c.data(), ldc, stridec, count_);
+    CHECK_MESSAGE(last_report.calls == 1, "parameter ", expected);
+    CHECK_MESSAGE(last_report.info == expected, "parameter ", expected, ": got ", last_report.info);
+    CHECK_MESSAGE(last_report.routine == name, last_report.routine);
+    CHECK(c == C);
+  };
+  refused(1, 7, kNoTrans, 2, 2, 4, 2, 6, 2);
+  refused(2, kColMajor, 5, 2, 2, 4, 2, 6, 2);
+  refused(4, kColMajor, kNoTrans, -1, 2, 4, 2, 6, 2);
+  refused(9, kColMajor, kNoTrans, 4, 3, 12, 4, 12, 2);  // lda < m
+  refused(9, kRowMajor, kNoTrans, 4, 1, 12, 4, 12, 2);  // lda < k
+  refused(10, kColMajor, kNoTrans, 2, 2, -4, 2, 6, 2);
+  refused(16, kRowMajor, kNoTrans, 2, 2, 4, 2, 6, 2);  // ldc < n
+  refused(18, kColMajor, kNoTrans, 2, 2, 4, 2, 6, -1);
+  // Two products' C overlap (stride 1 < a C's 5 elements): the kernels' message, info 0.
+  refused(0, kColMajor, kNoTrans, 2, 2, 4, 2, 1, 2);
+}
+
 }  // namespace

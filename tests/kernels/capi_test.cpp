@@ -70,6 +70,8 @@ struct C<float> {
   static constexpr auto iamax = coheriq_isamax;
   static constexpr auto iamax_strided = coheriq_isamax_strided;
   static constexpr auto gemm = coheriq_sgemm;
+  static constexpr auto gemm_batch_strided = coheriq_sgemm_batch_strided;
+  static constexpr auto gemm_batch = coheriq_sgemm_batch;
 };
 template <>
 struct C<double> {
@@ -87,6 +89,8 @@ struct C<double> {
   static constexpr auto iamax = coheriq_idamax;
   static constexpr auto iamax_strided = coheriq_idamax_strided;
   static constexpr auto gemm = coheriq_dgemm;
+  static constexpr auto gemm_batch_strided = coheriq_dgemm_batch_strided;
+  static constexpr auto gemm_batch = coheriq_dgemm_batch;
 };
 
 // A result of the C API beside the C++ one, for one report line.
@@ -351,6 +355,49 @@ TEST_CASE_TEMPLATE("coheriq_?gemm gives gemm's bits for all four transpose pairs
       }
     }
   }
+}
+
+TEST_CASE_TEMPLATE("coheriq_?gemm_batch_strided and coheriq_?gemm_batch give the C++ batches' bits",
+                   T, float, double) {
+  constexpr std::size_t m = 5, n = 6, k = 7, lda = 8, ldb = 9, ldc = 10, batch = 4;
+  constexpr std::size_t stride_a = m * lda + 1, stride_b = k * ldb + 2, stride_c = m * ldc + 3;
+  std::vector<T> a(stride_a * batch), b(stride_b * batch), c(stride_c * batch);
+  for (std::size_t i = 0; i < a.size(); ++i) a[i] = T(double((i * 37) % 101) / 50.0 - 1.0);
+  for (std::size_t i = 0; i < b.size(); ++i) b[i] = T(double((i * 53) % 97) / 48.0 - 1.0);
+  for (std::size_t i = 0; i < c.size(); ++i) c[i] = T(double((i * 11) % 13) - 6.0);
+  std::vector<T> by_c = c, by_cxx = c;
+  int status = C<T>::gemm_batch_strided(COHERIQ_NO_TRANS, COHERIQ_TRANS, m, n, k, T(0.75), a.data(),
+                                        lda, stride_a, b.data(), ldb, stride_b, T(-1.25),
+                                        by_c.data(), ldc, stride_c, batch);
+  gemm_batch_strided(Trans::N, Trans::T, m, n, k, T(0.75), a.data(), lda, stride_a, b.data(), ldb,
+                     stride_b, T(-1.25), by_cxx.data(), ldc, stride_c, batch);
+  check_pair(Pair<std::vector<T>>{std::string("gemm_batch_strided.") + type_name<T>(), status, by_c,
+                                  by_cxx});
+  CHECK(!same_bits(by_cxx, c));
+  std::vector<const T*> as, bs;
+  std::vector<T*> cs;
+  std::vector<T> by_arrays = c;
+  for (std::size_t i = 0; i < batch; ++i) {
+    as.push_back(a.data() + i * stride_a);
+    bs.push_back(b.data() + i * stride_b);
+    cs.push_back(by_arrays.data() + i * stride_c);
+  }
+  status = C<T>::gemm_batch(COHERIQ_NO_TRANS, COHERIQ_TRANS, m, n, k, T(0.75), as.data(), lda,
+                            bs.data(), ldb, T(-1.25), cs.data(), ldc, batch);
+  check_pair(
+      Pair<std::vector<T>>{std::string("gemm_batch.") + type_name<T>(), status, by_arrays, by_cxx});
+  // A NULL matrix with products to compute is refused by name, and changes nothing.
+  std::vector<T> untouched = c;
+  CHECK(C<T>::gemm_batch_strided(COHERIQ_NO_TRANS, COHERIQ_NO_TRANS, m, n, k, T(1), nullptr, lda,
+                                 stride_a, b.data(), ldb, stride_b, T(0), untouched.data(), ldc,
+                                 stride_c, batch) == COHERIQ_ERROR_INVALID_ARGUMENT);
+  CHECK(std::string(coheriq_last_error())
+            .find(std::string("coheriq: coheriq_") + (sizeof(T) == 4 ? "s" : "d") +
+                  "gemm_batch_strided: A is NULL with m = 5, n = 6, k = 7, batch > 0") == 0);
+  CHECK(C<T>::gemm_batch(COHERIQ_NO_TRANS, COHERIQ_NO_TRANS, m, n, k, T(1), as.data(), lda,
+                         bs.data(), ldb, T(0), nullptr, ldc,
+                         batch) == COHERIQ_ERROR_INVALID_ARGUMENT);
+  CHECK(same_bits(untouched, c));
 }
 
 // The engine and thread functions against coheriq:: and coheriq::kernels::, and the last error

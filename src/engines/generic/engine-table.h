@@ -48,45 +48,73 @@ constexpr std::array<coheriq::Override, 0> kGenericKernels{};
 
 // ------------------------------ The kernels the engine takes (compile time only)
 
-// Whether the line's KERNELS (a comma-separated list) names `candidate`.
-constexpr bool Lists(std::string_view candidate) {
+// The candidate classes each generic kernel touches, in kGenericKernels' order.
+#ifdef COHERIQ_ENGINE_TUNING
+#define COHERIQ_KERNELS_TOUCHED(op, S, impl, classes, R, params, args) \
+  coheriq::detail::touched_names<typename cand::op##_##S::touched>::value,
+constexpr const std::string_view* kGenericTouched[] = {
+    COHERIQ_KERNELS_CANDIDATES(COHERIQ_KERNELS_TOUCHED)};
+#undef COHERIQ_KERNELS_TOUCHED
+#else
+constexpr std::array<const std::string_view*, 0> kGenericTouched{};
+#endif
+
+constexpr bool TakesAll() { return kEngine.kernels == "all"; }
+// `none`: an engine of hand-written kernels only.
+constexpr bool TakesNone() { return kEngine.kernels == "none"; }
+
+// Whether the line's KERNELS (a comma-separated list) has an item for which matches(item).
+template <class Matches>
+constexpr bool ListsAny(Matches matches) {
   std::string_view rest = kEngine.kernels;
   while (!rest.empty()) {
     const std::size_t comma = rest.find(',');
-    std::string_view name = rest.substr(0, comma);
-    while (!name.empty() && name.front() == ' ') name.remove_prefix(1);
-    if (name == candidate) return true;
+    std::string_view item = rest.substr(0, comma);
+    while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
+    if (matches(item)) return true;
     if (comma == std::string_view::npos) break;
     rest.remove_prefix(comma + 1);
   }
   return false;
 }
 
-constexpr bool TakesAll() { return kEngine.kernels == "all"; }
-// `none`: an engine of hand-written kernels only.
-constexpr bool TakesNone() { return kEngine.kernels == "none"; }
+// Whether `item` names generic kernel i: its candidate name, or "class:" and a class it touches
+// (every kernel of a candidate class, as the coherence rule needs them from one engine).
+constexpr bool Names(std::string_view item, std::size_t i) {
+  if (item == kGenericKernels[i].candidate) return true;
+  constexpr std::string_view kClass = "class:";
+  if (item.substr(0, kClass.size()) != kClass) return false;
+  for (const std::string_view* c = kGenericTouched[i]; !c->empty(); ++c) {
+    if (*c == item.substr(kClass.size())) return true;
+  }
+  return false;
+}
 
-constexpr bool Taken(std::string_view candidate) {
-  return TakesAll() || (!TakesNone() && Lists(candidate));
+constexpr bool Taken(std::size_t i) {
+  if (TakesAll()) return true;
+  if (TakesNone()) return false;
+  return ListsAny([i](std::string_view item) { return Names(item, i); });
 }
 
 constexpr bool EveryTakenNameIsGeneric() {
   if (TakesAll() || TakesNone()) return true;
-  std::size_t found = 0;
-  for (const coheriq::Override& o : kGenericKernels) found += Lists(o.candidate) ? 1 : 0;
-  std::size_t listed = 1;
-  for (char c : kEngine.kernels) listed += c == ',' ? 1 : 0;
-  return found == listed;
+  return !ListsAny([](std::string_view item) {
+    for (std::size_t i = 0; i < std::size(kGenericKernels); ++i) {
+      if (Names(item, i)) return false;
+    }
+    return true;  // an item that names nothing
+  });
 }
 static_assert(EveryTakenNameIsGeneric(),
-              "the engine line's KERNELS names a candidate that has no generic kernel for this "
-              "target (see COHERIQ_KERNELS_CANDIDATES in coheriq/kernels_table.hpp)");
+              "the engine line's KERNELS names a candidate or class:<candidate class> that has no "
+              "generic kernel for this target (see COHERIQ_KERNELS_CANDIDATES in "
+              "coheriq/kernels_table.hpp)");
 
 // A candidate both hand-written and taken from the generic kernels would be provided twice.
 constexpr bool OwnKernelsAreNotTaken() {
   for (const coheriq::Override& own : kOwnKernels) {
-    for (const coheriq::Override& o : kGenericKernels) {
-      if (o.candidate == own.candidate && Taken(o.candidate)) return false;
+    for (std::size_t i = 0; i < std::size(kGenericKernels); ++i) {
+      if (kGenericKernels[i].candidate == own.candidate && Taken(i)) return false;
     }
   }
   return true;
@@ -97,7 +125,7 @@ static_assert(OwnKernelsAreNotTaken(),
 
 constexpr std::size_t CountTaken() {
   std::size_t count = std::size(kOwnKernels);
-  for (const coheriq::Override& o : kGenericKernels) count += Taken(o.candidate) ? 1 : 0;
+  for (std::size_t i = 0; i < std::size(kGenericKernels); ++i) count += Taken(i) ? 1 : 0;
   return count;
 }
 
@@ -112,8 +140,8 @@ constexpr EngineTable MakeTable() {
   EngineTable table{};
   std::size_t i = 0;
   for (const coheriq::Override& own : kOwnKernels) table.entries[i++] = own;
-  for (const coheriq::Override& o : kGenericKernels) {
-    if (Taken(o.candidate)) table.entries[i++] = o;
+  for (std::size_t g = 0; g < std::size(kGenericKernels); ++g) {
+    if (Taken(g)) table.entries[i++] = kGenericKernels[g];
   }
   table.count = i;
   return table;

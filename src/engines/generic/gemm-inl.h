@@ -39,6 +39,7 @@
 #define COHERIQ_ENGINES_GENERIC_GEMM_INL_H_
 
 #include <cstddef>
+#include <type_traits>  // std::true_type: a compile-time flag, no code
 
 #include "engines/generic/namespace.h"  // kTuning.gemm: the engine's MR, NR, KC, MC, NC
 #include "hwy/cache_control.h"          // FlushStream, after the non-temporal stores of pack_b
@@ -575,13 +576,281 @@ HWY_INLINE std::size_t GemmABlockBytes(std::size_t m, std::size_t k) {
                      64);
 }
 
+// ------------------------------ Small products: unpacked
+
+// A product of at most small³ multiply-adds (the engine's record) runs here: packing op(A) and
+// op(B) would cost more than it saves, and the product needs no workspace (so no heap and no
+// thread cache; gemm_workspace says 0). The microkernel reads op(A) and B where they are: a tile of
+// up to 12 rows of C by one or two vectors, op(A) broadcast element by element (either
+// transpose), rows of B loaded as vectors, the last one masked to the columns inside C. C
+// narrower than a vector runs on a half or quarter vector (at least 128 bits) on a fixed-width
+// target: fewer idle lanes, and a masked access to C spans no more bytes than C's row needs, so
+// a tile's stores do not hold up the next tile's (or the next product's) loads of nearby rows. A
+// transposed B has no rows in memory: one vector's width of its columns at a time is copied to
+// the stack, k-major, as a panel of the packed layout would hold them.
+//
+// The arithmetic per element of C is the packed path's, in the same order: the same k-blocks
+// (GemmKBlock), one FMA chain from zero over each in k order, then alpha·acc, then beta·C plus
+// that (beta == 1 after the first k-block, beta == 0 not reading C). So the small and packed
+// paths give the same bits, and the threshold, or a thread's block of a larger product falling
+// under it, never changes a result.
+
+template <class T>
+HWY_INLINE bool GemmIsSmall(std::size_t m, std::size_t n, std::size_t k) {
+  constexpr std::size_t kSmall = GemmShape<T>::kBlocking.small;
+  static_assert(kSmall <= 1024, "tuning: gemm small must be at most 1024 (m·n·k in 64 bits)");
+  constexpr std::size_t kWork = kSmall * kSmall * kSmall;
+  return m <= kWork && n <= kWork && m * n <= kWork && k <= kWork && m * n * k <= kWork;
+}
+
+// The tile names its accumulators one by one (SVE vectors cannot be array elements); rows at and
+// past kRows are dead code.
+#define COHERIQ_GEMM_SMALL_ROWS(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11)
+constexpr std::size_t kGemmSmallMaxRows = 12;
+
+// C tile (kRows rows, nr columns: kVecs vectors of D, the last one holding the columns past
+// (kVecs - 1)·lanes) = alpha·op(A)·B + beta·C over kc steps of k. op(A) row i, step p is
+// a[i·a_row + p·a_col]; row p of B starts at b + p·ldb.
+template <class D, std::size_t kRows, std::size_t kVecs, class T = hn::TFromD<D>>
+HWY_NOINLINE void GemmSmallTile(std::size_t kc, const T* HWY_RESTRICT a, std::size_t a_row,
+                                std::size_t a_col, const T* HWY_RESTRICT b, std::size_t ldb,
+                                T alpha, T beta, T* HWY_RESTRICT c, std::size_t ldc,
+                                std::size_t nr) {
+  static_assert(kRows >= 1 && kRows <= kGemmSmallMaxRows && (kVecs == 1 || kVecs == 2));
+  using V = hn::Vec<D>;
+  const D d;
+  const std::size_t lanes = hn::Lanes(d);
+  const std::size_t last = nr - (kVecs - 1) * lanes;  // 1 .. lanes
+  const bool full = last == lanes;
+  const auto mask = hn::FirstN(d, last);
+
+#define COHERIQ_GEMM_ZERO(i) V acc##i##_0 = hn::Zero(d), acc##i##_1 = hn::Zero(d);
+  COHERIQ_GEMM_SMALL_ROWS(COHERIQ_GEMM_ZERO)
+#undef COHERIQ_GEMM_ZERO
+  // Rows 4 apart share a base pointer, so that each broadcast is a base plus 0 to 3 row strides
+  // (an index register and a scale) and the loop keeps its pointers in registers.
+#define COHERIQ_GEMM_FMA(i)                                                \
+  if constexpr (i < kRows) {                                               \
+    const T* HWY_RESTRICT base = i < 4 ? a0 : (i < 8 ? a4 : a8);           \
+    const V ai = hn::Set(d, base[(i % 4) * a_row]);                        \
+    acc##i##_0 = hn::MulAdd(ai, b0, acc##i##_0);                           \
+    if constexpr (kVecs == 2) acc##i##_1 = hn::MulAdd(ai, b1, acc##i##_1); \
+  }
+#define COHERIQ_GEMM_LOOP(LOAD_LAST)                                  \
+  for (std::size_t p = 0; p < kc; ++p) {                              \
+    const T* HWY_RESTRICT b_row = b + p * ldb;                        \
+    const V b0 = kVecs == 1 ? LOAD_LAST(b_row) : hn::LoadU(d, b_row); \
+    const V b1 = kVecs == 2 ? LOAD_LAST(b_row + lanes) : b0;          \
+    COHERIQ_GEMM_SMALL_ROWS(COHERIQ_GEMM_FMA)                         \
+    a0 += a_col;                                                      \
+    a4 += a_col;                                                      \
+    a8 += a_col;                                                      \
+  }
+#define COHERIQ_GEMM_LOAD_FULL(p) hn::LoadU(d, p)
+#define COHERIQ_GEMM_LOAD_MASKED(p) hn::MaskedLoad(mask, d, p)
+  const T* HWY_RESTRICT a0 = a;
+  const T* HWY_RESTRICT a4 = a + (kRows > 4 ? 4 * a_row : 0);
+  const T* HWY_RESTRICT a8 = a + (kRows > 8 ? 8 * a_row : 0);
+  if (full) {
+    COHERIQ_GEMM_LOOP(COHERIQ_GEMM_LOAD_FULL)
+  } else {
+    COHERIQ_GEMM_LOOP(COHERIQ_GEMM_LOAD_MASKED)
+  }
+#undef COHERIQ_GEMM_LOAD_MASKED
+#undef COHERIQ_GEMM_LOAD_FULL
+#undef COHERIQ_GEMM_LOOP
+#undef COHERIQ_GEMM_FMA
+
+  // The packed microkernel's epilogue (alpha == 1 skips a multiply that would change no bit), in
+  // two passes: every read of C before the first write.
+  const V valpha = hn::Set(d, alpha);
+  const V vbeta = hn::Set(d, beta);
+  const bool scale = alpha != T(1), read_c = beta != T(0);
+#define COHERIQ_GEMM_FINISH(i)                                                                \
+  if constexpr (i < kRows) {                                                                  \
+    T* HWY_RESTRICT out = c + i * ldc;                                                        \
+    if (scale) {                                                                              \
+      acc##i##_0 = hn::Mul(valpha, acc##i##_0);                                               \
+      if constexpr (kVecs == 2) acc##i##_1 = hn::Mul(valpha, acc##i##_1);                     \
+    }                                                                                         \
+    if (read_c) {                                                                             \
+      if constexpr (kVecs == 1) {                                                             \
+        const V ci = full ? hn::LoadU(d, out) : hn::MaskedLoad(mask, d, out);                 \
+        acc##i##_0 = hn::MulAdd(vbeta, ci, acc##i##_0);                                       \
+      } else {                                                                                \
+        acc##i##_0 = hn::MulAdd(vbeta, hn::LoadU(d, out), acc##i##_0);                        \
+        const V ci = full ? hn::LoadU(d, out + lanes) : hn::MaskedLoad(mask, d, out + lanes); \
+        acc##i##_1 = hn::MulAdd(vbeta, ci, acc##i##_1);                                       \
+      }                                                                                       \
+    }                                                                                         \
+  }
+  COHERIQ_GEMM_SMALL_ROWS(COHERIQ_GEMM_FINISH)
+#undef COHERIQ_GEMM_FINISH
+#define COHERIQ_GEMM_PUT(i)                                 \
+  if constexpr (i < kRows) {                                \
+    T* HWY_RESTRICT out = c + i * ldc;                      \
+    if constexpr (kVecs == 1) {                             \
+      if (full) {                                           \
+        hn::StoreU(acc##i##_0, d, out);                     \
+      } else {                                              \
+        hn::BlendedStore(acc##i##_0, mask, d, out);         \
+      }                                                     \
+    } else {                                                \
+      hn::StoreU(acc##i##_0, d, out);                       \
+      if (full) {                                           \
+        hn::StoreU(acc##i##_1, d, out + lanes);             \
+      } else {                                              \
+        hn::BlendedStore(acc##i##_1, mask, d, out + lanes); \
+      }                                                     \
+    }                                                       \
+  }
+  COHERIQ_GEMM_SMALL_ROWS(COHERIQ_GEMM_PUT)
+#undef COHERIQ_GEMM_PUT
+}
+
+#undef COHERIQ_GEMM_SMALL_ROWS
+
+// How a small product of one shape is cut into tiles, worked out once (per gemm call, or once for
+// a whole batch): C in column tiles of `width` (the last one `last_nr` wide), each in `bands`
+// bands of rows, the first `rem` of q + 1 rows and the others of q (13 rows are 7 + 6, not
+// 12 + 1), and the tile function of each kind. Running it makes no decision but the loops'.
+template <class T>
+struct GemmSmallPlan {
+  using Tile = void (*)(std::size_t, const T*, std::size_t, std::size_t, const T*, std::size_t, T,
+                        T, T*, std::size_t, std::size_t);
+  Tile tile[2][2];  // [a band of q + 1 rows][the last column tile]
+  std::size_t q, rem, bands, width, col_tiles, last_nr, lanes, a_row, a_col, k_block;
+  bool transposed_b;  // op(B) columns are copied to a panel of `lanes` columns first
+};
+
+// The tile function of `rows` <= kRows rows.
+template <class D, std::size_t kVecs, std::size_t kRows, class T = hn::TFromD<D>>
+HWY_INLINE typename GemmSmallPlan<T>::Tile GemmSmallTileFor(std::size_t rows) {
+  if constexpr (kRows > 1) {
+    if (rows < kRows) return GemmSmallTileFor<D, kVecs, kRows - 1>(rows);
+  }
+  return &GemmSmallTile<D, kRows, kVecs>;
+}
+
+// The plan on vectors of D (tb == Trans::T: one vector wide, its columns copied to a panel).
+template <class D, class T = hn::TFromD<D>>
+HWY_INLINE GemmSmallPlan<T> GemmSmallPlanOn(D d, Trans ta, Trans tb, std::size_t m, std::size_t n,
+                                            std::size_t k, std::size_t lda) {
+  // The most rows a tile of one or two vectors holds in the ISA's registers, with the B vectors
+  // and one broadcast.
+  constexpr std::size_t kRegisters = kEngine.vector_registers;
+  constexpr std::size_t kRows1 = GemmMin(kGemmSmallMaxRows, kRegisters - 2);
+  constexpr std::size_t kRows2 = GemmMin(kGemmSmallMaxRows, (kRegisters - 3) / 2);
+  GemmSmallPlan<T> p;
+  p.lanes = hn::Lanes(d);
+  p.transposed_b = tb == Trans::T;
+  const bool one = p.transposed_b || n <= p.lanes;
+  p.width = one ? p.lanes : 2 * p.lanes;
+  p.col_tiles = (n + p.width - 1) / p.width;
+  p.last_nr = n - (p.col_tiles - 1) * p.width;
+  const std::size_t most_rows = one ? kRows1 : kRows2;
+  p.bands = (m + most_rows - 1) / most_rows;
+  p.q = m / p.bands;
+  p.rem = m % p.bands;
+  p.a_row = ta == Trans::N ? lda : 1;
+  p.a_col = ta == Trans::N ? 1 : lda;
+  // The packed path's k-blocks: one block when k fits one.
+  p.k_block = k <= GemmShape<T>::kKC ? k : GemmKBlock<T>(k);
+  for (std::size_t big = 0; big < 2; ++big) {
+    const std::size_t rows = p.q + big == 0 ? 1 : p.q + big;  // q == 0 only for an unused kind
+    for (std::size_t last = 0; last < 2; ++last) {
+      const std::size_t nr = last ? p.last_nr : p.width;
+      if (one) {
+        p.tile[big][last] = GemmSmallTileFor<D, 1, kRows1>(rows);
+      } else if (nr <= p.lanes) {  // the last columns of a two-vector sweep
+        p.tile[big][last] = GemmSmallTileFor<D, 1, kRows2>(rows);
+      } else {
+        p.tile[big][last] = GemmSmallTileFor<D, 2, kRows2>(rows);
+      }
+    }
+  }
+  return p;
+}
+
+// The plan for a product whose op(B) is as stored (tb == Trans::N): narrow C on a quarter or
+// half vector, down to 128 bits (fixed-width targets of 256 bits and more).
+template <class T>
+HWY_INLINE GemmSmallPlan<T> GemmSmallPlanFor(Trans ta, Trans tb, std::size_t m, std::size_t n,
+                                             std::size_t k, std::size_t lda) {
+  using Shape = GemmShape<T>;
+  if constexpr (!Shape::kScalable && Shape::kLanes * sizeof(T) >= 32) {
+    constexpr std::size_t kQuarter = Shape::kLanes / 4 * sizeof(T) >= 16 ? Shape::kLanes / 4 : 0;
+    constexpr std::size_t kHalf = Shape::kLanes / 2;
+    if (tb == Trans::N) {
+      if constexpr (kQuarter != 0) {
+        if (n <= kQuarter)
+          return GemmSmallPlanOn(hn::CappedTag<T, kQuarter>(), ta, tb, m, n, k, lda);
+      }
+      if (n <= kHalf) return GemmSmallPlanOn(hn::CappedTag<T, kHalf>(), ta, tb, m, n, k, lda);
+    }
+  }
+  return GemmSmallPlanOn(typename Shape::D(), ta, tb, m, n, k, lda);
+}
+
+// One product by its plan. `panel` (k-block x lanes) receives a transposed B's columns.
+template <class T>
+HWY_INLINE void GemmSmallRun(const GemmSmallPlan<T>& p, std::size_t k, T alpha,
+                             const T* HWY_RESTRICT A, const T* HWY_RESTRICT B, std::size_t ldb,
+                             T beta, T* HWY_RESTRICT C, std::size_t ldc, T* HWY_RESTRICT panel) {
+  for (std::size_t pc = 0; pc < k; pc += p.k_block) {
+    const std::size_t kc = GemmMin(p.k_block, k - pc);
+    const T block_beta = pc == 0 ? beta : T(1);
+    for (std::size_t jt = 0; jt < p.col_tiles; ++jt) {
+      const std::size_t j0 = jt * p.width;
+      const std::size_t last = jt + 1 == p.col_tiles ? 1 : 0;
+      const std::size_t nr = last ? p.last_nr : p.width;
+      const T* b = B + pc * ldb + j0;
+      std::size_t b_ld = ldb;
+      if (p.transposed_b) {
+        for (std::size_t q = 0; q < kc; ++q) {
+          for (std::size_t j = 0; j < nr; ++j) panel[q * p.lanes + j] = B[(j0 + j) * ldb + pc + q];
+        }
+        b = panel;
+        b_ld = p.lanes;
+      }
+      const T* a = A + pc * p.a_col;
+      T* c = C + j0;
+      for (std::size_t band = 0; band < p.bands; ++band) {
+        const std::size_t big = band < p.rem ? 1 : 0;
+        p.tile[big][last](kc, a, p.a_row, p.a_col, b, b_ld, alpha, block_beta, c, ldc, nr);
+        a += (p.q + big) * p.a_row;
+        c += (p.q + big) * ldc;
+      }
+    }
+  }
+}
+
+// A transposed B's panel (up to a k-block of vectors: 36 KiB for zen5's f32) lives on the stack
+// of these functions only, out of the way of the other path's frame.
+template <class T>
+HWY_NOINLINE void GemmSmallTransposedB(const GemmSmallPlan<T>& p, std::size_t k, T alpha,
+                                       const T* A, const T* B, std::size_t ldb, T beta, T* C,
+                                       std::size_t ldc) {
+  HWY_ALIGN T panel[GemmShape<T>::kKC * GemmShape<T>::kLanes];
+  GemmSmallRun(p, k, alpha, A, B, ldb, beta, C, ldc, panel);
+}
+
+template <class T>
+HWY_NOINLINE void GemmSmall(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k,
+                            T alpha, const T* A, std::size_t lda, const T* B, std::size_t ldb,
+                            T beta, T* C, std::size_t ldc) {
+  const GemmSmallPlan<T> p = GemmSmallPlanFor<T>(ta, tb, m, n, k, lda);
+  if (p.transposed_b) return GemmSmallTransposedB(p, k, alpha, A, B, ldb, beta, C, ldc);
+  GemmSmallRun(p, k, alpha, A, B, ldb, beta, C, ldc, static_cast<T*>(nullptr));
+}
+
 // ------------------------------ Candidates
 
 // The A block, then one packed k-block of op(B).
 template <class T>
 std::size_t gemm_workspace(std::size_t m, std::size_t n, std::size_t k) {
   using Shape = GemmShape<T>;
-  if (m == 0 || n == 0 || k == 0) return 0;
+  if (m == 0 || n == 0 || k == 0 || GemmIsSmall<T>(m, n, k)) return 0;
   return GemmABlockBytes<T>(m, k) +
          GemmMin(k, GemmKBlock<T>(k)) * GemmRoundUp(n, Shape::NR()) * sizeof(T);
 }
@@ -592,6 +861,8 @@ void gemm(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, T alp
           void* workspace) {
   if (m == 0 || n == 0) return;
   if (k == 0) return GemmScaleC(m, n, beta, C, ldc);
+  if (GemmIsSmall<T>(m, n, k))
+    return GemmSmall(ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
   T* a_work = static_cast<T*>(workspace);
   T* b_work =
       reinterpret_cast<T*>(static_cast<unsigned char*>(workspace) + GemmABlockBytes<T>(m, k));
@@ -651,6 +922,115 @@ void gemm_packed(Trans ta, std::size_t m, std::size_t n, std::size_t k, T alpha,
   HWY_ALIGN T a_panel[Shape::kMR * Shape::kKC];
   GemmLoops<T>(ta, Trans::N, m, n, k, alpha, A, lda, nullptr, 0, static_cast<const T*>(packed),
                beta, C, ldc, a_panel, Shape::kMR, nullptr);
+}
+
+// ------------------------------ Batches
+
+// Asks for the next product's operand (rows x cols, ld apart) in L2 while this one runs: its
+// whole span when the rows are nearly contiguous (a small matrix is then a line or a few),
+// else row by row.
+template <class T>
+HWY_INLINE void GemmPrefetch(const T* x, std::size_t rows, std::size_t cols, std::size_t ld) {
+  constexpr std::size_t kLine = 64 / sizeof(T);
+  if (rows == 0 || cols == 0) return;
+  const std::size_t span = (rows - 1) * ld + cols;
+  if (span <= 2 * rows * cols) {
+    for (std::size_t j = 0; j < span; j += kLine) __builtin_prefetch(x + j, 0, 2);
+    __builtin_prefetch(x + span - 1, 0, 2);
+    return;
+  }
+  for (std::size_t r = 0; r < rows; ++r) {
+    for (std::size_t j = 0; j < cols; j += kLine) __builtin_prefetch(x + r * ld + j, 0, 2);
+    __builtin_prefetch(x + r * ld + cols - 1, 0, 2);
+  }
+}
+
+// Small products of a batch by one plan, made once; the next product's operands prefetched
+// while one runs. operands(i, a, b, c) sets product i's matrices.
+template <class T, class Operands>
+HWY_NOINLINE void GemmSmallBatch(const GemmSmallPlan<T>& p, Trans ta, Trans tb, std::size_t m,
+                                 std::size_t n, std::size_t k, T alpha, std::size_t lda,
+                                 std::size_t ldb, T beta, std::size_t ldc, std::size_t batch,
+                                 Operands operands, T* HWY_RESTRICT panel) {
+  // A and B as stored (op(A) is m x k, op(B) k x n).
+  const std::size_t a_rows = ta == Trans::N ? m : k, a_cols = ta == Trans::N ? k : m;
+  const std::size_t b_rows = tb == Trans::N ? k : n, b_cols = tb == Trans::N ? n : k;
+  const T *a, *b;
+  T* c;
+  if (batch != 0) operands(0, a, b, c);
+  for (std::size_t i = 0; i < batch; ++i) {
+    const T *next_a = a, *next_b = b;
+    T* next_c = c;
+    if (i + 1 < batch) {
+      operands(i + 1, next_a, next_b, next_c);
+      GemmPrefetch(next_a, a_rows, a_cols, lda);
+      GemmPrefetch(next_b, b_rows, b_cols, ldb);
+      GemmPrefetch(static_cast<const T*>(next_c), m, n, ldc);
+    }
+    GemmSmallRun(p, k, alpha, a, b, ldb, beta, c, ldc, panel);
+    a = next_a;
+    b = next_b;
+    c = next_c;
+  }
+}
+template <class T, class Operands>
+HWY_NOINLINE void GemmSmallBatchTransposedB(const GemmSmallPlan<T>& p, Trans ta, std::size_t m,
+                                            std::size_t n, std::size_t k, T alpha, std::size_t lda,
+                                            std::size_t ldb, T beta, std::size_t ldc,
+                                            std::size_t batch, Operands operands) {
+  HWY_ALIGN T panel[GemmShape<T>::kKC * GemmShape<T>::kLanes];
+  GemmSmallBatch(p, ta, Trans::T, m, n, k, alpha, lda, ldb, beta, ldc, batch, operands, panel);
+}
+
+// Each product as gemm computes it, one after the other, in the caller's workspace (gemm's for
+// this shape); small ones by one plan for the whole batch.
+template <class T, class Operands>
+HWY_INLINE void GemmBatch(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, T alpha,
+                          std::size_t lda, std::size_t ldb, T beta, std::size_t ldc,
+                          std::size_t batch, Operands operands, void* workspace) {
+  if (m != 0 && n != 0 && k != 0 && GemmIsSmall<T>(m, n, k)) {
+    const GemmSmallPlan<T> p = GemmSmallPlanFor<T>(ta, tb, m, n, k, lda);
+    if (p.transposed_b) {
+      return GemmSmallBatchTransposedB(p, ta, m, n, k, alpha, lda, ldb, beta, ldc, batch, operands);
+    }
+    return GemmSmallBatch(p, ta, tb, m, n, k, alpha, lda, ldb, beta, ldc, batch, operands,
+                          static_cast<T*>(nullptr));
+  }
+  for (std::size_t i = 0; i < batch; ++i) {
+    const T *a, *b;
+    T* c;
+    operands(i, a, b, c);
+    gemm<T>(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, workspace);
+  }
+}
+
+template <class T>
+void gemm_batch_strided(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, T alpha,
+                        const T* A, std::size_t lda, std::size_t stride_a, const T* B,
+                        std::size_t ldb, std::size_t stride_b, T beta, T* C, std::size_t ldc,
+                        std::size_t stride_c, std::size_t batch, void* workspace) {
+  GemmBatch(
+      ta, tb, m, n, k, alpha, lda, ldb, beta, ldc, batch,
+      [=](std::size_t i, const T*& a, const T*& b, T*& c) {
+        a = A + i * stride_a;
+        b = B + i * stride_b;
+        c = C + i * stride_c;
+      },
+      workspace);
+}
+
+template <class T>
+void gemm_batch(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, T alpha,
+                const T* const* A, std::size_t lda, const T* const* B, std::size_t ldb, T beta,
+                T* const* C, std::size_t ldc, std::size_t batch, void* workspace) {
+  GemmBatch(
+      ta, tb, m, n, k, alpha, lda, ldb, beta, ldc, batch,
+      [=](std::size_t i, const T*& a, const T*& b, T*& c) {
+        a = A[i];
+        b = B[i];
+        c = C[i];
+      },
+      workspace);
 }
 
 COHERIQ_GENERIC_END
