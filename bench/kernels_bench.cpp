@@ -228,12 +228,23 @@ template <class T>
 void register_coheriq_small() {
   for (const SmallProblem& p : small_problems(sizeof(T))) {
     const ck::Trans tb = p.trans_b ? ck::Trans::T : ck::Trans::N;
+    // The whole batch in one call (the row the peers are on).
+    add_small_batch<T>(p, "coheriq", [tb](const SmallProblem& q, const T* a, const T* b, T* c) {
+      ck::gemm_batch_strided(tb, ck::Trans::N, q.n, q.m, q.k, T(1), b, q.ldb(), q.stride_b(), a,
+                             q.lda(), q.stride_a(), T(1), c, q.ldc(), q.stride_c(), q.batch);
+    });
     // One product per call through gemm: its argument checks and dispatch every time.
     add_small_products<T>(p, "call", "coheriq", [tb](const SmallProblem& q) {
       return [tb, m = q.m, n = q.n, k = q.k, lda = q.lda(), ldb = q.ldb(), ldc = q.ldc()](
                  const T* a, const T* b, T* c) {
         ck::gemm(tb, ck::Trans::N, n, m, k, T(1), b, ldb, a, lda, T(1), c, ldc);
       };
+    });
+    // One product per call through a plan made once for the shape (as LIBXSMM's dispatch).
+    add_small_products<T>(p, "plan", "coheriq", [tb](const SmallProblem& q) {
+      const ck::GemmPlan<T> plan(tb, ck::Trans::N, q.n, q.m, q.k, T(1), q.ldb(), q.lda(), T(1),
+                                 q.ldc());
+      return [plan](const T* a, const T* b, T* c) { plan(b, a, c); };
     });
   }
 }
