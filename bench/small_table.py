@@ -29,7 +29,8 @@ VARIANTS = ["batch", "call", "plan"]
 
 
 def medians(path):
-    """{name: (median cpu time in ns, median flops)} of one kernels_bench JSON file."""
+    """{name: (median cpu time in ns, median flops, products, registration index)} of one
+    kernels_bench JSON file (repetitions may be interleaved: the index keeps the harness's order)."""
     data = json.load(open(path))
     samples = {}
     for b in data["benchmarks"]:
@@ -38,9 +39,9 @@ def medians(path):
         scale = {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}[b.get("time_unit", "ns")]
         name = b.get("run_name", b["name"])
         samples.setdefault(name, []).append((b["cpu_time"] * scale, b.get("flops", 0.0),
-                                             b.get("batch", 0)))
+                                             b.get("batch", 0), b.get("family_index", 0)))
     return {n: (statistics.median(x[0] for x in s), statistics.median(x[1] for x in s),
-                int(s[0][2])) for n, s in samples.items()}
+                int(s[0][2]), s[0][3]) for n, s in samples.items()}
 
 
 def parse(run):
@@ -76,11 +77,11 @@ def main():
     parser.add_argument("json_files", nargs="+")
     args = parser.parse_args()
     runs = [parse(medians(path)) for path in args.json_files]
-    keys = []
+    first = {}  # each row's earliest registration index: the harness's order of the shapes
     for cells, _ in runs:
-        for key in cells:
-            if key not in keys:
-                keys.append(key)
+        for key, row in cells.items():
+            first[key] = min([first.get(key, 1 << 30)] + [value[3] for value in row.values()])
+    keys = sorted(first, key=first.get)
     for type_ in ("f32", "f64"):
         lines = []
         for kernel, t, size in keys:
