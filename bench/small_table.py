@@ -5,16 +5,17 @@ peers measured in the same minutes):
 
     env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE COHERIQ_ENGINE=zen5 taskset -c 1 \\
       build/default/bench/kernels_bench --benchmark_filter='^(small|fma_peak)' \\
-      --benchmark_repetitions=3 --benchmark_out=run1.json
+      --benchmark_min_time=0.05 --benchmark_repetitions=5 \\
+      --benchmark_enable_random_interleaving=true --benchmark_out=run1.json
     python3 bench/small_table.py run1.json [run2.json ...]
 
 For each shape and type: the number of products in the batch, coheriq's GFLOP/s through
 gemm_batch_strided and its share of the FMA peak measured in the same run (the widest vectors of
-the type), then, per peer,
-peer time / coheriq time for the batched call, one gemm call per product and the plan per
-product ("batch / call / plan"; above 1: coheriq is faster). With several runs each figure is
-the median of the runs' ratios, the range after it when the runs differ by more than 10%.
-Every figure is computed from the medians of the repetitions in the files; nothing is typed in.
+the type), then, per peer, peer time / coheriq time for the batched call, one gemm call per
+product and the plan per product ("batch / call / plan"; above 1: coheriq is faster). With
+several runs each figure is the median of the runs' ratios, the range after it when the runs
+differ by more than 10%. Every figure is computed from the medians of the repetitions in the
+files; nothing is typed in.
 """
 
 import argparse
@@ -30,7 +31,8 @@ VARIANTS = ["batch", "call", "plan"]
 
 def medians(path):
     """{name: (median cpu time in ns, median flops, products, registration index)} of one
-    kernels_bench JSON file (repetitions may be interleaved: the index keeps the harness's order)."""
+    kernels_bench JSON file (repetitions may be interleaved: the index keeps the harness's
+    order)."""
     data = json.load(open(path))
     samples = {}
     for b in data["benchmarks"]:
