@@ -96,6 +96,9 @@ void gemm_batch(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k,
                 const double* const* A, std::size_t lda, const double* const* B, std::size_t ldb,
                 double beta, double* const* C, std::size_t ldc, std::size_t batch);
 
+// The bytes a GemmPlan keeps for the engine's own plan of its shape (the gemm_plan candidate).
+inline constexpr std::size_t kGemmPlanBytes = 192;
+
 // One shape of gemm, checked and resolved once, for a caller that multiplies it many times (as
 // LIBXSMM's dispatched kernels): calling the plan runs the engine's GEMM with no argument check
 // and no dispatch. Constructing one is a first use of the domain (it locks the engine) and
@@ -112,12 +115,16 @@ class GemmPlan final {
  private:
   using Kernel = void (*)(Trans, Trans, std::size_t, std::size_t, std::size_t, T, const T*,
                           std::size_t, const T*, std::size_t, T, T*, std::size_t, void*);
-  Kernel kernel_;  // the engine's gemm
-  bool small_;     // the engine runs this shape without a workspace (its small path)
+  using Planned = void (*)(const void*, std::size_t, T, const T*, const T*, std::size_t, T, T*,
+                           std::size_t);
+  Kernel kernel_;    // the engine's gemm
+  Planned planned_;  // the engine's gemm_planned, when it made a plan of the shape (else null)
+  bool small_;       // the engine runs this shape without a workspace (its small path)
   Trans ta_, tb_;
   std::size_t m_, n_, k_;
   T alpha_, beta_;
   std::size_t lda_, ldb_, ldc_;
+  alignas(16) unsigned char engine_plan_[kGemmPlanBytes];
 };
 
 // op(B) (k x n) packed once in the layout of the engine in effect, for repeated products.

@@ -141,7 +141,10 @@
 // `parts` of such a buffer (the engine chooses the cut; the parts together are the whole, and may
 // be packed at the same time by different threads); gemm_packed multiplies by it; the batches run
 // `batch` products of one shape, each exactly as gemm (operand i at A + i·stride_a, or A[i]),
-// with gemm's workspace. All seven are one class: on several threads, gemm is pack_b and
+// with gemm's workspace; gemm_plan writes, into kGemmPlanBytes at `plan`, the engine's own plan
+// of a shape it runs small (unpacked, on the calling thread; false: none, the caller uses gemm),
+// and gemm_planned runs a product by that plan with gemm's bits (GemmPlan). All nine are one
+// class: on several threads, gemm is pack_b and
 // gemm_packed (the threads share one packed op(B)), and the workspace fits the engine's own
 // blocking, so they must all come from the same engine.
 #define COHERIQ_KERNELS_GEMM_TYPED(X, T, S)                                                       \
@@ -171,7 +174,15 @@
     (Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, T alpha, const T* const* A, \
      std::size_t lda, const T* const* B, std::size_t ldb, T beta, T* const* C, std::size_t ldc,   \
      std::size_t batch, void* work),                                                              \
-    (ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, batch, work))
+    (ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, batch, work))                          \
+  X(gemm_plan, S, gemm_plan<T>, touches<packed_##S>, bool,                                        \
+    (Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, std::size_t lda,            \
+     void* plan),                                                                                 \
+    (ta, tb, m, n, k, lda, plan))                                                                 \
+  X(gemm_planned, S, gemm_planned<T>, touches<packed_##S>, void,                                  \
+    (const void* plan, std::size_t k, T alpha, const T* A, const T* B, std::size_t ldb, T beta,   \
+     T* C, std::size_t ldc),                                                                      \
+    (plan, k, alpha, A, B, ldb, beta, C, ldc))
 #define COHERIQ_KERNELS_GEMM(X)             \
   COHERIQ_KERNELS_GEMM_TYPED(X, float, f32) \
   COHERIQ_KERNELS_GEMM_TYPED(X, double, f64)

@@ -558,15 +558,25 @@ GemmPlan<T>::GemmPlan(Trans ta, Trans tb, std::size_t m, std::size_t n, std::siz
       ldb_(ldb),
       ldc_(ldc) {
   check_gemm<T>(ta, tb, m, n, k, lda, ldb, ldc, "GemmPlan");
-  // The driver's question locks the domain: the engine's gemm is then fixed for the process.
+  using Candidates = GemmCandidates<T>;
+  // The driver's question locks the domain: the engine's functions are then fixed for the
+  // process, and read from their slots once.
   small_ = driver::gemm_runs_alone<T>(m, n, k);
-  kernel_ = coheriq::detail::slot<Domain, typename GemmCandidates<T>::gemm>::fn.load(
-      std::memory_order_acquire);
+  kernel_ =
+      coheriq::detail::slot<Domain, typename Candidates::gemm>::fn.load(std::memory_order_acquire);
+  planned_ = nullptr;
+  if (small_ &&
+      coheriq::call<Domain, typename Candidates::gemm_plan>(ta, tb, m, n, k, lda, engine_plan_)) {
+    planned_ = coheriq::detail::slot<Domain, typename Candidates::gemm_planned>::fn.load(
+        std::memory_order_acquire);
+  }
 }
 
 template <class T>
 void GemmPlan<T>::operator()(const T* A, const T* B, T* C) const {
-  if (small_) {
+  if (planned_ != nullptr) {
+    planned_(engine_plan_, k_, alpha_, A, B, ldb_, beta_, C, ldc_);
+  } else if (small_) {
     kernel_(ta_, tb_, m_, n_, k_, alpha_, A, lda_, B, ldb_, beta_, C, ldc_, nullptr);
   } else {
     driver::gemm(ta_, tb_, m_, n_, k_, alpha_, A, lda_, B, ldb_, beta_, C, ldc_);

@@ -118,6 +118,18 @@ void gemm_batch(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k,
   }
 }
 
+// ------------------------------ Plans: none (GemmPlan calls gemm)
+
+template <class T>
+bool gemm_plan(Trans, Trans, std::size_t, std::size_t, std::size_t, std::size_t, void*) {
+  return false;
+}
+
+// Never called: gemm_plan made no plan.
+template <class T>
+void gemm_planned(const void*, std::size_t, T, const T*, const T*, std::size_t, T, T*,
+                  std::size_t) {}
+
 // Explicit instantiations of every row of the candidate list this file implements.
 #define COHERIQ_REFERENCE_INSTANTIATE(op, S, impl, touched, R, params, args) template R impl params;
 COHERIQ_KERNELS_GEMM_TYPED(COHERIQ_REFERENCE_INSTANTIATE, float, f32)

@@ -955,14 +955,18 @@ HWY_NOINLINE void GemmSmallBatch(const GemmSmallPlan<T>& p, Trans ta, Trans tb, 
   // A and B as stored (op(A) is m x k, op(B) k x n).
   const std::size_t a_rows = ta == Trans::N ? m : k, a_cols = ta == Trans::N ? k : m;
   const std::size_t b_rows = tb == Trans::N ? k : n, b_cols = tb == Trans::N ? n : k;
+  // Below about 25³ multiply-adds the prefetches cost more instructions than the misses they
+  // save (a line per 3·n/16 multiply-adds at order n): the hardware's stream prefetch is left to
+  // it.
+  const bool prefetch = m * n * k >= 16384;
   const T *a, *b;
   T* c;
   if (batch != 0) operands(0, a, b, c);
   for (std::size_t i = 0; i < batch; ++i) {
     const T *next_a = a, *next_b = b;
     T* next_c = c;
-    if (i + 1 < batch) {
-      operands(i + 1, next_a, next_b, next_c);
+    if (i + 1 < batch) operands(i + 1, next_a, next_b, next_c);
+    if (prefetch && i + 1 < batch) {
       GemmPrefetch(next_a, a_rows, a_cols, lda);
       GemmPrefetch(next_b, b_rows, b_cols, ldb);
       GemmPrefetch(static_cast<const T*>(next_c), m, n, ldc);
@@ -1002,6 +1006,28 @@ HWY_INLINE void GemmBatch(Trans ta, Trans tb, std::size_t m, std::size_t n, std:
     operands(i, a, b, c);
     gemm<T>(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, workspace);
   }
+}
+
+// A shape the engine runs small gets its tiling worked out once, into the caller's
+// kGemmPlanBytes: GemmPlan's calls then run the tiles and nothing else.
+template <class T>
+bool gemm_plan(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, std::size_t lda,
+               void* plan) {
+  static_assert(sizeof(GemmSmallPlan<T>) <= kGemmPlanBytes && alignof(GemmSmallPlan<T>) <= 16,
+                "a small plan must fit GemmPlan's kGemmPlanBytes");
+  if (m == 0 || n == 0 || k == 0 || !GemmIsSmall<T>(m, n, k)) return false;
+  const GemmSmallPlan<T> p = GemmSmallPlanFor<T>(ta, tb, m, n, k, lda);
+  __builtin_memcpy(plan, &p, sizeof p);
+  return true;
+}
+
+template <class T>
+void gemm_planned(const void* plan, std::size_t k, T alpha, const T* A, const T* B, std::size_t ldb,
+                  T beta, T* C, std::size_t ldc) {
+  GemmSmallPlan<T> p;
+  __builtin_memcpy(&p, plan, sizeof p);
+  if (p.transposed_b) return GemmSmallTransposedB(p, k, alpha, A, B, ldb, beta, C, ldc);
+  GemmSmallRun(p, k, alpha, A, B, ldb, beta, C, ldc, static_cast<T*>(nullptr));
 }
 
 template <class T>
