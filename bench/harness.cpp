@@ -8,6 +8,7 @@
 #endif
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -29,11 +30,17 @@ namespace coheriq_bench {
 namespace {
 
 // BLAS-1: L1-resident (1K), L2-resident (64K), cold (16M). Math: L1 (4K) and L2 (64K). gemv:
-// L2 (256), the last level (1024) and memory (4096, 8192). The level 3: 1024 and 2048.
-const Sizes kFull = {{1024, 65536, 16777216}, {4096, 65536}, {256, 1024, 2048},
-                     {256, 1024, 4096, 8192}, {1024, 2048},  16777216};
+// L2 (256), the last level (1024) and memory (4096, 8192). The level 3: 1024 and 2048. The small
+// group: orders 4 to 128.
+const Sizes kFull = {{1024, 65536, 16777216},
+                     {4096, 65536},
+                     {256, 1024, 2048},
+                     {256, 1024, 4096, 8192},
+                     {1024, 2048},
+                     {4, 8, 12, 16, 24, 32, 48, 64, 96, 128},
+                     16777216};
 // Warm sizes only, and the smallest products: under a minute for every engine on 2 cores.
-const Sizes kQuick = {{1024, 65536}, {4096}, {256}, {1024}, {256}, 0};
+const Sizes kQuick = {{1024, 65536}, {4096}, {256}, {1024}, {256}, {8, 32, 128}, 0};
 
 bool quick_mode = false;
 
@@ -121,6 +128,101 @@ const std::vector<Level3Case>& level3_cases() {
   };
   return cases;
 }
+
+// ------------------------------ Small and batched GEMM
+
+namespace {
+constexpr std::size_t kSmallBatch = 10000;
+constexpr std::size_t kSmallBytes = std::size_t{64} << 20;
+// --quick: at order 128 the reference engine's batch takes 0.1 s rather than 0.8 s.
+constexpr std::size_t kSmallQuickBytes = std::size_t{8} << 20;
+
+struct Shape {
+  std::size_t m, n, k;
+};
+// The shapes solvers use: a panel update (8 x 8 over k = 256), its transpose's (256 x 8 x 8), an
+// irregular block (23 x 29 x 31) and a row times a matrix (1 x 64 x 64).
+constexpr Shape kSmallShapes[] = {{8, 8, 256}, {256, 8, 8}, {23, 29, 31}, {1, 64, 64}};
+}  // namespace
+
+std::vector<SmallProblem> small_problems(std::size_t element_bytes) {
+  const std::size_t bytes = quick_mode ? kSmallQuickBytes : kSmallBytes;
+  const auto problem = [&](std::size_t m, std::size_t n, std::size_t k, bool trans_b) {
+    SmallProblem p;
+    p.m = m, p.n = n, p.k = k, p.trans_b = trans_b, p.square = m == n && n == k;
+    const std::size_t per_product = (p.stride_a() + p.stride_b() + p.stride_c()) * element_bytes;
+    p.batch = std::max<std::size_t>(1, std::min(kSmallBatch, bytes / per_product));
+    return p;
+  };
+  std::vector<SmallProblem> problems;
+  for (bool trans_b : {false, true}) {
+    if (quick_mode && trans_b) break;
+    for (std::size_t n : sizes().small) problems.push_back(problem(n, n, n, trans_b));
+  }
+  if (!quick_mode) {
+    for (bool trans_b : {false, true}) {
+      for (const Shape& s : kSmallShapes) problems.push_back(problem(s.m, s.n, s.k, trans_b));
+    }
+  }
+  return problems;
+}
+
+std::string small_kernel(const SmallProblem& p, std::string_view variant) {
+  std::string name = p.trans_b ? "small_nt" : "small_nn";
+  if (!p.square) {
+    char shape[80];
+    std::snprintf(shape, sizeof shape, "_%zux%zux%zu", p.m, p.n, p.k);
+    name += shape;
+  }
+  if (!variant.empty()) name.append("_").append(variant);
+  return name;
+}
+
+template <class T>
+std::string small_mismatch(const SmallProblem& p,
+                           const std::function<void(const T*, const T*, T*)>& run) {
+  constexpr std::size_t products = 2;
+  // Multiples of 1/32 in [-1, 1): every product and partial sum is exact in float for k up to
+  // 2^13, so whatever order an implementation sums in, the result is the loops' to rounding.
+  const auto values = [](std::size_t count, std::size_t seed) {
+    std::vector<T> v(count);
+    for (std::size_t i = 0; i < count; ++i) v[i] = T(double((i * 37 + seed * 11) % 64) / 32 - 1);
+    return v;
+  };
+  const std::vector<T> a = values(products * p.stride_a(), 1);
+  const std::vector<T> b = values(products * p.stride_b(), 2);
+  std::vector<T> c = values(products * p.stride_c(), 3);
+  const std::vector<T> c0 = c;
+  run(a.data(), b.data(), c.data());
+  for (std::size_t q = 0; q < products; ++q) {
+    const T* aq = a.data() + q * p.stride_a();
+    const T* bq = b.data() + q * p.stride_b();
+    for (std::size_t j = 0; j < p.n; ++j) {
+      for (std::size_t i = 0; i < p.m; ++i) {
+        double want = c0[q * p.stride_c() + i + j * p.ldc()];
+        for (std::size_t l = 0; l < p.k; ++l) {
+          const double bl = p.trans_b ? bq[j + l * p.ldb()] : bq[l + j * p.ldb()];
+          want += double(aq[i + l * p.lda()]) * bl;
+        }
+        const double got = c[q * p.stride_c() + i + j * p.ldc()];
+        if (!(std::abs(got - want) <= 1e-6 * (1 + std::abs(want)))) {
+          char text[200];
+          std::snprintf(text, sizeof text,
+                        "wrong result: product %zu of %s, C(%zu, %zu) = %g where the loops give "
+                        "%g (the call does not match the problem's layout)",
+                        q, small_kernel(p, "").c_str(), i, j, got, want);
+          return text;
+        }
+      }
+    }
+  }
+  return "";
+}
+
+template std::string small_mismatch<float>(
+    const SmallProblem&, const std::function<void(const float*, const float*, float*)>&);
+template std::string small_mismatch<double>(
+    const SmallProblem&, const std::function<void(const double*, const double*, double*)>&);
 
 // ------------------------------ Buffers
 

@@ -17,8 +17,12 @@
 #include <complex>
 #include <cstddef>
 #include <cstdint>
+#include <exception>
+#include <functional>
 #include <initializer_list>
 #include <map>
+#include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -34,6 +38,7 @@ struct Sizes {
   std::vector<std::size_t> gemm;    // square gemm orders (m = n = k)
   std::vector<std::size_t> blas2;   // square gemv and ger orders (m = n)
   std::vector<std::size_t> level3;  // square level-3 orders (the blas group's trsm, syrk, ...)
+  std::vector<std::size_t> small;   // square orders of the small group's batched products
   std::size_t stream = 0;           // length of the STREAM-style bandwidth reference
 };
 
@@ -179,6 +184,10 @@ inline constexpr KernelTraits kVectorMove2 = {"length", "", "linear", "blas1"};
 inline constexpr KernelTraits kMatrixRead = {"order", "read1", "quadratic", "blas"};
 inline constexpr KernelTraits kMatrixUpdate = {"order", "scale", "quadratic", "blas"};
 inline constexpr KernelTraits kLevel3 = {"order", "", "cubic", "blas"};
+// The small group (below): square shapes read as their order, the other shapes (named in the
+// kernel) as the number of products in the batch.
+inline constexpr KernelTraits kSmallSquare = {"order", "", "cubic", "small"};
+inline constexpr KernelTraits kSmallShape = {"length", "", "cubic", "small"};
 
 // T dot(n, x, y), and kernels of its shape
 template <class T, class F>
@@ -512,6 +521,130 @@ void add_level3(std::string_view impl, F f) {
       });
     }
   }
+}
+
+// ------------------------------ Small and batched GEMM (the small group)
+
+// A batch of small products of one shape, as solvers and tensor contractions issue them:
+// C_i += op(A_i)·op(B_i) (alpha = beta = 1) for i < batch, column-major (LIBXSMM's and the
+// BLAS's layout), op(A) = A (m x k), op(B) = B (k x n, "nn") or Bᵀ (B stored n x k, "nt"). The
+// operands of the batch lie back to back (strides m·k, k·n and m·n, no padding), each leading
+// dimension its matrix's rows. The batch holds 10,000 products, fewer where they would take
+// more than 64 MiB of operands (A, B and C together; --quick: 8 MiB), so every implementation
+// streams the same operands through the caches product after product.
+struct SmallProblem {
+  std::size_t m = 0, n = 0, k = 0;
+  bool trans_b = false;
+  bool square = false;  // m = n = k: the benchmark's size is the order, else the batch
+  std::size_t batch = 0;
+  std::size_t lda() const { return m; }
+  std::size_t ldb() const { return trans_b ? n : k; }
+  std::size_t ldc() const { return m; }
+  std::size_t stride_a() const { return m * k; }
+  std::size_t stride_b() const { return k * n; }
+  std::size_t stride_c() const { return m * n; }
+  double flops() const { return 2.0 * double(m) * double(n) * double(k) * double(batch); }
+};
+
+// Every problem of the group for elements of `element_bytes` (the batch depends on it): the
+// square orders of sizes().small in nn, then nt, then the shapes solvers use, (m, n, k) = (8, 8,
+// 256), (256, 8, 8), (23, 29, 31), (1, 64, 64), in nn and nt. --quick: the square orders in nn.
+std::vector<SmallProblem> small_problems(std::size_t element_bytes);
+
+// The kernel name of a problem's row: "small_nn" (square), "small_nt_23x29x31" (another shape),
+// then "_<variant>" when given (how coheriq is called: "call", "plan").
+std::string small_kernel(const SmallProblem& p, std::string_view variant);
+
+// Checks `run`, which computes the first two products of a batch laid out as `p` says
+// (run(A, B, C) on the two products' operands), against plain loops in double, before any
+// timing (once per row): a mistake in how an implementation is called (a transposition, a
+// leading dimension, a stride) makes its row fail instead of timing another product. "" when
+// right, else why.
+template <class T>
+std::string small_mismatch(const SmallProblem& p,
+                           const std::function<void(const T*, const T*, T*)>& run);
+
+// The operands of a problem's batch (shared by every implementation of the row).
+template <class T>
+struct SmallOperands {
+  explicit SmallOperands(const SmallProblem& p)
+      : a(buffer<T>(p.batch * p.stride_a(), Fill::kMatrixA)),
+        b(buffer<T>(p.batch * p.stride_b(), Fill::kMatrixB)),
+        c(buffer<T>(p.batch * p.stride_c(), Fill::kMatrixC)) {}
+  const T* a;
+  const T* b;
+  T* c;
+};
+
+// Times a whole batch, one call per iteration: f(p, A, B, C) computes every product of it.
+// The counter "flops" counts 2·m·n·k per product, "batch" the products.
+template <class T, class F>
+void add_small_batch(const SmallProblem& p, std::string_view impl, F f) {
+  const std::string kernel = small_kernel(p, "");
+  describe(kernel, type_name<T>, p.square ? kSmallSquare : kSmallShape);
+  add(bench_name(kernel, type_name<T>, p.square ? p.m : p.batch, impl),
+      [p, f, checked = std::make_shared<std::optional<std::string>>()](benchmark::State& state) {
+        if (!*checked) {
+          SmallProblem two = p;
+          two.batch = 2;
+          *checked = small_mismatch<T>(p, [&](const T* a, const T* b, T* c) { f(two, a, b, c); });
+        }
+        if (!(*checked)->empty()) return state.SkipWithError((*checked)->c_str());
+        const SmallOperands<T> ops(p);
+        timed_loop(state, Operands(false, {}), [&] {
+          f(p, ops.a, ops.b, ops.c);
+          benchmark::ClobberMemory();
+        });
+        state.counters["flops"] =
+            benchmark::Counter(p.flops() * double(state.iterations()), benchmark::Counter::kIsRate);
+        state.counters["batch"] = double(p.batch);
+      });
+}
+
+// Times the batch one product per call: prepare(p), outside the timer, returns what multiplies
+// one product, product(A_i, B_i, C_i) (a kernel dispatched for the shape, a plan, or a plain
+// call); it throws when it cannot (the row fails with its message). Every implementation runs
+// this same loop over the batch. `variant` goes into the kernel name (small_kernel).
+template <class T, class Prepare>
+void add_small_products(const SmallProblem& p, std::string_view variant, std::string_view impl,
+                        Prepare prepare) {
+  const std::string kernel = small_kernel(p, variant);
+  describe(kernel, type_name<T>, p.square ? kSmallSquare : kSmallShape);
+  add(bench_name(kernel, type_name<T>, p.square ? p.m : p.batch, impl),
+      [p, prepare,
+       checked = std::make_shared<std::optional<std::string>>()](benchmark::State& state) {
+        try {
+          const auto product = prepare(p);
+          const std::size_t sa = p.stride_a(), sb = p.stride_b(), sc = p.stride_c();
+          if (!*checked) {
+            *checked = small_mismatch<T>(p, [&](const T* a, const T* b, T* c) {
+              for (std::size_t i = 0; i < 2; ++i) product(a + i * sa, b + i * sb, c + i * sc);
+            });
+          }
+          if (!(*checked)->empty()) return state.SkipWithError((*checked)->c_str());
+          const SmallOperands<T> ops(p);
+          timed_loop(state, Operands(false, {}), [&] {
+            for (std::size_t i = 0; i < p.batch; ++i) {
+              product(ops.a + i * sa, ops.b + i * sb, ops.c + i * sc);
+            }
+            benchmark::ClobberMemory();
+          });
+        } catch (const std::exception& e) {
+          return state.SkipWithError(e.what());
+        }
+        state.counters["flops"] =
+            benchmark::Counter(p.flops() * double(state.iterations()), benchmark::Counter::kIsRate);
+        state.counters["batch"] = double(p.batch);
+      });
+}
+
+// A peer's rows: every problem of the group, one product per call, on the kernel names coheriq's
+// batched rows have (small_nn, ...): a peer without a batched interface is compared as its users
+// call it.
+template <class T, class Prepare>
+void add_small_peer(std::string_view impl, Prepare prepare) {
+  for (const SmallProblem& p : small_problems(sizeof(T)))
+    add_small_products<T>(p, "", impl, prepare);
 }
 
 // The STREAM-style references at sizes().stream (f64, cold, like the cold kernels), one per

@@ -3,7 +3,8 @@
 //
 // The engine is the one COHERIQ_ENGINE selects (activation is one-way: one engine per process;
 // `coheriq bench` runs this binary once per engine). Options besides Google Benchmark's:
-//   --quick      warm sizes and the smallest gemm only (the `coheriq bench --quick` subset)
+//   --quick      warm sizes, the smallest gemm, and the small group's orders 8, 32, 128 in nn only
+//                (the `coheriq bench --quick` subset)
 //   --progress   "@progress <name>" on stdout each time a benchmark runs (for `coheriq bench`)
 //   --describe   "@kernel <kernel> <traits>" on stdout for each kernel before the benchmarks run
 //                or are listed (how its size reads, its memory traffic: see KernelTraits)
@@ -219,6 +220,35 @@ void register_coheriq_gemm() {
   add_pack_b<T>("coheriq", pack);
 }
 
+// ------------------------------ Small and batched GEMM (the small group)
+// The problems are column-major (harness.hpp, SmallProblem); coheriq is row-major. A column-major
+// C = op(A)·op(B) is the row-major Cᵀ = op(B)ᵀ·op(A)ᵀ, with the same storage: gemm(tb, ta, n, m,
+// k, ..., B, ldb, A, lda, ..., C, ldc), each Trans flag with its operand, the operands swapped.
+template <class T>
+void register_coheriq_small() {
+  for (const SmallProblem& p : small_problems(sizeof(T))) {
+    const ck::Trans tb = p.trans_b ? ck::Trans::T : ck::Trans::N;
+    // The whole batch in one call (the row the peers are on).
+    add_small_batch<T>(p, "coheriq", [tb](const SmallProblem& q, const T* a, const T* b, T* c) {
+      ck::gemm_batch_strided(tb, ck::Trans::N, q.n, q.m, q.k, T(1), b, q.ldb(), q.stride_b(), a,
+                             q.lda(), q.stride_a(), T(1), c, q.ldc(), q.stride_c(), q.batch);
+    });
+    // One product per call through gemm: its argument checks and dispatch every time.
+    add_small_products<T>(p, "call", "coheriq", [tb](const SmallProblem& q) {
+      return [tb, m = q.m, n = q.n, k = q.k, lda = q.lda(), ldb = q.ldb(), ldc = q.ldc()](
+                 const T* a, const T* b, T* c) {
+        ck::gemm(tb, ck::Trans::N, n, m, k, T(1), b, ldb, a, lda, T(1), c, ldc);
+      };
+    });
+    // One product per call through a plan made once for the shape (as LIBXSMM's dispatch).
+    add_small_products<T>(p, "plan", "coheriq", [tb](const SmallProblem& q) {
+      const ck::GemmPlan<T> plan(tb, ck::Trans::N, q.n, q.m, q.k, T(1), q.ldb(), q.lda(), T(1),
+                                 q.ldc());
+      return [plan](const T* a, const T* b, T* c) { plan(b, a, c); };
+    });
+  }
+}
+
 // ------------------------------ Reduced precision (machine-specific kernels)
 // Their operands are not the harness's f32/f64 buffers: each (type, n) gets its own, 64-byte
 // aligned, filled once with deterministic values (bytes of the full ranges, bf16 of [-1, 1)).
@@ -293,8 +323,8 @@ void register_coheriq_reduced() {
   }
 }
 
-// Registration order is the order of the tables: BLAS-1, math, gemm, BLAS-2, level 3; coheriq
-// first, then peers.
+// Registration order is the order of the tables: BLAS-1, math, gemm, BLAS-2, level 3, the small
+// group; coheriq first, then peers.
 void register_coheriq() {
   register_coheriq_rows();
   register_coheriq_gemm<float>();
@@ -305,6 +335,8 @@ void register_coheriq() {
   register_coheriq_level3<double>();
   register_coheriq_level3<std::complex<float>>();
   register_coheriq_level3<std::complex<double>>();
+  register_coheriq_small<float>();
+  register_coheriq_small<double>();
   register_coheriq_reduced();
 }
 
@@ -318,6 +350,9 @@ std::vector<PeerStatus> register_peers() {
 #endif
 #ifdef COHERIQ_BENCH_WITH_EIGEN
   peers.push_back(register_eigen());
+#endif
+#ifdef COHERIQ_BENCH_WITH_LIBXSMM
+  peers.push_back(register_libxsmm());
 #endif
 #ifdef COHERIQ_BENCH_WITH_SLEEF
   peers.push_back(register_sleef());
@@ -372,7 +407,7 @@ std::size_t take_threads(int& argc, char** argv) {
 void print_help() {
   std::printf(
       "kernels_bench: coheriq kernels under the engine COHERIQ_ENGINE selects, and peers.\n"
-      "  --quick      warm sizes and gemm n = 256 only\n"
+      "  --quick      warm sizes, gemm n = 256, small products of orders 8, 32, 128 (nn)\n"
       "  --progress   print \"@progress <name>\" on stdout each time a benchmark runs\n"
       "  --describe   print \"@kernel <kernel> <traits>\" on stdout for each kernel first\n"
       "  --threads=N  coheriq and OpenBLAS on N threads, wall-clock times (default: 1 thread)\n"

@@ -93,17 +93,18 @@ int main(int argc, char** argv) {
   bench_app
       ->add_option("--kernels", bench.kernels,
                    "Kernels, comma-separated: a kernel (e.g. dot, gemm), one type of one "
-                   "(dot.f32), or a group (blas1, math, gemm, blas); an unknown name is an error "
-                   "listing the kernels kernels_bench has")
+                   "(dot.f32), or a group (blas1, math, gemm, blas, small); an unknown name is "
+                   "an error listing the kernels kernels_bench has")
       ->delimiter(',');
   bench_app
       ->add_option("--sizes", bench.sizes,
                    "Sizes, comma-separated: vector lengths 1K, 64K, 16M (math 4K, 64K), gemm "
-                   "orders 256, 1024, 2048 (gemv 256 to 8192, the level 3 1024, 2048)")
+                   "orders 256, 1024, 2048 (gemv 256 to 8192, the level 3 1024, 2048, the "
+                   "small group's batched products 4 to 128)")
       ->delimiter(',');
   bench_app->add_flag("--quick", bench.quick,
-                      "Warm sizes and products of order 256 only, short repetitions: a minute or "
-                      "two");
+                      "Warm sizes, products of order 256 and small products of orders 8, 32, "
+                      "128 only, short repetitions: a minute or two");
   bench_app
       ->add_option("--json", bench.json,
                    "Write JSON to FILE (- for stdout; the table then goes to stderr): "

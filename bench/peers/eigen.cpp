@@ -38,6 +38,16 @@ void register_type() {
   add_reduction<T>("iamax", "eigen", [](std::size_t n, const T* x) { return K::iamax(n, x); });
 }
 
+// The small group: one product per call of the build's small_gemm (dynamic-size maps).
+template <class K, class T>
+void register_small() {
+  add_small_peer<T>("eigen", [](const SmallProblem& p) {
+    return [trans_b = p.trans_b, m = p.m, n = p.n, k = p.k](const T* a, const T* b, T* c) {
+      K::small_gemm(trans_b, m, n, k, a, b, c);
+    };
+  });
+}
+
 template <class K>
 PeerStatus register_build(const char* isa) {
   register_type<K, float>();
@@ -55,6 +65,8 @@ PeerStatus register_build(const char* isa) {
   add_gemm<double>("eigen", [](std::size_t n, const double* a, const double* b, double* c) {
     K::gemm(n, a, b, c);
   });
+  register_small<K, float>();
+  register_small<K, double>();
   // Built without OpenMP (EIGEN_DONT_PARALLELIZE): Eigen's GEMM has no threads to set, so
   // with --threads it stays on one and says so.
   return {"eigen", true,

@@ -65,6 +65,23 @@ void gemm_t(std::size_t n, const T* a, const T* b, T* c) {
 }
 
 template <class T>
+using ColMajor = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic>;
+
+// Eigen chooses per product between its coefficient-based (lazy) product, for m + n + k below
+// EIGEN_GEMM_TO_COEFFBASED_THRESHOLD (20), and its blocked GEMM.
+template <class T>
+void small_gemm_t(bool trans_b, std::size_t m, std::size_t n, std::size_t k, const T* a, const T* b,
+                  T* c) {
+  Eigen::Map<ColMajor<T>> cm(c, idx(m), idx(n));
+  const Eigen::Map<const ColMajor<T>> am(a, idx(m), idx(k));
+  if (trans_b) {
+    cm.noalias() += am * Eigen::Map<const ColMajor<T>>(b, idx(n), idx(k)).transpose();
+  } else {
+    cm.noalias() += am * Eigen::Map<const ColMajor<T>>(b, idx(k), idx(n));
+  }
+}
+
+template <class T>
 void sigmoid_t(std::size_t n, const T* x, T* y) {
   MutArray<T>(y, idx(n)) = ConstArray<T>(x, idx(n)).logistic();
 }
@@ -122,6 +139,15 @@ COHERIQ_EIGEN_DEFINE_MATH(erf)
 void Kernels::gemm(std::size_t n, const float* a, const float* b, float* c) { gemm_t(n, a, b, c); }
 void Kernels::gemm(std::size_t n, const double* a, const double* b, double* c) {
   gemm_t(n, a, b, c);
+}
+
+void Kernels::small_gemm(bool trans_b, std::size_t m, std::size_t n, std::size_t k, const float* a,
+                         const float* b, float* c) {
+  small_gemm_t(trans_b, m, n, k, a, b, c);
+}
+void Kernels::small_gemm(bool trans_b, std::size_t m, std::size_t n, std::size_t k, const double* a,
+                         const double* b, double* c) {
+  small_gemm_t(trans_b, m, n, k, a, b, c);
 }
 
 const char* Kernels::version() {

@@ -49,6 +49,14 @@ struct Kernels {
   static void gemm(std::size_t n, const float* a, const float* b, float* c);
   static void gemm(std::size_t n, const double* a, const double* b, double* c);
 
+  // One product of the small group, column-major and of dynamic size, as a caller maps raw
+  // buffers: C (m x n, leading dimension m) += A (m x k, m) · B (k x n, k), or · Bᵀ (B n x k, n)
+  // with trans_b.
+  static void small_gemm(bool trans_b, std::size_t m, std::size_t n, std::size_t k, const float* a,
+                         const float* b, float* c);
+  static void small_gemm(bool trans_b, std::size_t m, std::size_t n, std::size_t k, const double* a,
+                         const double* b, double* c);
+
   // Eigen's version and the SIMD instruction sets this build uses.
   static const char* version();
   static const char* simd();

@@ -49,6 +49,19 @@ void gemm(std::size_t n, const double* a, const double* b, double* c) {
   cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, m, m, 1.0, a, m, b, m, 0.0, c, m);
 }
 
+// The small group (harness.hpp, SmallProblem): one column-major product per call, C += op(A)·op(B).
+// OpenBLAS chooses per call between its small-matrix kernels and its blocked GEMM.
+void small_gemm(const SmallProblem& p, const float* a, const float* b, float* c) {
+  cblas_sgemm(CblasColMajor, CblasNoTrans, p.trans_b ? CblasTrans : CblasNoTrans, to_blas(p.m),
+              to_blas(p.n), to_blas(p.k), 1.0f, a, to_blas(p.lda()), b, to_blas(p.ldb()), 1.0f, c,
+              to_blas(p.ldc()));
+}
+void small_gemm(const SmallProblem& p, const double* a, const double* b, double* c) {
+  cblas_dgemm(CblasColMajor, CblasNoTrans, p.trans_b ? CblasTrans : CblasNoTrans, to_blas(p.m),
+              to_blas(p.n), to_blas(p.k), 1.0, a, to_blas(p.lda()), b, to_blas(p.ldb()), 1.0, c,
+              to_blas(p.ldc()));
+}
+
 // gemv (the blas group), row-major: y := A·x or Aᵀ·x, beta = 0.
 void gemv(bool t, std::size_t n, const float* a, const float* x, float* y) {
   const blasint m = to_blas(n);
@@ -127,6 +140,9 @@ void register_type() {
   add_gemv<T>("gemv_t", "openblas",
               [](std::size_t n, const T* a, const T* x, T* y) { gemv(true, n, a, x, y); });
   register_level3<T>();
+  add_small_peer<T>("openblas", [](const SmallProblem& p) {
+    return [p](const T* a, const T* b, T* c) { small_gemm(p, a, b, c); };
+  });
 }
 
 std::string trimmed(std::string s) {

@@ -12,8 +12,8 @@
 namespace coheriq_bench {
 
 struct PeerStatus {
-  std::string name;  // as in benchmark names: "openblas", "blis", "eigen", "sleef", "libmvec",
-                     // "mkl"
+  std::string name;  // as in benchmark names: "openblas", "blis", "eigen", "libxsmm", "sleef",
+                     // "libmvec", "mkl"
   bool available = false;
   std::string detail;  // version, ISA, threads; or why it is unavailable
 };
@@ -21,6 +21,7 @@ struct PeerStatus {
 PeerStatus register_openblas();
 PeerStatus register_blis();
 PeerStatus register_eigen();
+PeerStatus register_libxsmm();
 PeerStatus register_sleef();
 PeerStatus register_libmvec();
 PeerStatus register_mkl();
