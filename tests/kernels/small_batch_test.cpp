@@ -44,7 +44,8 @@ const std::pair<T, T> kScalings[] = {
 template <class T>
 bool same_storage(const Matrix<T>& x, const Matrix<T>& y) {
   return x.storage_size() == y.storage_size() &&
-         std::memcmp(x.storage_begin(), y.storage_begin(), x.storage_size() * sizeof(T)) == 0;
+         (x.storage_size() == 0 ||
+          std::memcmp(x.storage_begin(), y.storage_begin(), x.storage_size() * sizeof(T)) == 0);
 }
 
 template <class T>
@@ -152,7 +153,9 @@ struct Batch {
 
 template <class T>
 bool same_bits(const std::vector<T>& x, const std::vector<T>& y) {
-  return x.size() == y.size() && std::memcmp(x.data(), y.data(), x.size() * sizeof(T)) == 0;
+  // memcmp takes no null pointer, even for 0 bytes (an empty batch's vectors have none).
+  return x.size() == y.size() &&
+         (x.empty() || std::memcmp(x.data(), y.data(), x.size() * sizeof(T)) == 0);
 }
 
 TEST_CASE_TEMPLATE("batches give each product's gemm bits on any thread count", T, float, double) {
