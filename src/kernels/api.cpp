@@ -233,7 +233,7 @@ void check_batch_strided(Trans ta, Trans tb, std::size_t m, std::size_t n, std::
   };
   const auto check_span = [&](const Stored& s, std::string_view stride_name, std::size_t stride) {
     if (fits(batch, stride, span_of(s), sizeof(T))) return;
-    const std::string matrix(s.matrix), name(stride_name);
+    const std::string name(stride_name);
     throw_too_large(function, s.matrix,
                     "batch = " + std::to_string(batch) + " matrices " + name + " = " +
                         std::to_string(stride) + " elements apart",
@@ -241,8 +241,9 @@ void check_batch_strided(Trans ta, Trans tb, std::size_t m, std::size_t n, std::
   };
   check_span(stored_a(ta, m, k, lda), "stride_a", stride_a);
   check_span(stored_b(tb, k, n, ldb), "stride_b", stride_b);
-  const std::size_t span_c = span_of(stored_c(m, n, ldc));
-  check_span(stored_c(m, n, ldc), "stride_c", stride_c);
+  const Stored c = stored_c(m, n, ldc);
+  check_span(c, "stride_c", stride_c);
+  const std::size_t span_c = span_of(c);
   if (batch == 1 || span_c == 0) return;
   const bool apart = stride_c >= span_c;
   const bool interleaved = stride_c >= n && (batch - 1) * stride_c + n <= ldc;

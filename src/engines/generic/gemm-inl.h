@@ -854,13 +854,19 @@ HWY_NOINLINE void GemmSmallTransposedB(const GemmSmallPlan<T>& p, std::size_t k,
   GemmSmallRun(p, k, alpha, A, B, ldb, beta, C, ldc, panel);
 }
 
+// One product by its plan, with a stack panel when op(B) is transposed.
+template <class T>
+HWY_INLINE void GemmSmallProduct(const GemmSmallPlan<T>& p, std::size_t k, T alpha, const T* A,
+                                 const T* B, std::size_t ldb, T beta, T* C, std::size_t ldc) {
+  if (p.transposed_b) return GemmSmallTransposedB(p, k, alpha, A, B, ldb, beta, C, ldc);
+  GemmSmallRun(p, k, alpha, A, B, ldb, beta, C, ldc, static_cast<T*>(nullptr));
+}
+
 template <class T>
 HWY_NOINLINE void GemmSmall(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k,
                             T alpha, const T* A, std::size_t lda, const T* B, std::size_t ldb,
                             T beta, T* C, std::size_t ldc) {
-  const GemmSmallPlan<T> p = GemmSmallPlanFor<T>(ta, tb, m, n, k, lda);
-  if (p.transposed_b) return GemmSmallTransposedB(p, k, alpha, A, B, ldb, beta, C, ldc);
-  GemmSmallRun(p, k, alpha, A, B, ldb, beta, C, ldc, static_cast<T*>(nullptr));
+  GemmSmallProduct(GemmSmallPlanFor<T>(ta, tb, m, n, k, lda), k, alpha, A, B, ldb, beta, C, ldc);
 }
 
 // ------------------------------ Candidates
@@ -1047,8 +1053,7 @@ void gemm_planned(const void* plan, std::size_t k, T alpha, const T* A, const T*
                   T beta, T* C, std::size_t ldc) {
   GemmSmallPlan<T> p;
   __builtin_memcpy(&p, plan, sizeof p);
-  if (p.transposed_b) return GemmSmallTransposedB(p, k, alpha, A, B, ldb, beta, C, ldc);
-  GemmSmallRun(p, k, alpha, A, B, ldb, beta, C, ldc, static_cast<T*>(nullptr));
+  GemmSmallProduct(p, k, alpha, A, B, ldb, beta, C, ldc);
 }
 
 template <class T>
