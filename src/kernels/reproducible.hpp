@@ -1,0 +1,56 @@
+// The reproducible mode's canonical orders: the figures every engine's kernels follow in the mode
+// (COHERIQ_REPRODUCIBLE=1, coheriq::kernels::enable_reproducible()), so that every engine, every
+// vector length and every thread count gives the same bits (docs/kernels.md, "The reproducible
+// mode"). Fixed by the domain, not by an engine: an engine maps them onto its registers.
+//
+// Reductions. Over the terms t_0 .. t_{n-1} of a reduction, in the element type T:
+//   partials s_0 .. s_{P-1} (P = kPartials<T>) start at +0; t_i goes into s_{i mod P}, in
+//   increasing i: s = s + t (sum: t = x_i; asum: t = |x_i|), or s = fma(x_i, y_i, s) (dot; the sum
+//   of squares of nrm2: fma(x_i, x_i, s)); then the halving tree: for h = P/2, P/4, ..., 1, s_j =
+//   s_j + s_{j+h} for every j < h; the result is s_0.
+//   A partial is never -0 (it starts at +0, and IEEE addition gives -0 only from two -0), so a
+//   term of +0 changes nothing: vector code may pad the last block with zeros.
+//   Strided forms reduce the same terms (element i of the vector is t_i). Complex dots reduce
+//   the 2n interleaved reals: A_i = fma(x_i, y_i, A) and B_i = fma(x_i, y'_i, B), y' being y with
+//   the real and imaginary part of each element swapped, each into P partials of the real type
+//   by index i mod P over the 2n reals, then the halving tree down to h = 2, which leaves A_0
+//   (the even, real-times-real sum) and A_1 (odd); dotu = (A_0 − A_1, B_0 + B_1), dotc =
+//   (A_0 + A_1, B_0 − B_1).
+//
+// GEMM (f32, f64; every path: packed, small, batched, planned). Depth k is cut into blocks of
+// gemm_k_block(k) (the last one shorter); for each block, every C
+// element is one FMA chain over the block's k in increasing order, starting from +0 (acc =
+// fma(a_ip, b_pj, acc)); then t = alpha·acc (t = acc when alpha == 1) and C = t when the block's
+// beta is 0, else fma(beta_b, C, t), where beta_b is the caller's beta for the first block and 1
+// for the others. k == 0: C = beta·C (0 when beta == 0). The bf16 GEMM is this GEMM on its
+// operands widened to float (each product exact); dot_bf16 is dot on them. The integer kernels
+// (dot_u8s8, gemm_u8s8s32) are exact: int32 sums wrap modulo 2^32 in any order.
+// Everything else is elementwise or built on these (the level 2 and 3 in the mode are the
+// blocked forms of src/kernels/level2.cpp and level3.cpp on every engine, the reference
+// included), and the vector math is one algorithm for every engine already; softmax's and
+// log_softmax's sums are reductions as above.
+//
+// Plain constants, no code: safe to include from baseline and ISA translation units alike.
+#pragma once
+
+#include <cstddef>
+
+namespace coheriq::kernels::reproducible {
+
+// Partial sums of a reduction: 256 bytes of them (4 zmm, 8 ymm, 16 NEON or 128-bit SVE
+// registers, one 2048-bit SVE register).
+template <class T>
+inline constexpr std::size_t kPartials = 256 / sizeof(T);
+
+// The GEMM's k-block in the mode, at most: the smallest KC of the built-in engines (neon, sve),
+// so that no engine's packed panels or stack buffers outgrow what its own blocking sized.
+inline constexpr std::size_t kGemmKc = 256;
+
+// The depth of the mode's k-blocks for a product of depth k: the fewest blocks of at most kGemmKc,
+// made equal up to a multiple of 16 (the normal mode's rule, with the domain's KC).
+constexpr std::size_t gemm_k_block(std::size_t k) {
+  const std::size_t blocks = k == 0 ? 1 : (k + kGemmKc - 1) / kGemmKc;
+  return ((k + blocks - 1) / blocks + 15) / 16 * 16;
+}
+
+}  // namespace coheriq::kernels::reproducible
