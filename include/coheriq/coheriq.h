@@ -51,6 +51,10 @@ int coheriq_enable_engine(const char* domain, const char* engine);
  * buf[0, size). Never locks. COHERIQ_ERROR_BUFFER_TOO_SMALL (buf untouched, the message says the
  * size needed) when it does not fit. */
 int coheriq_active_engine(const char* domain, char* buf, size_t size);
+/* coheriq::enable_reproducible: the domain's reproducible mode, one-way, before its first use
+ * (COHERIQ_REPRODUCIBLE=1 does the same for the kernels); and whether it is on (1) or off (0). */
+int coheriq_enable_reproducible(const char* domain);
+int coheriq_reproducible(const char* domain, int* on);
 /* The domain's engines, highest priority first: how many, the name of one, and whether this host
  * supports an engine (1) or not (0). */
 int coheriq_engine_count(const char* domain, size_t* count);

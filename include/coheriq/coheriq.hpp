@@ -87,6 +87,7 @@ struct EngineInfo {
   std::string origin;                          // "builtin", "static" or "plugin:<manifest path>"
   std::vector<Provider> providers;             // one per candidate function, in domain order
   std::vector<Layout> layouts;                 // one per candidate class, in domain order
+  bool reproducible = false;  // every engine of its MRO honours the reproducible mode
   std::string error;  // why the engine does not compose (a CompositionError message), or empty
 };
 
@@ -101,6 +102,10 @@ struct DomainStatus {
   std::string locked_by;                // the candidate whose first use locked the domain, or empty
   std::vector<std::string> candidates;  // candidate functions, in domain order
   std::vector<std::string> classes;     // candidate classes, in domain order
+  // The reproducible mode: the variable the domain opted into (empty when it has no mode), and
+  // whether the mode is on now or will be at first use.
+  std::string reproducible_env_var;
+  bool reproducible = false;
 };
 
 // The host as the framework sees it (after COHERIQ_DISABLE_CPU_FEATURES and the test hook
@@ -132,6 +137,17 @@ void enable_engine(std::string_view domain, std::string_view engine);
 // errors of the domain's environment variable when that decides.
 std::string active_engine(std::string_view domain);
 
+// Turns on the domain's reproducible mode, process-wide and one-way, like enable_engine: every
+// candidate then gives bitwise the same results on every engine that honours the mode (and every
+// thread count), and engines that do not are refused. Must happen before the first use; the
+// domain's variable (COHERIQ_REPRODUCIBLE=1 for the kernels) does the same at start-up. Throws
+// Error when the domain has no such mode, EngineLockedError once the domain is locked with the
+// mode off, and the engine's errors when the engine enabled already does not honour the mode
+// (nothing changes then). Calling it again is a no-op.
+void enable_reproducible(std::string_view domain);
+// Whether the mode is on, or will be at the first use (enable_reproducible, else the variable).
+// Never locks. Throws Error when the variable's value is neither 0 nor 1.
+bool reproducible(std::string_view domain);
 // Whether the first use happened. Never locks.
 bool is_locked(std::string_view domain);
 

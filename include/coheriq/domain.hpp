@@ -13,6 +13,10 @@
 //     static std::vector<coheriq::EngineSpec> builtin_engines();
 //     static void check_settings();  // optional: the domain's own variables, checked at the
 //                                    // first use before the lock; throws coheriq::Error
+//     // optional, together: a reproducible mode (coheriq::enable_reproducible), its variable
+//     // and the reference's kernels in it
+//     static constexpr std::string_view reproducible_env_var = "GEOMETRY_REPRODUCIBLE";
+//     static const coheriq::OverrideTable& reference_reproducible();
 //   };
 //
 // Each candidate is a tag type with a name and a signature (and the classes it touches):
@@ -93,6 +97,10 @@ struct DomainDesc {
   const OverrideTable& (*reference)();
   std::vector<EngineSpec> (*builtin_engines)();
   void (*check_settings)();  // Domain::check_settings, or nullptr when the domain has none
+  // The reproducible mode: its variable ("" when the domain has no mode) and the reference's
+  // kernels in it (nullptr when none).
+  std::string_view reproducible_env_var;
+  const OverrideTable& (*reference_reproducible)();
 };
 
 // Registers the domain (idempotent per name) and checks its reference implements every candidate.
@@ -151,6 +159,20 @@ struct COHERIQ_LOCAL_TO_BINARY
   static constexpr void (*value)() = &Domain::check_settings;
 };
 
+// The domain's reproducible mode, when it declares one: its variable and its reference's table.
+template <class Domain, class = void>
+struct COHERIQ_LOCAL_TO_BINARY reproducible_declared {
+  static constexpr std::string_view env_var{};
+  static constexpr const OverrideTable& (*reference)() = nullptr;
+};
+template <class Domain>
+struct COHERIQ_LOCAL_TO_BINARY
+    reproducible_declared<Domain, std::void_t<decltype(&Domain::reference_reproducible),
+                                              decltype(Domain::reproducible_env_var)>> {
+  static constexpr std::string_view env_var = Domain::reproducible_env_var;
+  static constexpr const OverrideTable& (*reference)() = &Domain::reference_reproducible;
+};
+
 template <class Domain, class Classes = typename Domain::classes,
           class Candidates = typename Domain::candidates>
 struct COHERIQ_LOCAL_TO_BINARY describe;
@@ -172,7 +194,9 @@ struct COHERIQ_LOCAL_TO_BINARY describe<Domain, list<Classes...>, list<Candidate
                                       sizeof...(Candidates),
                                       &Domain::reference,
                                       &Domain::builtin_engines,
-                                      settings_check<Domain>::value};
+                                      settings_check<Domain>::value,
+                                      reproducible_declared<Domain>::env_var,
+                                      reproducible_declared<Domain>::reference};
 };
 
 // This binary's registration of the domain: its copy of the description (and so of the slots),
@@ -198,6 +222,16 @@ template <class Domain>
 COHERIQ_LOCAL_TO_BINARY void enable_engine(std::string_view engine) {
   materialize<Domain>();
   enable_engine(Domain::name, engine);
+}
+template <class Domain>
+COHERIQ_LOCAL_TO_BINARY void enable_reproducible() {
+  materialize<Domain>();
+  enable_reproducible(Domain::name);
+}
+template <class Domain>
+COHERIQ_LOCAL_TO_BINARY bool reproducible() {
+  materialize<Domain>();
+  return reproducible(Domain::name);
 }
 template <class Domain>
 COHERIQ_LOCAL_TO_BINARY std::string active_engine() {

@@ -82,6 +82,11 @@ struct EngineSpec {
   int priority = 0;                            // higher wins under "auto"
   std::vector<LayoutSpec> layouts;             // the candidate classes whose layout it changes
   const OverrideTable* overrides = nullptr;    // its kernels; may be empty
+  // Its kernels in the domain's reproducible mode (docs/api.md), which follow the domain's
+  // canonical order of operations, or nullptr: the engine does not honour the mode, and is
+  // refused while the mode is on. Engines whose `overrides` already follow it pass the same
+  // table; an engine that honours the mode with its bases' kernels passes an empty one.
+  const OverrideTable* reproducible = nullptr;
 };
 
 // Registers a third-party engine linked into the application. Call it before the domain's first

@@ -26,6 +26,13 @@ constexpr std::string_view domain_name = "coheriq.kernels";
 void enable_engine(std::string_view engine);
 // = coheriq::active_engine(domain_name)
 std::string active_engine();
+// = coheriq::enable_reproducible(domain_name), as COHERIQ_REPRODUCIBLE=1: before the first use,
+// every kernel turns to its canonical order of operations, the same on every engine that honours
+// the mode, so that results are bitwise the same on every machine and thread count (docs/api.md,
+// "The reproducible mode").
+void enable_reproducible();
+// = coheriq::reproducible(domain_name)
+bool reproducible();
 
 // ------------------------------ Threads
 // The threads kernels may use (GEMM; results never depend on the count), at most 4096. 0 restores

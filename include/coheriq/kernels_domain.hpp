@@ -56,6 +56,8 @@ COHERIQ_KERNELS_CANDIDATES(COHERIQ_KERNELS_TAG)
 struct Domain {
   static constexpr std::string_view name = domain_name;
   static constexpr std::string_view env_var = "COHERIQ_ENGINE";
+  // The reproducible mode (coheriq::kernels::enable_reproducible; src/kernels/reproducible.hpp).
+  static constexpr std::string_view reproducible_env_var = "COHERIQ_REPRODUCIBLE";
   static constexpr std::string_view abi = "coheriq.kernels/2";
   using classes =
       coheriq::list<cand::packed_f32, cand::packed_f64, cand::packed_u8s8, cand::packed_bf16>;

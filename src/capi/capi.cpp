@@ -228,6 +228,20 @@ int coheriq_active_engine(const char* domain, char* buf, size_t size) {
   return status != COHERIQ_OK ? status : copy_out("coheriq_active_engine", name, buf, size);
 }
 
+int coheriq_enable_reproducible(const char* domain) {
+  return run("coheriq_enable_reproducible", [&] {
+    require(domain, "coheriq_enable_reproducible", "domain");
+    coheriq::enable_reproducible(domain);
+  });
+}
+
+int coheriq_reproducible(const char* domain, int* on) {
+  return result_of("coheriq_reproducible", on, [&] {
+    require(domain, "coheriq_reproducible", "domain");
+    return coheriq::reproducible(domain) ? 1 : 0;
+  });
+}
+
 int coheriq_engine_count(const char* domain, size_t* count) {
   return result_of("coheriq_engine_count", count, [&] {
     require(domain, "coheriq_engine_count", "domain");

@@ -52,8 +52,11 @@ void log_lock(const DomainCore& d, const std::vector<std::string>& passed_over) 
       ignored = "; " + std::string(d.desc.env_var) + "=" + printable(value) + " ignored";
     }
   }
-  std::fprintf(stderr, "coheriq: %s locked to %s (%s%s; first use: %s)\n", d.name.c_str(),
-               d.engine.c_str(), d.reason.c_str(), ignored.c_str(), d.locked_by.c_str());
+  const std::string mode =
+      d.reproducible_locked ? "; reproducible mode (" + reproducible_setting(d) + ")" : "";
+  std::fprintf(stderr, "coheriq: %s locked to %s (%s%s%s; first use: %s)\n", d.name.c_str(),
+               d.engine.c_str(), d.reason.c_str(), ignored.c_str(), mode.c_str(),
+               d.locked_by.c_str());
 }
 
 // Installs the composed table into every slot, then marks the domain locked.
@@ -62,9 +65,11 @@ void lock(DomainCore& d, const std::string& engine, std::string reason, std::str
   const Composition c = prepare(d, engine);
   std::vector<const void*> functions;
   for (std::size_t k = 0; k < d.candidates.size(); ++k) {
-    functions.push_back(c.provider[k]->function[k]);
+    const Engine& p = *c.provider[k];
+    functions.push_back(c.reproducible ? p.reproducible_function[k] : p.function[k]);
   }
   d.install(std::move(functions));
+  d.reproducible_locked = c.reproducible;
   d.state = DomainCore::State::locked;
   d.engine = engine;
   d.reason = std::move(reason);
@@ -78,6 +83,7 @@ void settle(DomainCore& d, const std::string& first_use) {
   std::lock_guard<std::mutex> guard(d.mu);
   if (d.state == DomainCore::State::locked) return;
   if (d.desc.check_settings != nullptr) d.desc.check_settings();  // throws: nothing locked
+  (void)reproducible_mode(d);                                     // the same for its variable
   Selection s = selection(d);
   if (d.state == DomainCore::State::chosen) s.passed_over = d.passed_over;  // by enable_engine
   lock(d, s.engine, std::move(s.reason), first_use, s.passed_over);
@@ -111,7 +117,57 @@ bool asks_for_engine_in_effect(DomainCore& d, std::string_view engine) {
   }
 }
 
+// The value of the domain's mode variable: true for "1", false for "0", blank or unset.
+bool reproducible_variable(const DomainCore& d) {
+  if (d.desc.reproducible_env_var.empty()) return false;
+  const std::string var(d.desc.reproducible_env_var);
+  const char* value = std::getenv(var.c_str());
+  if (value == nullptr) return false;
+  if (const std::optional<bool> on = parse_switch(value)) return *on;
+  throw Error("coheriq: " + var + "=" + printable(value) +
+              " is neither 0 nor 1; set it to 1 for the reproducible mode of domain '" + d.name +
+              "', or to 0 (or unset it) for the fastest order of each engine");
+}
+
 }  // namespace
+
+bool reproducible_mode(DomainCore& d) {
+  if (d.state == DomainCore::State::locked) return d.reproducible_locked;
+  if (d.reproducible_enabled) return true;
+  return reproducible_variable(d);
+}
+
+std::string reproducible_setting(const DomainCore& d) {
+  if (d.reproducible_enabled) return "enable_reproducible";
+  return std::string(d.desc.reproducible_env_var) + "=1";
+}
+
+void enable_reproducible(DomainCore& d) {
+  if (d.desc.reproducible_env_var.empty()) {
+    throw Error("coheriq: domain '" + d.name +
+                "' has no reproducible mode; its results follow the engine in effect");
+  }
+  if (d.state == DomainCore::State::locked) {
+    if (d.reproducible_locked) return;
+    throw EngineLockedError(
+        "coheriq: cannot turn on the reproducible mode of domain '" + d.name +
+        "': " + describe_lock(d) +
+        " with the mode off. The mode is settled with the engine: call enable_reproducible "
+        "before the first use, or set " +
+        std::string(d.desc.reproducible_env_var) + "=1 at start-up");
+  }
+  if (d.reproducible_enabled) return;
+  d.reproducible_enabled = true;
+  if (d.state == DomainCore::State::chosen) {
+    // The engine enabled already must honour the mode; if not, nothing changes.
+    try {
+      (void)prepare(d, d.engine);
+    } catch (...) {
+      d.reproducible_enabled = false;
+      throw;
+    }
+  }
+}
 
 bool load_plugins(DomainCore& d, const Composition& c) {
   bool loaded = false;

@@ -18,6 +18,18 @@ std::string active_engine(std::string_view domain) {
   return detail::selection(d).engine;
 }
 
+void enable_reproducible(std::string_view domain) {
+  DomainCore& d = detail::find_domain(domain);
+  std::lock_guard<std::mutex> guard(d.mu);
+  detail::enable_reproducible(d);
+}
+
+bool reproducible(std::string_view domain) {
+  DomainCore& d = detail::find_domain(domain);
+  std::lock_guard<std::mutex> guard(d.mu);
+  return detail::reproducible_mode(d);
+}
+
 bool is_locked(std::string_view domain) {
   return detail::find_domain(domain).locked.load(std::memory_order_acquire);
 }

@@ -93,9 +93,25 @@ class Linearizer {
   Mro path_;
 };
 
-const Engine* first_layout(const Mro& mro, std::size_t cls) {
+// Whether `e` defines the layout of class `cls` in a composition: it declares one, and, in the
+// reproducible mode, its table for the mode has a kernel that touches the class (an engine whose
+// own kernels of a class are fast-only leaves the class to its bases in the mode, layout and all).
+bool defines_layout(const DomainCore& d, const Engine& e, std::size_t cls, bool reproducible) {
+  if (!e.defines_layout[cls]) return false;
+  if (!reproducible) return true;
+  for (std::size_t k = 0; k < d.candidates.size(); ++k) {
+    if (e.reproducible_function[k] == nullptr) continue;
+    for (std::size_t touched : d.touches[k]) {
+      if (touched == cls) return true;
+    }
+  }
+  return false;
+}
+
+const Engine* first_layout(const DomainCore& d, const Mro& mro, std::size_t cls,
+                           bool reproducible) {
   for (const Engine* e : mro) {
-    if (e->defines_layout[cls]) return e;
+    if (defines_layout(d, *e, cls, reproducible)) return e;
   }
   return mro.back();  // reference
 }
@@ -214,18 +230,36 @@ Composition compose(DomainCore& d, std::string_view engine_name) {
   for (const Engine* e : c.mro) {
     if (!e->refusal.empty() && c.incoherent.empty()) c.incoherent = e->refusal;
   }
+  c.reproducible = reproducible_mode(d);
+  if (c.reproducible && c.incoherent.empty()) {
+    std::vector<std::string> not_honouring;
+    for (const Engine* e : c.mro) {
+      if (!e->honours_reproducible) not_honouring.push_back(quoted(e->spec.name));
+    }
+    if (!not_honouring.empty()) {
+      c.incoherent = "coheriq: " + engine_of(d, engine->spec.name) +
+                     " does not honour the reproducible mode, which is on (" +
+                     reproducible_setting(d) + "): " + join(not_honouring) +
+                     (not_honouring.size() == 1 ? " declares" : " declare") +
+                     " no kernels for it. Enable an engine that honours it (coheriq info lists "
+                     "them), or turn the mode off";
+    }
+  }
 
   c.provider.resize(d.candidates.size());
   for (std::size_t k = 0; k < d.candidates.size(); ++k) {
     for (const Engine* e : c.mro) {
-      if (e->function[k] != nullptr) {
+      const auto& table = c.reproducible ? e->reproducible_function : e->function;
+      if (table[k] != nullptr) {
         c.provider[k] = e;
         break;
       }
     }
   }
   c.layout.resize(d.classes.size());
-  for (std::size_t cls = 0; cls < d.classes.size(); ++cls) c.layout[cls] = first_layout(c.mro, cls);
+  for (std::size_t cls = 0; cls < d.classes.size(); ++cls) {
+    c.layout[cls] = first_layout(d, c.mro, cls, c.reproducible);
+  }
 
   // Coherence: kernel k, touching class cls, must see the layout its provider saw on its own.
   std::vector<std::string> to_override;
@@ -233,7 +267,7 @@ Composition compose(DomainCore& d, std::string_view engine_name) {
   for (std::size_t k = 0; k < d.candidates.size(); ++k) {
     const Engine* p = c.provider[k];
     for (std::size_t cls : d.touches[k]) {
-      const Engine* seen_by_provider = first_layout(lin.mro(*p), cls);
+      const Engine* seen_by_provider = first_layout(d, lin.mro(*p), cls, c.reproducible);
       if (seen_by_provider != c.layout[cls]) {
         to_override.push_back(d.candidates[k]);
         details.push_back(

@@ -23,8 +23,12 @@ namespace coheriq::detail {
 // indexed by candidate.
 struct Engine {
   EngineSpec spec;
-  std::string origin;                   // "builtin", "static", "plugin:<manifest>"
-  std::vector<const void*> function;    // per candidate: the override, or nullptr
+  std::string origin;                 // "builtin", "static", "plugin:<manifest>"
+  std::vector<const void*> function;  // per candidate: the override, or nullptr
+  // The same in the reproducible mode, when the engine honours it (spec.reproducible, or a
+  // plugin manifest's `reproducible = yes`: then its `function`).
+  std::vector<const void*> reproducible_function;
+  bool honours_reproducible = false;
   std::vector<bool> defines_layout;     // per candidate class
   std::function<void(Engine&)> loader;  // plugins: fills `function` when first needed
   std::string refusal;                  // why it can never be enabled (plugin ABI, a manifest that
@@ -39,7 +43,9 @@ struct Composition {
   std::vector<std::string> required;      // sorted union over the MRO
   std::vector<std::string> missing;       // required features this host lacks
   std::vector<std::string> missing_host;  // host requirements (vendor, sizes, ...) it does not meet
-  std::string incoherent;                 // why it cannot be enabled (coherence, plugin ABI)
+  std::string incoherent;                 // why it cannot be enabled (coherence, plugin ABI,
+                                          // the reproducible mode)
+  bool reproducible = false;              // composed with the mode's tables
 
   // The host runs it: nothing required is missing (coherence is checked separately).
   bool host_ok() const { return missing.empty() && missing_host.empty(); }
@@ -67,6 +73,8 @@ class DomainCore {
   std::string reason;                    // why that engine
   std::string locked_by;                 // the first use that locked
   std::vector<std::string> passed_over;  // what enable_engine's list passed over, for the log
+  bool reproducible_enabled = false;     // enable_reproducible was called
+  bool reproducible_locked = false;      // the mode the lock settled
   std::atomic<bool> locked{false};
   std::vector<std::unique_ptr<Engine>> engines;  // reference first; builtins added lazily
   bool builtins_added = false;
@@ -145,9 +153,21 @@ bool load_plugins(DomainCore& d, const Composition& c);
 std::vector<EngineInfo> engine_infos(DomainCore& d);
 DomainStatus domain_status(DomainCore& d);
 
+// ------------------------------ The reproducible mode (activation.cpp); needs the domain's mu
+// Whether the mode is on, or will be at the first use: what the lock settled, else
+// enable_reproducible, else the domain's variable ("1" on; "0", empty or unset off; anything else
+// throws Error).
+bool reproducible_mode(DomainCore& d);
+// What turned the mode on, for messages: "enable_reproducible" or "COHERIQ_REPRODUCIBLE=1".
+std::string reproducible_setting(const DomainCore& d);
+// coheriq::enable_reproducible for `d` (coheriq.hpp); changes nothing on failure.
+void enable_reproducible(DomainCore& d);
+
 // ------------------------------ Composition (composition.cpp); needs the domain's mu
 // Throws UnknownEngineError or CompositionError.
-// Plugins not loaded yet compose with what their manifests declare. An incoherent composition is
+// Plugins not loaded yet compose with what their manifests declare. In the reproducible mode
+// (reproducible_mode) the engines' tables for it, and an engine of the MRO that does not honour
+// the mode makes the composition incoherent. An incoherent composition is
 // returned with `incoherent` set; compose_coherent throws it (CompositionError or PluginError).
 Composition compose(DomainCore& d, std::string_view engine);
 Composition compose_coherent(DomainCore& d, std::string_view engine);

@@ -73,10 +73,14 @@ DomainCore::DomainCore(const DomainDesc& dd) : desc(dd), name(dd.name) {
   ref.name = std::string(REFERENCE);
   ref.description = "the domain's reference implementation";
   ref.overrides = &dd.reference();
+  if (dd.reference_reproducible != nullptr) ref.reproducible = &dd.reference_reproducible();
   auto e = make_engine(*this, ref, "builtin");
   std::vector<std::string> missing;
   for (std::size_t k = 0; k < candidates.size(); ++k) {
     if (e->function[k] == nullptr) missing.push_back(candidates[k]);
+    if (e->honours_reproducible && e->reproducible_function[k] == nullptr) {
+      missing.push_back(candidates[k] + " (in the reproducible mode)");
+    }
   }
   if (!missing.empty()) {
     throw CompositionError("coheriq: domain '" + name + "' has no reference implementation of: " +

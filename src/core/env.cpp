@@ -105,6 +105,13 @@ std::string for_each_item(std::string_view value, std::string_view keys, Item it
 
 bool blank(std::string_view value) { return trim(value).empty(); }
 
+std::optional<bool> parse_switch(std::string_view value) {
+  const std::string_view v = trim(value);
+  if (v.empty() || v == "0") return false;
+  if (v == "1") return true;
+  return std::nullopt;
+}
+
 CountStatus parse_count(std::string_view text, std::size_t max, std::size_t& out) {
   if (text.empty() || text.find_first_not_of("0123456789") != std::string_view::npos ||
       text.find_first_not_of('0') == std::string_view::npos) {

@@ -15,6 +15,10 @@ namespace coheriq::detail {
 // Whether `value` is empty or only blanks (spaces and tabs): for every variable the same as unset.
 bool blank(std::string_view value);
 
+// The value of a switch (COHERIQ_REPRODUCIBLE): "1" true, "0", empty or blank false, blanks
+// around the digit ignored; nullopt for anything else.
+std::optional<bool> parse_switch(std::string_view value);
+
 // The value of an engine variable (COHERIQ_ENGINE): comma-separated tokens, blanks (spaces and
 // tabs) around them ignored. A token is an engine name ([A-Za-z0-9_.-]+) or "auto". An empty or
 // blank value gives no tokens (the reference). Throws coheriq::Error naming `variable` on an

@@ -1,5 +1,7 @@
 // What a domain reports about itself: every engine's composition and support on this host, and
 // the domain's state. Never locks, never loads a plugin.
+#include <algorithm>
+
 #include "core/core.hpp"
 
 namespace coheriq::detail {
@@ -18,6 +20,8 @@ DomainStatus domain_status(DomainCore& d) {
   s.locked_by = d.locked_by;
   s.candidates = d.candidates;
   s.classes = d.classes;
+  s.reproducible_env_var = std::string(d.desc.reproducible_env_var);
+  s.reproducible = reproducible_mode(d);
   return s;
 }
 
@@ -37,6 +41,8 @@ std::vector<EngineInfo> engine_infos(DomainCore& d) {
       info.missing_features = c.missing;
       info.missing_host = c.missing_host;
       info.supported = c.host_ok() && c.incoherent.empty();
+      info.reproducible = std::all_of(c.mro.begin(), c.mro.end(),
+                                      [](const Engine* m) { return m->honours_reproducible; });
       info.error = c.incoherent;
       for (std::size_t k = 0; k < d.candidates.size(); ++k) {
         info.providers.push_back({d.candidates[k], c.provider[k]->spec.name});

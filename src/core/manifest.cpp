@@ -152,6 +152,11 @@ Manifest parse_manifest(std::string_view text, std::string_view path) {
           value.front() == '/' ? std::string(value) : directory_of(path) + "/" + std::string(value);
     } else if (key == "abi") {
       m.abi = value;
+    } else if (key == "reproducible") {
+      if (value != "yes" && value != "no") {
+        fail(path, line_no, "reproducible is 'yes' or 'no', got '" + printable(value) + "'");
+      }
+      m.reproducible = value == "yes";
     } else if (key == "overrides") {
       m.overrides = list("overrides");
     } else if (key == "layouts") {
@@ -173,7 +178,7 @@ Manifest parse_manifest(std::string_view text, std::string_view path) {
       fail(path, line_no,
            "unknown key '" + printable(key) +
                "'; keys are domain, name, bases, requires, host, priority, description, library, "
-               "abi, overrides, layouts");
+               "abi, overrides, layouts, reproducible");
     }
     if (end == text.size()) break;
   }

@@ -98,6 +98,7 @@ void load_plugin(Engine& e, const Manifest& m, const DomainCore& d) {
     }
   }
   e.function = std::move(functions);
+  if (m.reproducible) e.reproducible_function = e.function;
   closer.keep = true;  // the library stays loaded for the life of the process
 }
 
@@ -156,6 +157,8 @@ std::unique_ptr<Engine> plugin_engine(DomainCore& d, const Manifest& m) {
     }
     e->function[k] = &declared;
   }
+  e->honours_reproducible = m.reproducible;
+  e->reproducible_function = e->function;
   if (m.abi != d.desc.abi) {
     // The manifest alone is wrong as often as the library: give both cures (the library's own
     // ABI is checked again when it is loaded, so correcting the line cannot run a wrong plugin).

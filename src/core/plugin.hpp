@@ -28,6 +28,8 @@ struct Manifest {
   std::string abi;
   std::vector<std::string> overrides;  // optional: candidates the library overrides
   std::vector<std::pair<std::string, std::string>> layouts;  // optional: class -> layout name
+  bool reproducible = false;  // optional `reproducible = yes`: its kernels follow the domain's
+                              // canonical order, and serve the reproducible mode too
 };
 
 // ------------------------------ Parsing (manifest.cpp)

@@ -16,6 +16,21 @@ bool valid_engine_name(std::string_view name) {
   });
 }
 
+// Each entry of `table` into `function`, by candidate; throws for an unknown candidate.
+void index_table(const DomainCore& d, const OverrideTable& table, const std::string& where,
+                 std::vector<const void*>& function) {
+  for (std::size_t i = 0; i < table.size; ++i) {
+    const Override& o = table.entries[i];
+    const std::size_t k = d.candidate_index(o.candidate);
+    if (k == npos || o.function == nullptr) {
+      throw CompositionError(
+          "coheriq: " + where + " overrides '" + printable(o.candidate) +
+          "', which is not a candidate of the domain; candidates: " + join(d.candidates));
+    }
+    function[k] = o.function;
+  }
+}
+
 }  // namespace
 
 std::unique_ptr<Engine> make_engine(DomainCore& d, const EngineSpec& spec, std::string origin) {
@@ -24,6 +39,7 @@ std::unique_ptr<Engine> make_engine(DomainCore& d, const EngineSpec& spec, std::
   e->origin = std::move(origin);
   if (e->spec.bases.empty() && e->spec.name != REFERENCE) e->spec.bases = {std::string(REFERENCE)};
   e->function.assign(d.candidates.size(), nullptr);
+  e->reproducible_function.assign(d.candidates.size(), nullptr);
   e->defines_layout.assign(d.classes.size(), false);
   const std::string where = engine_of(d, spec.name);
   if (!valid_engine_name(spec.name)) {
@@ -44,17 +60,11 @@ std::unique_ptr<Engine> make_engine(DomainCore& d, const EngineSpec& spec, std::
                            "names: " +
                            join(known_feature_names()) + ". Fix required_features");
   }
-  if (spec.overrides != nullptr) {
-    for (std::size_t i = 0; i < spec.overrides->size; ++i) {
-      const Override& o = spec.overrides->entries[i];
-      const std::size_t k = d.candidate_index(o.candidate);
-      if (k == npos || o.function == nullptr) {
-        throw CompositionError(
-            "coheriq: " + where + " overrides '" + printable(o.candidate) +
-            "', which is not a candidate of the domain; candidates: " + join(d.candidates));
-      }
-      e->function[k] = o.function;
-    }
+  if (spec.overrides != nullptr) index_table(d, *spec.overrides, where, e->function);
+  if (spec.reproducible != nullptr) {
+    index_table(d, *spec.reproducible, where + " (in the reproducible mode)",
+                e->reproducible_function);
+    e->honours_reproducible = true;
   }
   for (const LayoutSpec& l : spec.layouts) {
     const std::size_t c = d.class_index(l.candidate_class);

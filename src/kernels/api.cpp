@@ -469,6 +469,10 @@ void enable_engine(std::string_view engine) { coheriq::enable_engine<Domain>(eng
 
 std::string active_engine() { return coheriq::active_engine<Domain>(); }
 
+void enable_reproducible() { coheriq::enable_reproducible<Domain>(); }
+
+bool reproducible() { return coheriq::reproducible<Domain>(); }
+
 // ------------------------------ BLAS-1 and vector math: sizes checked, then forwarded
 
 #define COHERIQ_KERNELS_FORWARD(op, S, impl, touched, R, params, args) \

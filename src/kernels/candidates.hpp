@@ -8,6 +8,12 @@
 //   constexpr coheriq::Override table[] = {COHERIQ_KERNELS_CANDIDATES(COHERIQ_KERNELS_IMPLEMENT)};
 #define COHERIQ_KERNELS_IMPLEMENT(op, S, impl, touched, R, params, args) \
   coheriq::implement<cand::op##_##S, &impl>(),
+// The same for the reproducible mode: `reproducible::impl`, where the engine's nested namespace
+// `reproducible` declares the kernels whose canonical order differs from the fast one and takes
+// every other by a using-directive of the engine's namespace (qualified lookup finds its own
+// declaration first, the engine's otherwise).
+#define COHERIQ_KERNELS_IMPLEMENT_REPRODUCIBLE(op, S, impl, touched, R, params, args) \
+  coheriq::implement<cand::op##_##S, &reproducible::impl>(),
 
 namespace coheriq::kernels {
 

@@ -65,7 +65,8 @@ std::vector<std::string> names(std::string_view text, std::string_view column) {
 
 }  // namespace
 
-extern const coheriq::OverrideTable overrides;  // its kernels TU
+extern const coheriq::OverrideTable overrides;               // its kernels TU
+extern const coheriq::OverrideTable reproducible_overrides;  // the same, in the reproducible mode
 
 // Its tuning record, for the baseline code that decides around its kernels (the GEMM driver's
 // threads, kernels/tuning_in_effect.hpp); none for an engine of hand-written kernels only.
@@ -137,6 +138,7 @@ coheriq::EngineSpec describe() {
     e.layouts.push_back({std::string(item.substr(0, eq)), std::string(item.substr(eq + 1))});
   }
   e.overrides = &overrides;
+  e.reproducible = &reproducible_overrides;
   return e;
 }
 

@@ -35,7 +35,7 @@
 
 #include <cstddef>
 
-namespace coheriq::kernels::reproducible {
+namespace coheriq::kernels::canonical {
 
 // Partial sums of a reduction: 256 bytes of them (4 zmm, 8 ymm, 16 NEON or 128-bit SVE
 // registers, one 2048-bit SVE register).
@@ -53,4 +53,4 @@ constexpr std::size_t gemm_k_block(std::size_t k) {
   return ((k + blocks - 1) / blocks + 15) / 16 * 16;
 }
 
-}  // namespace coheriq::kernels::reproducible
+}  // namespace coheriq::kernels::canonical

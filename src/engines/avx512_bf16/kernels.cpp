@@ -11,8 +11,10 @@
 // Like every kernels TU: its kernels and `kOwnKernels`, then engines/generic/engine-table.h last,
 // which exports `overrides` (ISA hygiene, docs/engine-guide.md: everything else has internal
 // linkage).
+#include <array>
 #include "engines/generic/namespace.h"  // first: Highway includes the intrinsics headers cleanly
 #include "engines/intrinsics/avx512-dot4-inl.h"
+
 #include "kernels/candidates.hpp"
 
 #if !defined(__AVX512BF16__)
@@ -87,6 +89,10 @@ constexpr coheriq::Override kOwnKernels[] = {
     implement<cand::gemm_workspace_bf16, &GemmWorkspaceBF16>(),
     implement<cand::gemm_bf16, &GemmBF16>(),
 };
+// None of them in the reproducible mode: vdpbf16ps adds each pair of products before the sum and
+// flushes subnormals, which no other engine's order does; the mode runs avx512's generic bf16
+// kernels instead (layout and all, as the coherence rule wants).
+constexpr std::array<coheriq::Override, 0> kOwnReproducibleKernels{};
 
 }  // namespace
 }  // namespace coheriq::kernels::COHERIQ_ENGINE_NS

@@ -93,6 +93,8 @@ constexpr coheriq::Override kOwnKernels[] = {
     implement<cand::gemm_workspace_u8s8s32, &GemmWorkspaceU8S8S32>(),
     implement<cand::gemm_u8s8s32, &GemmU8S8S32>(),
 };
+// All of them in the reproducible mode: integer sums wrapping modulo 2^32 are exact in any order.
+constexpr auto& kOwnReproducibleKernels = kOwnKernels;
 
 }  // namespace
 }  // namespace coheriq::kernels::COHERIQ_ENGINE_NS

@@ -3,8 +3,15 @@
 // or a list of candidate names); it inherits the others from its bases.
 //
 // One rule for every kernels TU: define your kernels and `kOwnKernels` (their override entries, an
-// empty std::array when there are none) in coheriq::kernels::COHERIQ_ENGINE_NS, then include this
-// header last (docs/adding-an-engine.md). src/engines/generic/kernels.cpp is that TU for an engine
+// empty std::array when there are none) in coheriq::kernels::COHERIQ_ENGINE_NS, and
+// `kOwnReproducibleKernels`, those of them that follow the reproducible mode's canonical order
+// (src/kernels/reproducible.hpp; the others are left to the engine's bases in the mode), then
+// include this header last (docs/adding-an-engine.md).
+//
+// The engine exports two tables: `overrides`, and `reproducible_overrides`, its kernels in the
+// reproducible mode: the same rows, each generic kernel from reproducible:: (the canonical
+// versions, engines/generic/reproducible-inl.h, where they differ), the hand-written kernels of
+// kOwnReproducibleKernels. src/engines/generic/kernels.cpp is that TU for an engine
 // with no hand-written kernels.
 //
 // The generic kernels read the engine's tuning record, so they are compiled for an engine that has
@@ -28,6 +35,7 @@
 #include "engines/generic/gemm-inl.h"
 #include "engines/generic/math-inl.h"
 #include "engines/generic/reduced-inl.h"
+#include "engines/generic/reproducible-inl.h"
 #endif
 
 COHERIQ_GENERIC_BEGIN
@@ -42,8 +50,12 @@ using coheriq::implement;
 #ifdef COHERIQ_ENGINE_TUNING
 constexpr coheriq::Override kGenericKernels[] = {
     COHERIQ_KERNELS_CANDIDATES(COHERIQ_KERNELS_IMPLEMENT)};
+// Row for row the same candidates as kGenericKernels.
+constexpr coheriq::Override kGenericReproducible[] = {
+    COHERIQ_KERNELS_CANDIDATES(COHERIQ_KERNELS_IMPLEMENT_REPRODUCIBLE)};
 #else
 constexpr std::array<coheriq::Override, 0> kGenericKernels{};
+constexpr std::array<coheriq::Override, 0> kGenericReproducible{};
 #endif
 
 // ------------------------------ The kernels the engine takes (compile time only)
@@ -129,6 +141,19 @@ constexpr std::size_t CountTaken() {
   return count;
 }
 
+// Every kernel of the reproducible mode's own list is one of the engine's own kernels.
+constexpr bool OwnReproducibleAreOwn() {
+  for (const coheriq::Override& r : kOwnReproducibleKernels) {
+    bool found = false;
+    for (const coheriq::Override& own : kOwnKernels) found = found || own.candidate == r.candidate;
+    if (!found) return false;
+  }
+  return true;
+}
+static_assert(OwnReproducibleAreOwn(),
+              "kOwnReproducibleKernels lists a kernel that is not in kOwnKernels: list the "
+              "engine's own kernels that follow the canonical order, nothing else");
+
 // Sized at least 1, so that an engine with no kernel at all still has a valid array; `count` is
 // the truth.
 struct EngineTable {
@@ -136,24 +161,30 @@ struct EngineTable {
   std::size_t count;
 };
 
-constexpr EngineTable MakeTable() {
+// The engine's own kernels, then the generic kernels its line takes, from `generic` (row for row
+// kGenericKernels' candidates).
+template <class Own, class Generic>
+constexpr EngineTable MakeTable(const Own& own_kernels, const Generic& generic) {
   EngineTable table{};
   std::size_t i = 0;
-  for (const coheriq::Override& own : kOwnKernels) table.entries[i++] = own;
+  for (const coheriq::Override& own : own_kernels) table.entries[i++] = own;
   for (std::size_t g = 0; g < std::size(kGenericKernels); ++g) {
-    if (Taken(g)) table.entries[i++] = kGenericKernels[g];
+    if (Taken(g)) table.entries[i++] = generic[g];
   }
   table.count = i;
   return table;
 }
 
-constexpr EngineTable kEngineTable = MakeTable();
+constexpr EngineTable kEngineTable = MakeTable(kOwnKernels, kGenericKernels);
+constexpr EngineTable kReproducibleTable = MakeTable(kOwnReproducibleKernels, kGenericReproducible);
 
 COHERIQ_GENERIC_END
 
 namespace coheriq::kernels::COHERIQ_ENGINE_NS {
 // The engine's one exported symbol, read by its descriptor (constant-initialized: no code runs).
 extern const coheriq::OverrideTable overrides = {kEngineTable.entries, kEngineTable.count};
+extern const coheriq::OverrideTable reproducible_overrides = {kReproducibleTable.entries,
+                                                              kReproducibleTable.count};
 }  // namespace coheriq::kernels::COHERIQ_ENGINE_NS
 
 #endif  // COHERIQ_ENGINES_GENERIC_ENGINE_TABLE_H_

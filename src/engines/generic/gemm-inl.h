@@ -44,6 +44,7 @@
 #include "engines/generic/namespace.h"  // kTuning.gemm: the engine's MR, NR, KC, MC, NC
 #include "hwy/cache_control.h"          // FlushStream, after the non-temporal stores of pack_b
 #include "kernels/candidates.hpp"
+#include "kernels/reproducible.hpp"
 
 COHERIQ_GENERIC_BEGIN
 
@@ -110,11 +111,21 @@ struct GemmShape {
   static_assert(kScalable || kLanes * sizeof(T) <= 64, "packed B rows must be vector-aligned");
 };
 
+// The KC the k-blocks are cut by: the engine's, or in the reproducible mode (kReproducible) the
+// domain's (kernels/reproducible.hpp), which is at most every engine's, so that the packed panels
+// and stack buffers sized by the engine's KC hold the mode's blocks too. Every GEMM path takes
+// kReproducible down to here, the one place the two modes differ.
+template <class T, bool kReproducible>
+inline constexpr std::size_t kGemmKC =
+    kReproducible ? ::coheriq::kernels::canonical::kGemmKc : GemmShape<T>::kKC;
+
 // Depth of the k-blocks for a product of depth k: the fewest blocks of at most KC, made equal (up
 // to a multiple of 16), so that no short last block costs a whole pass over C for little work.
-template <class T>
+template <class T, bool kReproducible = false>
 constexpr std::size_t GemmKBlock(std::size_t k) {
-  constexpr std::size_t kKC = GemmShape<T>::kKC;
+  constexpr std::size_t kKC = kGemmKC<T, kReproducible>;
+  static_assert(::coheriq::kernels::canonical::kGemmKc <= GemmShape<T>::kKC,
+                "tuning: KC below the reproducible mode's k-block (kernels/reproducible.hpp)");
   const std::size_t blocks = k == 0 ? 1 : (k + kKC - 1) / kKC;
   return GemmRoundUp((k + blocks - 1) / blocks, 16);
 }
@@ -535,7 +546,7 @@ HWY_INLINE void GemmMacroKernel(std::size_t mc, std::size_t nc, std::size_t kc,
 
 // The loop nest of Gemm and GemmPacked. b_packed: op(B) in pack_b's layout, or nullptr to pack
 // each k-block of op(B) into b_work first. a_work holds up to mc_max packed rows of op(A).
-template <class T>
+template <class T, bool kReproducible>
 HWY_INLINE void GemmLoops(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, T alpha,
                           const T* HWY_RESTRICT A, std::size_t lda, const T* HWY_RESTRICT B,
                           std::size_t ldb, const T* HWY_RESTRICT b_packed, T beta,
@@ -544,7 +555,7 @@ HWY_INLINE void GemmLoops(Trans ta, Trans tb, std::size_t m, std::size_t n, std:
   using Shape = GemmShape<T>;
   const std::size_t n_padded = GemmRoundUp(n, Shape::NR());
   const std::size_t nc_max = Shape::NC();
-  const std::size_t k_block = GemmKBlock<T>(k);
+  const std::size_t k_block = GemmKBlock<T, kReproducible>(k);
   for (std::size_t pc = 0; pc < k; pc += k_block) {
     const std::size_t kc = GemmMin(k_block, k - pc);
     // The first k-block applies the caller's beta; later ones accumulate into C.
@@ -568,12 +579,13 @@ HWY_INLINE void GemmLoops(Trans ta, Trans tb, std::size_t m, std::size_t n, std:
 
 // Bytes of the packed A block in Gemm's workspace, a multiple of 64 so that the B k-block after
 // it stays 64-byte aligned.
-template <class T>
+template <class T, bool kReproducible>
 HWY_INLINE std::size_t GemmABlockBytes(std::size_t m, std::size_t k) {
   using Shape = GemmShape<T>;
   const std::size_t rows = GemmMin(GemmRoundUp(m, Shape::kMR), Shape::kMC);
-  return GemmRoundUp(rows * GemmRoundUp(GemmMin(k, GemmKBlock<T>(k)), Shape::kKGroup) * sizeof(T),
-                     64);
+  return GemmRoundUp(
+      rows * GemmRoundUp(GemmMin(k, GemmKBlock<T, kReproducible>(k)), Shape::kKGroup) * sizeof(T),
+      64);
 }
 
 // ------------------------------ Small products: unpacked
@@ -748,7 +760,7 @@ HWY_INLINE typename GemmSmallPlan<T>::Tile GemmSmallTileFor(std::size_t rows) {
 }
 
 // The plan on vectors of D (tb == Trans::T: one vector wide, its columns copied to a panel).
-template <class D, class T = hn::TFromD<D>>
+template <bool kReproducible, class D, class T = hn::TFromD<D>>
 HWY_INLINE GemmSmallPlan<T> GemmSmallPlanOn(D d, Trans ta, Trans tb, std::size_t m, std::size_t n,
                                             std::size_t k, std::size_t lda) {
   // The most rows a tile of one or two vectors holds in the ISA's registers, with the B vectors
@@ -770,7 +782,7 @@ HWY_INLINE GemmSmallPlan<T> GemmSmallPlanOn(D d, Trans ta, Trans tb, std::size_t
   p.a_row = ta == Trans::N ? lda : 1;
   p.a_col = ta == Trans::N ? 1 : lda;
   // The packed path's k-blocks: one block when k fits one.
-  p.k_block = k <= GemmShape<T>::kKC ? k : GemmKBlock<T>(k);
+  p.k_block = k <= kGemmKC<T, kReproducible> ? k : GemmKBlock<T, kReproducible>(k);
   for (std::size_t big = 0; big < 2; ++big) {
     const std::size_t rows = p.q + big == 0 ? 1 : p.q + big;  // q == 0 only for an unused kind
     for (std::size_t last = 0; last < 2; ++last) {
@@ -789,7 +801,7 @@ HWY_INLINE GemmSmallPlan<T> GemmSmallPlanOn(D d, Trans ta, Trans tb, std::size_t
 
 // The plan for a product whose op(B) is as stored (tb == Trans::N): narrow C on a quarter or
 // half vector, down to 128 bits (fixed-width targets of 256 bits and more).
-template <class T>
+template <class T, bool kReproducible>
 HWY_INLINE GemmSmallPlan<T> GemmSmallPlanFor(Trans ta, Trans tb, std::size_t m, std::size_t n,
                                              std::size_t k, std::size_t lda) {
   using Shape = GemmShape<T>;
@@ -798,13 +810,16 @@ HWY_INLINE GemmSmallPlan<T> GemmSmallPlanFor(Trans ta, Trans tb, std::size_t m, 
     constexpr std::size_t kHalf = Shape::kLanes / 2;
     if (tb == Trans::N) {
       if constexpr (kQuarter != 0) {
-        if (n <= kQuarter)
-          return GemmSmallPlanOn(hn::CappedTag<T, kQuarter>(), ta, tb, m, n, k, lda);
+        if (n <= kQuarter) {
+          return GemmSmallPlanOn<kReproducible>(hn::CappedTag<T, kQuarter>(), ta, tb, m, n, k, lda);
+        }
       }
-      if (n <= kHalf) return GemmSmallPlanOn(hn::CappedTag<T, kHalf>(), ta, tb, m, n, k, lda);
+      if (n <= kHalf) {
+        return GemmSmallPlanOn<kReproducible>(hn::CappedTag<T, kHalf>(), ta, tb, m, n, k, lda);
+      }
     }
   }
-  return GemmSmallPlanOn(typename Shape::D(), ta, tb, m, n, k, lda);
+  return GemmSmallPlanOn<kReproducible>(typename Shape::D(), ta, tb, m, n, k, lda);
 }
 
 // One product by its plan. `panel` (k-block x lanes) receives a transposed B's columns.
@@ -862,37 +877,41 @@ HWY_INLINE void GemmSmallProduct(const GemmSmallPlan<T>& p, std::size_t k, T alp
   GemmSmallRun(p, k, alpha, A, B, ldb, beta, C, ldc, static_cast<T*>(nullptr));
 }
 
-template <class T>
+template <class T, bool kReproducible>
 HWY_NOINLINE void GemmSmall(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k,
                             T alpha, const T* A, std::size_t lda, const T* B, std::size_t ldb,
                             T beta, T* C, std::size_t ldc) {
-  GemmSmallProduct(GemmSmallPlanFor<T>(ta, tb, m, n, k, lda), k, alpha, A, B, ldb, beta, C, ldc);
+  GemmSmallProduct(GemmSmallPlanFor<T, kReproducible>(ta, tb, m, n, k, lda), k, alpha, A, B, ldb,
+                   beta, C, ldc);
 }
 
 // ------------------------------ Candidates
+// Each GEMM candidate is a template over kReproducible, false for the engine's table, true for its
+// table of the reproducible mode (engines/generic/reproducible-inl.h).
 
 // The A block, then one packed k-block of op(B).
-template <class T>
+template <class T, bool kReproducible = false>
 std::size_t gemm_workspace(std::size_t m, std::size_t n, std::size_t k) {
   using Shape = GemmShape<T>;
   if (m == 0 || n == 0 || k == 0 || GemmIsSmall<T>(m, n, k)) return 0;
-  return GemmABlockBytes<T>(m, k) +
-         GemmMin(k, GemmKBlock<T>(k)) * GemmRoundUp(n, Shape::NR()) * sizeof(T);
+  return GemmABlockBytes<T, kReproducible>(m, k) +
+         GemmMin(k, GemmKBlock<T, kReproducible>(k)) * GemmRoundUp(n, Shape::NR()) * sizeof(T);
 }
 
-template <class T>
+template <class T, bool kReproducible = false>
 void gemm(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, T alpha, const T* A,
           std::size_t lda, const T* B, std::size_t ldb, T beta, T* C, std::size_t ldc,
           void* workspace) {
   if (m == 0 || n == 0) return;
   if (k == 0) return GemmScaleC(m, n, beta, C, ldc);
-  if (GemmIsSmall<T>(m, n, k))
-    return GemmSmall(ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+  if (GemmIsSmall<T>(m, n, k)) {
+    return GemmSmall<T, kReproducible>(ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+  }
   T* a_work = static_cast<T*>(workspace);
-  T* b_work =
-      reinterpret_cast<T*>(static_cast<unsigned char*>(workspace) + GemmABlockBytes<T>(m, k));
-  GemmLoops<T>(ta, tb, m, n, k, alpha, A, lda, B, ldb, nullptr, beta, C, ldc, a_work,
-               GemmShape<T>::kMC, b_work);
+  T* b_work = reinterpret_cast<T*>(static_cast<unsigned char*>(workspace) +
+                                   GemmABlockBytes<T, kReproducible>(m, k));
+  GemmLoops<T, kReproducible>(ta, tb, m, n, k, alpha, A, lda, B, ldb, nullptr, beta, C, ldc, a_work,
+                              GemmShape<T>::kMC, b_work);
 }
 
 // The packed layout: op(B) in k-blocks of GemmKBlock(k) rows (the last one may be shorter), each a
@@ -905,7 +924,7 @@ std::size_t packed_bytes(std::size_t k, std::size_t n) {
 
 // Part `part` of `parts` is a band of whole panels, in every k-block: each part writes its own
 // bytes of the layout, so the parts may be packed at the same time.
-template <class T>
+template <class T, bool kReproducible = false>
 void pack_b(Trans tb, std::size_t k, std::size_t n, const T* B, std::size_t ldb, void* packed,
             std::size_t part, std::size_t parts) {
   using Shape = GemmShape<T>;
@@ -915,7 +934,7 @@ void pack_b(Trans tb, std::size_t k, std::size_t n, const T* B, std::size_t ldb,
   const std::size_t j0 = panels * part / parts * nr;
   const std::size_t j1 = GemmMin(n, panels * (part + 1) / parts * nr);
   if (j0 >= j1) return;
-  const std::size_t k_block = GemmKBlock<T>(k);
+  const std::size_t k_block = GemmKBlock<T, kReproducible>(k);
   // The columns [j0, j1) of op(B): columns of B, or rows of B when it is transposed.
   const T* const b = tb == Trans::N ? B + j0 : B + j0 * ldb;
   T* const dst = static_cast<T*>(packed);
@@ -937,7 +956,7 @@ void pack_b(Trans tb, std::size_t k, std::size_t n, const T* B, std::size_t ldb,
   if (stream) hwy::FlushStream();
 }
 
-template <class T>
+template <class T, bool kReproducible = false>
 void gemm_packed(Trans ta, std::size_t m, std::size_t n, std::size_t k, T alpha, const T* A,
                  std::size_t lda, const void* packed, T beta, T* C, std::size_t ldc) {
   using Shape = GemmShape<T>;
@@ -945,8 +964,9 @@ void gemm_packed(Trans ta, std::size_t m, std::size_t n, std::size_t k, T alpha,
   if (k == 0) return GemmScaleC(m, n, beta, C, ldc);
   // No workspace here: A is packed one micro-panel at a time into this buffer (2/3 of L1).
   HWY_ALIGN T a_panel[Shape::kMR * Shape::kKC];
-  GemmLoops<T>(ta, Trans::N, m, n, k, alpha, A, lda, nullptr, 0, static_cast<const T*>(packed),
-               beta, C, ldc, a_panel, Shape::kMR, nullptr);
+  GemmLoops<T, kReproducible>(ta, Trans::N, m, n, k, alpha, A, lda, nullptr, 0,
+                              static_cast<const T*>(packed), beta, C, ldc, a_panel, Shape::kMR,
+                              nullptr);
 }
 
 // ------------------------------ Batches
@@ -1015,12 +1035,12 @@ HWY_NOINLINE void GemmSmallBatchTransposedB(const GemmSmallPlan<T>& p, Trans ta,
 
 // Each product as gemm computes it, one after the other, in the caller's workspace (gemm's for
 // this shape); small ones by one plan for the whole batch.
-template <class T, class Operands>
+template <class T, bool kReproducible, class Operands>
 HWY_INLINE void GemmBatch(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, T alpha,
                           std::size_t lda, std::size_t ldb, T beta, std::size_t ldc,
                           std::size_t batch, Operands operands, void* workspace) {
   if (m != 0 && n != 0 && k != 0 && GemmIsSmall<T>(m, n, k)) {
-    const GemmSmallPlan<T> p = GemmSmallPlanFor<T>(ta, tb, m, n, k, lda);
+    const GemmSmallPlan<T> p = GemmSmallPlanFor<T, kReproducible>(ta, tb, m, n, k, lda);
     if (p.transposed_b) {
       return GemmSmallBatchTransposedB(p, ta, m, n, k, alpha, lda, ldb, beta, ldc, batch, operands);
     }
@@ -1031,19 +1051,19 @@ HWY_INLINE void GemmBatch(Trans ta, Trans tb, std::size_t m, std::size_t n, std:
     const T *a, *b;
     T* c;
     operands(i, a, b, c);
-    gemm<T>(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, workspace);
+    gemm<T, kReproducible>(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, workspace);
   }
 }
 
 // A shape the engine runs small gets its tiling worked out once, into the caller's
 // kGemmPlanBytes: GemmPlan's calls then run the tiles and nothing else.
-template <class T>
+template <class T, bool kReproducible = false>
 bool gemm_plan(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, std::size_t lda,
                void* plan) {
   static_assert(sizeof(GemmSmallPlan<T>) <= kGemmPlanBytes && alignof(GemmSmallPlan<T>) <= 16,
                 "a small plan must fit GemmPlan's kGemmPlanBytes");
   if (m == 0 || n == 0 || k == 0 || !GemmIsSmall<T>(m, n, k)) return false;
-  const GemmSmallPlan<T> p = GemmSmallPlanFor<T>(ta, tb, m, n, k, lda);
+  const GemmSmallPlan<T> p = GemmSmallPlanFor<T, kReproducible>(ta, tb, m, n, k, lda);
   __builtin_memcpy(plan, &p, sizeof p);
   return true;
 }
@@ -1056,12 +1076,12 @@ void gemm_planned(const void* plan, std::size_t k, T alpha, const T* A, const T*
   GemmSmallProduct(p, k, alpha, A, B, ldb, beta, C, ldc);
 }
 
-template <class T>
+template <class T, bool kReproducible = false>
 void gemm_batch_strided(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, T alpha,
                         const T* A, std::size_t lda, std::size_t stride_a, const T* B,
                         std::size_t ldb, std::size_t stride_b, T beta, T* C, std::size_t ldc,
                         std::size_t stride_c, std::size_t batch, void* workspace) {
-  GemmBatch(
+  GemmBatch<T, kReproducible>(
       ta, tb, m, n, k, alpha, lda, ldb, beta, ldc, batch,
       [=](std::size_t i, const T*& a, const T*& b, T*& c) {
         a = A + i * stride_a;
@@ -1071,11 +1091,11 @@ void gemm_batch_strided(Trans ta, Trans tb, std::size_t m, std::size_t n, std::s
       workspace);
 }
 
-template <class T>
+template <class T, bool kReproducible = false>
 void gemm_batch(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, T alpha,
                 const T* const* A, std::size_t lda, const T* const* B, std::size_t ldb, T beta,
                 T* const* C, std::size_t ldc, std::size_t batch, void* workspace) {
-  GemmBatch(
+  GemmBatch<T, kReproducible>(
       ta, tb, m, n, k, alpha, lda, ldb, beta, ldc, batch,
       [=](std::size_t i, const T*& a, const T*& b, T*& c) {
         a = A[i];

@@ -14,6 +14,7 @@
 namespace coheriq::kernels::COHERIQ_ENGINE_NS {
 namespace {
 constexpr std::array<coheriq::Override, 0> kOwnKernels{};  // no hand-written kernels
+constexpr std::array<coheriq::Override, 0> kOwnReproducibleKernels{};
 }  // namespace
 }  // namespace coheriq::kernels::COHERIQ_ENGINE_NS
 

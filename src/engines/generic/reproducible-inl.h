@@ -1,0 +1,529 @@
+// The generic kernels of the reproducible mode: those whose fast order follows the vector width,
+// written again in the domain's canonical order (kernels/reproducible.hpp), in the nested
+// namespace `reproducible` that engine-table.h builds the mode's table from. Every other kernel
+// is already the same on every engine (elementwise, the vector math, the level 2 and 3 built on
+// these) and reaches the table through the using-directive below.
+//
+// The canonical reductions on P partials (256 bytes of them): an engine holds them in kV vectors
+// of its width, kV · Lanes = P (4 zmm, 8 ymm, 16 NEON registers; on SVE as many as the run-time
+// length needs: Highway uses its power-of-two part, so kV is 1, 2, 4, 8 or 16). Term i of a
+// reduction goes to partial i mod P, that is lane i mod Lanes of vector (i mod P) / Lanes, whole
+// blocks of P terms straight from memory; the last, partial block from a copy padded with zeros
+// (a zero term leaves a partial unchanged: no masked loads, whose Highway 1.0.3 forms may read
+// past the data for narrow lanes). Chunked inputs (strided, widened) carry the partials from chunk
+// to chunk in memory, each chunk a whole number of blocks. The halving tree adds vectors kV/2
+// apart, then kV/4, ..., then the lanes of the last vector in halves: the same additions in the
+// same order on every width.
+//
+// Compiled in every engine's kernels TU, like the generic kernels it follows (ISA hygiene as
+// blas1-inl.h: no std:: calls on scalars).
+#ifndef COHERIQ_ENGINES_GENERIC_REPRODUCIBLE_INL_H_
+#define COHERIQ_ENGINES_GENERIC_REPRODUCIBLE_INL_H_
+
+#include <complex>
+#include <cstddef>
+#include <type_traits>
+
+#include "engines/generic/blas1-inl.h"
+#include "engines/generic/blas2-inl.h"
+#include "engines/generic/gemm-inl.h"
+#include "engines/generic/namespace.h"
+#include "engines/generic/reduced-inl.h"
+#include "kernels/reproducible.hpp"
+
+COHERIQ_GENERIC_BEGIN
+
+namespace reproducible {
+
+// Every generic kernel not declared again below.
+using namespace ::coheriq::kernels::COHERIQ_ENGINE_NS;
+namespace engine = ::coheriq::kernels::COHERIQ_ENGINE_NS;
+namespace canon = ::coheriq::kernels::canonical;
+
+template <class T>
+inline constexpr std::size_t kP = canon::kPartials<T>;
+
+// ------------------------------ The partials and the tree
+
+// The P partials between the chunks of a reduction.
+template <class T>
+struct Partials {
+  alignas(64) T s[kP<T>] = {};
+};
+
+// X(v) for each of the at most 16 partial vectors (vectors past kV are dead code).
+#define COHERIQ_REPRO_VECTORS(X) \
+  X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13) X(14) X(15)
+
+// f(d, kV) with kV (an integral_constant) the vectors of d that hold the P partials of T.
+template <class T, class F>
+HWY_INLINE decltype(auto) OnPartialVectors(F f) {
+  const hn::ScalableTag<T> d;
+#if HWY_HAVE_SCALABLE
+  switch (kP<T> / hn::Lanes(d)) {
+    case 1:
+      return f(d, std::integral_constant<std::size_t, 1>());
+    case 2:
+      return f(d, std::integral_constant<std::size_t, 2>());
+    case 4:
+      return f(d, std::integral_constant<std::size_t, 4>());
+    case 8:
+      return f(d, std::integral_constant<std::size_t, 8>());
+    default:
+      return f(d, std::integral_constant<std::size_t, 16>());
+  }
+#else
+  constexpr std::size_t kV = kP<T> / hn::MaxLanes(hn::ScalableTag<T>());
+  static_assert(kV >= 1 && kV <= 16 && kV * hn::MaxLanes(hn::ScalableTag<T>()) == kP<T>,
+                "the partials must fill 1 to 16 vectors");
+  return f(d, std::integral_constant<std::size_t, kV>());
+#endif
+}
+
+// Adds `blocks` whole blocks of P terms to the partials s: term(acc, i) adds the Lanes(d) terms
+// from element i (a multiple of Lanes(d)) to the vector acc.
+template <std::size_t kV, class D, class Term>
+HWY_INLINE void AddBlocks(D d, std::size_t blocks, Term term, hn::TFromD<D>* HWY_RESTRICT s) {
+  const std::size_t lanes = hn::Lanes(d);
+#define COHERIQ_REPRO_LOAD(v)               \
+  [[maybe_unused]] auto a##v = hn::Zero(d); \
+  if constexpr (v < kV) a##v = hn::Load(d, s + v * lanes);
+  COHERIQ_REPRO_VECTORS(COHERIQ_REPRO_LOAD)
+#undef COHERIQ_REPRO_LOAD
+  for (std::size_t b = 0; b < blocks; ++b) {
+    const std::size_t base = b * kV * lanes;
+#define COHERIQ_REPRO_TERM(v) \
+  if constexpr (v < kV) a##v = term(a##v, base + v * lanes);
+    COHERIQ_REPRO_VECTORS(COHERIQ_REPRO_TERM)
+#undef COHERIQ_REPRO_TERM
+  }
+#define COHERIQ_REPRO_STORE(v) \
+  if constexpr (v < kV) hn::Store(a##v, d, s + v * lanes);
+  COHERIQ_REPRO_VECTORS(COHERIQ_REPRO_STORE)
+#undef COHERIQ_REPRO_STORE
+}
+
+// The halving tree down to `keep` partials (1, or 2 for the complex dots' even and odd sums),
+// into out[0, keep).
+template <std::size_t kV, class D, class T = hn::TFromD<D>>
+HWY_INLINE void Tree(D d, const T* HWY_RESTRICT s, std::size_t keep, T* out) {
+  const std::size_t lanes = hn::Lanes(d);
+#define COHERIQ_REPRO_LOAD(v)               \
+  [[maybe_unused]] auto a##v = hn::Zero(d); \
+  if constexpr (v < kV) a##v = hn::Load(d, s + v * lanes);
+  COHERIQ_REPRO_VECTORS(COHERIQ_REPRO_LOAD)
+#undef COHERIQ_REPRO_LOAD
+  // Vectors half the remaining count apart: partial j += partial j + h for h >= Lanes.
+  if constexpr (kV >= 16) {
+    a0 = hn::Add(a0, a8), a1 = hn::Add(a1, a9), a2 = hn::Add(a2, a10), a3 = hn::Add(a3, a11);
+    a4 = hn::Add(a4, a12), a5 = hn::Add(a5, a13), a6 = hn::Add(a6, a14), a7 = hn::Add(a7, a15);
+  }
+  if constexpr (kV >= 8) {
+    a0 = hn::Add(a0, a4), a1 = hn::Add(a1, a5), a2 = hn::Add(a2, a6), a3 = hn::Add(a3, a7);
+  }
+  if constexpr (kV >= 4) a0 = hn::Add(a0, a2), a1 = hn::Add(a1, a3);
+  if constexpr (kV >= 2) a0 = hn::Add(a0, a1);
+  // Then the lanes of the last vector, in halves.
+  HWY_ALIGN T lane[hn::MaxLanes(D())];
+  hn::Store(a0, d, lane);
+  for (std::size_t h = lanes / 2; h >= keep; h /= 2) {
+    for (std::size_t j = 0; j < h; ++j) lane[j] = lane[j] + lane[j + h];
+  }
+  for (std::size_t j = 0; j < keep; ++j) out[j] = lane[j];
+}
+
+#undef COHERIQ_REPRO_VECTORS
+
+// Adds the n terms step(acc, x_i, y_i) to the partials p (element 0 of x and y is term 0 of
+// p's block: callers chunk at multiples of P). y may be x.
+template <class T, class Step>
+HWY_INLINE void Reduce(std::size_t n, const T* x, const T* y, Step step, Partials<T>& p) {
+  OnPartialVectors<T>([&](auto d, auto kv) HWY_ATTR {
+    constexpr std::size_t kV = decltype(kv)::value;
+    const std::size_t blocks = n / kP<T>;
+    AddBlocks<kV>(
+        d, blocks,
+        [&](auto acc, std::size_t i)
+            HWY_ATTR { return step(acc, hn::LoadU(d, x + i), hn::LoadU(d, y + i)); },
+        p.s);
+    const std::size_t done = blocks * kP<T>;
+    if (done == n) return;
+    HWY_ALIGN T bx[kP<T>] = {};
+    HWY_ALIGN T by[kP<T>] = {};
+    for (std::size_t i = done; i < n; ++i) {
+      bx[i - done] = x[i];
+      by[i - done] = y[i];
+    }
+    AddBlocks<kV>(
+        d, 1,
+        [&](auto acc, std::size_t i)
+            HWY_ATTR { return step(acc, hn::Load(d, bx + i), hn::Load(d, by + i)); },
+        p.s);
+  });
+}
+
+template <class T>
+HWY_INLINE T Total(const Partials<T>& p) {
+  T out[1];
+  OnPartialVectors<T>([&](auto d, auto kv) HWY_ATTR { Tree<decltype(kv)::value>(d, p.s, 1, out); });
+  return out[0];
+}
+
+// The terms of each reduction.
+struct FmaStep {
+  template <class V>
+  HWY_INLINE V operator()(V acc, V a, V b) const {
+    return hn::MulAdd(a, b, acc);
+  }
+};
+struct AddStep {
+  template <class V>
+  HWY_INLINE V operator()(V acc, V a, V) const {
+    return hn::Add(acc, a);
+  }
+};
+struct AbsStep {
+  template <class V>
+  HWY_INLINE V operator()(V acc, V a, V) const {
+    return hn::Add(acc, hn::Abs(a));
+  }
+};
+struct SquareStep {
+  template <class V>
+  HWY_INLINE V operator()(V acc, V a, V) const {
+    return hn::MulAdd(a, a, acc);
+  }
+};
+// (x·scale_a·scale_b)², nrm2's rescaled sum of squares.
+template <class T>
+struct ScaledSquareStep {
+  T scale_a, scale_b;
+  template <class V>
+  HWY_INLINE V operator()(V acc, V a, V) const {
+    const hn::DFromV<V> d;
+    a = hn::Mul(hn::Mul(a, hn::Set(d, scale_a)), hn::Set(d, scale_b));
+    return hn::MulAdd(a, a, acc);
+  }
+};
+
+// The n elements of two vectors of any increments, a chunk of kStridedChunk (a multiple of P)
+// at a time: use(len, xs, ys) with contiguous copies (or the vectors themselves when contiguous).
+template <class T, class Use>
+HWY_INLINE void EachChunk(std::size_t n, const T* x, std::ptrdiff_t incx, const T* y,
+                          std::ptrdiff_t incy, Use use) {
+  static_assert(kStridedChunk % kP<T> == 0, "chunks are whole blocks of partials");
+  if (incx == 1 && incy == 1) return use(n, x, y);
+  HWY_ALIGN T bx[kStridedChunk];
+  HWY_ALIGN T by[kStridedChunk];
+  for (std::size_t start = 0; start < n; start += kStridedChunk) {
+    const std::size_t len = n - start < kStridedChunk ? n - start : kStridedChunk;
+    const T* xs = ElementPtr(x, incx, start);
+    const T* ys = ElementPtr(y, incy, start);
+    if (incx != 1) {
+      GatherChunk(len, xs, incx, bx);
+      xs = bx;
+    }
+    if (y == x && incy == incx) {
+      ys = xs;
+    } else if (incy != 1) {
+      GatherChunk(len, ys, incy, by);
+      ys = by;
+    }
+    use(len, xs, ys);
+  }
+}
+
+template <class T, class Step>
+HWY_INLINE T ReduceStrided(std::size_t n, const T* x, std::ptrdiff_t incx, const T* y,
+                           std::ptrdiff_t incy, Step step) {
+  Partials<T> p;
+  EachChunk(n, x, incx, y, incy,
+            [&](std::size_t len, const T* xs, const T* ys) { Reduce(len, xs, ys, step, p); });
+  return Total(p);
+}
+
+// ------------------------------ BLAS-1 reductions
+
+template <class T>
+HWY_ATTR T dot(std::size_t n, const T* x, const T* y) {
+  Partials<T> p;
+  Reduce(n, x, y, FmaStep(), p);
+  return Total(p);
+}
+template <class T>
+HWY_ATTR T sum(std::size_t n, const T* x) {
+  Partials<T> p;
+  Reduce(n, x, x, AddStep(), p);
+  return Total(p);
+}
+template <class T>
+HWY_ATTR T asum(std::size_t n, const T* x) {
+  Partials<T> p;
+  Reduce(n, x, x, AbsStep(), p);
+  return Total(p);
+}
+template <class T>
+HWY_ATTR T dot_strided(std::size_t n, const T* x, std::ptrdiff_t incx, const T* y,
+                       std::ptrdiff_t incy) {
+  return ReduceStrided(n, x, incx, y, incy, FmaStep());
+}
+template <class T>
+HWY_ATTR T asum_strided(std::size_t n, const T* x, std::ptrdiff_t incx) {
+  return ReduceStrided(n, x, incx, x, incx, AbsStep());
+}
+template <class T>
+HWY_ATTR T axpy_dot_strided(std::size_t n, T a, const T* x, std::ptrdiff_t incx, T* y,
+                            std::ptrdiff_t incy, const T* v, std::ptrdiff_t incv) {
+  axpy_strided(n, a, x, incx, y, incy);
+  return dot_strided(n, x, incx, v, incv);
+}
+
+// √Σx² as the fast nrm2 (blas1-inl.h), on canonical sums: the sum of squares in T; when it
+// overflowed or may have underflowed, float sums in double (the elements widened a chunk at a
+// time, P of double's partials: element i into partial i mod kPartials<double>), double rescales
+// by a power of two near 1/max|x| (max is exact in any order).
+template <class T>
+HWY_INLINE T Nrm2(std::size_t n, const T* x, std::ptrdiff_t incx) {
+  const T sumsq = ReduceStrided(n, x, incx, x, incx, SquareStep());
+  if (sumsq >= kNrm2SafeMinSumSq<T> && sumsq <= hwy::HighestValue<T>()) return ScalarSqrt(sumsq);
+  if (sumsq != sumsq || n == 0) return sumsq;  // NaN in x; or n == 0 (sumsq == 0)
+  if constexpr (sizeof(T) == 4) {
+    static_assert(kStridedChunk % kP<double> == 0, "chunks are whole blocks of partials");
+    HWY_ALIGN double wide[kStridedChunk];
+    Partials<double> p;
+    EachChunk(n, x, incx, x, incx, [&](std::size_t len, const float* xs, const float*) HWY_ATTR {
+      for (std::size_t i = 0; i < len; ++i) wide[i] = xs[i];
+      Reduce(len, wide, wide, SquareStep(), p);
+    });
+    return static_cast<float>(__builtin_sqrt(Total(p)));
+  } else {
+    const hn::ScalableTag<double> d;
+    double amax = 0.0;
+    EachChunk(n, x, incx, x, incx, [&](std::size_t len, const double* xs, const double*) HWY_ATTR {
+      const double m = MaxAbs(d, len, xs);
+      amax = m > amax ? m : amax;
+    });
+    if (amax == 0.0 || amax > hwy::HighestValue<double>()) return amax;  // all zero, or an Inf
+    int e = 0;
+    __builtin_frexp(amax, &e);
+    const int e_half = e / 2;
+    const ScaledSquareStep<double> step{__builtin_ldexp(1.0, -e_half),
+                                        __builtin_ldexp(1.0, e_half - e)};
+    return __builtin_ldexp(__builtin_sqrt(ReduceStrided(n, x, incx, x, incx, step)), e);
+  }
+}
+template <class T>
+HWY_ATTR T nrm2(std::size_t n, const T* x) {
+  return Nrm2(n, x, 1);
+}
+template <class T>
+HWY_ATTR T nrm2_strided(std::size_t n, const T* x, std::ptrdiff_t incx) {
+  return Nrm2(n, x, incx);
+}
+
+// ------------------------------ Complex dots
+
+// The 2n interleaved reals: A = Σ x·y and B = Σ x·y' (y' = y with each pair swapped) lane by
+// lane, each down to its even and odd sums; dotu = (A0 − A1, B0 + B1), dotc = (A0 + A1, B0 − B1).
+template <bool kConj, class T>
+HWY_INLINE void ComplexDot(std::size_t n, const T* x, std::ptrdiff_t incx, const T* y,
+                           std::ptrdiff_t incy, T* result) {
+  Partials<T> pa, pb;
+  const auto both = [&](std::size_t len, const T* xs, const T* ys) HWY_ATTR {
+    Reduce(2 * len, xs, ys, FmaStep(), pa);
+    Reduce(
+        2 * len, xs, ys,
+        [](auto acc, auto a, auto b)
+            HWY_ATTR { return hn::MulAdd(a, hn::Reverse2(hn::DFromV<decltype(b)>(), b), acc); },
+        pb);
+  };
+  static_assert(2 * kComplexChunk % kP<T> == 0, "chunks are whole blocks of partials");
+  if (incx == 1 && incy == 1) {
+    both(n, x, y);
+  } else {
+    HWY_ALIGN T bx[2 * kComplexChunk];
+    HWY_ALIGN T by[2 * kComplexChunk];
+    for (std::size_t start = 0; start < n; start += kComplexChunk) {
+      const std::size_t len = n - start < kComplexChunk ? n - start : kComplexChunk;
+      const T* xs = ElementPtr(x, 2 * incx, start);
+      const T* ys = ElementPtr(y, 2 * incy, start);
+      if (incx != 1) GatherPairs(len, xs, incx, bx);
+      if (incy != 1) GatherPairs(len, ys, incy, by);
+      both(len, incx == 1 ? xs : bx, incy == 1 ? ys : by);
+    }
+  }
+  T a[2], b[2];
+  OnPartialVectors<T>([&](auto d, auto kv) HWY_ATTR {
+    Tree<decltype(kv)::value>(d, pa.s, 2, a);
+    Tree<decltype(kv)::value>(d, pb.s, 2, b);
+  });
+  result[0] = kConj ? a[0] + a[1] : a[0] - a[1];
+  result[1] = kConj ? b[0] - b[1] : b[0] + b[1];
+}
+
+template <class T>
+HWY_ATTR void dotu_strided(std::size_t n, const std::complex<T>* x, std::ptrdiff_t incx,
+                           const std::complex<T>* y, std::ptrdiff_t incy, std::complex<T>* result) {
+  ComplexDot<false>(n, reinterpret_cast<const T*>(x), incx, reinterpret_cast<const T*>(y), incy,
+                    reinterpret_cast<T*>(result));
+}
+template <class T>
+HWY_ATTR void dotc_strided(std::size_t n, const std::complex<T>* x, std::ptrdiff_t incx,
+                           const std::complex<T>* y, std::ptrdiff_t incy, std::complex<T>* result) {
+  ComplexDot<true>(n, reinterpret_cast<const T*>(x), incx, reinterpret_cast<const T*>(y), incy,
+                   reinterpret_cast<T*>(result));
+}
+
+// ------------------------------ gemv
+
+// As the fast gemv (blas2-inl.h), with Trans::N in chunks of kStridedChunk columns for every
+// increment: y_i = y_i + alpha·D, D the canonical dot of row i's chunk with x's. Trans::T is the
+// same on every width already (each y_j an FMA chain over the rows in order).
+template <class T>
+HWY_ATTR void gemv(Trans op, std::size_t m, std::size_t n, T alpha, const T* A, std::size_t lda,
+                   const T* x, std::ptrdiff_t incx, T beta, T* y, std::ptrdiff_t incy) {
+  if (op == Trans::T) return engine::gemv(op, m, n, alpha, A, lda, x, incx, beta, y, incy);
+  if (m == 0 || n == 0 || (alpha == T{0} && beta == T{1})) return;
+  ScaleByBeta(m, beta, y, incy);
+  if (alpha == T{0}) return;
+  HWY_ALIGN T buffer[kStridedChunk];
+  for (std::size_t start = 0; start < n; start += kStridedChunk) {
+    const std::size_t len = n - start < kStridedChunk ? n - start : kStridedChunk;
+    const T* xs = ElementPtr(x, incx, start);
+    if (incx != 1) {
+      GatherChunk(len, xs, incx, buffer);
+      xs = buffer;
+    }
+    for (std::size_t i = 0; i < m; ++i) {
+      T* yi = ElementPtr(y, incy, i);
+      *yi = *yi + alpha * dot(len, A + i * lda + start, xs);
+    }
+  }
+}
+
+// ------------------------------ GEMM: the domain's k-blocks (gemm-inl.h, kReproducible)
+
+template <class T>
+std::size_t gemm_workspace(std::size_t m, std::size_t n, std::size_t k) {
+  return engine::gemm_workspace<T, true>(m, n, k);
+}
+template <class T>
+void gemm(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, T alpha, const T* A,
+          std::size_t lda, const T* B, std::size_t ldb, T beta, T* C, std::size_t ldc,
+          void* workspace) {
+  engine::gemm<T, true>(ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, workspace);
+}
+// The complex GEMM row (level3, forwarded-inl.h) shares the name: declared here too, so that
+// reproducible::gemm names both overloads.
+template <class T>
+void gemm(Op opa, Op opb, std::size_t m, std::size_t n, std::size_t k, std::complex<T> alpha,
+          const std::complex<T>* A, std::size_t lda, const std::complex<T>* B, std::size_t ldb,
+          std::complex<T> beta, std::complex<T>* C, std::size_t ldc) {
+  engine::gemm<T>(opa, opb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+}
+template <class T>
+void pack_b(Trans tb, std::size_t k, std::size_t n, const T* B, std::size_t ldb, void* packed,
+            std::size_t part, std::size_t parts) {
+  engine::pack_b<T, true>(tb, k, n, B, ldb, packed, part, parts);
+}
+template <class T>
+void gemm_packed(Trans ta, std::size_t m, std::size_t n, std::size_t k, T alpha, const T* A,
+                 std::size_t lda, const void* packed, T beta, T* C, std::size_t ldc) {
+  engine::gemm_packed<T, true>(ta, m, n, k, alpha, A, lda, packed, beta, C, ldc);
+}
+template <class T>
+bool gemm_plan(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, std::size_t lda,
+               void* plan) {
+  return engine::gemm_plan<T, true>(ta, tb, m, n, k, lda, plan);
+}
+template <class T>
+void gemm_batch_strided(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, T alpha,
+                        const T* A, std::size_t lda, std::size_t stride_a, const T* B,
+                        std::size_t ldb, std::size_t stride_b, T beta, T* C, std::size_t ldc,
+                        std::size_t stride_c, std::size_t batch, void* workspace) {
+  engine::gemm_batch_strided<T, true>(ta, tb, m, n, k, alpha, A, lda, stride_a, B, ldb, stride_b,
+                                      beta, C, ldc, stride_c, batch, workspace);
+}
+template <class T>
+void gemm_batch(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, T alpha,
+                const T* const* A, std::size_t lda, const T* const* B, std::size_t ldb, T beta,
+                T* const* C, std::size_t ldc, std::size_t batch, void* workspace) {
+  engine::gemm_batch<T, true>(ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, batch,
+                              workspace);
+}
+
+// ------------------------------ bf16: the f32 kernels on the operands widened (each product
+// exact in float)
+
+HWY_ATTR float dot_bf16(std::size_t n, const bfloat16* x, const bfloat16* y) {
+  const hn::ScalableTag<float> df;
+  const hn::Rebind<hwy::bfloat16_t, decltype(df)> dbf;
+  const std::size_t lanes = hn::Lanes(df);
+  HWY_ALIGN float wx[kStridedChunk];
+  HWY_ALIGN float wy[kStridedChunk];
+  const auto widen = [&](std::size_t len, const bfloat16* from, float* to) HWY_ATTR {
+    std::size_t i = 0;
+    for (; i + lanes <= len; i += lanes) {
+      hn::Store(hn::PromoteTo(df, hn::LoadU(dbf, HwyBF16(from) + i)), df, to + i);
+    }
+    for (; i < len; ++i) to[i] = BF16ToFloat(from[i]);
+  };
+  Partials<float> p;
+  for (std::size_t start = 0; start < n; start += kStridedChunk) {
+    const std::size_t len = n - start < kStridedChunk ? n - start : kStridedChunk;
+    widen(len, x + start, wx);
+    widen(len, y + start, wy);
+    Reduce(len, wx, wy, FmaStep(), p);
+  }
+  return Total(p);
+}
+
+// Every C element by the canonical GEMM: per k-block an FMA chain from zero, then alpha·acc, then
+// beta_b·C plus that (beta_b: the caller's beta for the first block, 1 after; C not read when 0).
+HWY_ATTR void gemm_bf16(std::size_t m, std::size_t n, std::size_t k, float alpha, const bfloat16* A,
+                        std::size_t lda, const bfloat16* B, std::size_t ldb, float beta, float* C,
+                        std::size_t ldc, void* /*work*/) {
+  const hn::ScalableTag<float> df;
+  const hn::Rebind<hwy::bfloat16_t, decltype(df)> dbf;
+  const std::size_t lanes = hn::Lanes(df);
+  const hwy::bfloat16_t* hb = HwyBF16(B);
+  if (k == 0) {
+    for (std::size_t i = 0; i < m; ++i) {
+      for (std::size_t j = 0; j < n; ++j)
+        C[i * ldc + j] = beta == 0.0f ? 0.0f : beta * C[i * ldc + j];
+    }
+    return;
+  }
+  const std::size_t k_block = canon::gemm_k_block(k);
+  for (std::size_t i = 0; i < m; ++i) {
+    const bfloat16* a = A + i * lda;
+    float* c = C + i * ldc;
+    for (std::size_t pc = 0; pc < k; pc += k_block) {
+      const std::size_t kc = k - pc < k_block ? k - pc : k_block;
+      const float block_beta = pc == 0 ? beta : 1.0f;
+      std::size_t j = 0;
+      for (; j + lanes <= n; j += lanes) {
+        auto acc = hn::Zero(df);
+        for (std::size_t p = pc; p < pc + kc; ++p) {
+          acc = hn::MulAdd(hn::Set(df, BF16ToFloat(a[p])),
+                           hn::PromoteTo(df, hn::LoadU(dbf, hb + p * ldb + j)), acc);
+        }
+        StoreScaled(df, acc, alpha, block_beta, c + j);
+      }
+      for (; j < n; ++j) {
+        float acc = 0.0f;
+        for (std::size_t p = pc; p < pc + kc; ++p) {
+          acc = ScalarFma(BF16ToFloat(a[p]), BF16ToFloat(B[p * ldb + j]), acc);
+        }
+        const float t = alpha * acc;
+        c[j] = block_beta == 0.0f ? t : ScalarFma(block_beta, c[j], t);
+      }
+    }
+  }
+}
+
+}  // namespace reproducible
+
+COHERIQ_GENERIC_END
+
+#endif  // COHERIQ_ENGINES_GENERIC_REPRODUCIBLE_INL_H_
