@@ -65,6 +65,8 @@ json to_json(const HostInfo& h, const std::vector<DomainReport>& domains) {
                {"engine", d.status.engine},
                {"reason", d.status.reason},
                {"locked_by", d.status.locked_by},
+               {"reproducible_env_var", d.status.reproducible_env_var},
+               {"reproducible", d.status.reproducible},
                {"candidates", d.status.candidates},
                {"classes", d.status.classes}};
     if (!d.status_error.empty()) jd["error"] = d.status_error;
@@ -78,6 +80,7 @@ json to_json(const HostInfo& h, const std::vector<DomainReport>& domains) {
                  {"missing_features", e.missing_features},
                  {"missing_host", e.missing_host},
                  {"supported", e.supported},
+                 {"reproducible", e.reproducible},
                  {"priority", e.priority},
                  {"origin", e.origin}};
       je["providers"] = json::object();
@@ -142,6 +145,13 @@ void print_text(const HostInfo& h, const std::vector<DomainReport>& domains) {
     } else {
       std::cout << "  selection: " << shown(d.status.engine) << " (" << shown(d.status.reason)
                 << "; " << shown(d.status.state) << ")\n";
+      if (!d.status.reproducible_env_var.empty()) {
+        std::cout << "  reproducible mode: "
+                  << (d.status.reproducible ? "on: every engine marked 'reproducible' gives the "
+                                              "same bits"
+                                            : "off")
+                  << " (" << shown(d.status.reproducible_env_var) << ")\n";
+      }
     }
     // Column widths from the contents, so a long name or plugin path never runs into the next
     // column.
@@ -153,7 +163,11 @@ void print_text(const HostInfo& h, const std::vector<DomainReport>& domains) {
     std::cout << "  engines, highest priority first:\n";
     for (const EngineInfo& e : d.engines) {
       std::cout << "    " << pad(shown(e.name), width)
-                << pad(e.supported ? "supported" : "unsupported", 13) << "priority "
+                << pad(e.supported ? "supported" : "unsupported", 13)
+                << (d.status.reproducible_env_var.empty() ? ""
+                    : e.reproducible                      ? "reproducible  "
+                                                          : "fast only     ")
+                << "priority "
                 << pad(std::to_string(e.priority), 5) << pad(shown(e.origin), origin_width)
                 << "mro: " << joined(e.mro, " -> ") << "\n";
       if (!e.description.empty()) std::cout << "      " << shown(e.description) << "\n";

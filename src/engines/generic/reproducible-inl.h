@@ -27,6 +27,7 @@
 #include "engines/generic/blas1-inl.h"
 #include "engines/generic/blas2-inl.h"
 #include "engines/generic/gemm-inl.h"
+#include "engines/generic/math-inl.h"
 #include "engines/generic/namespace.h"
 #include "engines/generic/reduced-inl.h"
 #include "kernels/reproducible.hpp"
@@ -519,6 +520,130 @@ HWY_ATTR void gemm_bf16(std::size_t m, std::size_t n, std::size_t k, float alpha
         c[j] = block_beta == 0.0f ? t : ScalarFma(block_beta, c[j], t);
       }
     }
+  }
+}
+
+// ------------------------------ softmax and log_softmax: the sum of the exponentials
+
+// Σ e_i in double (e_i widened), kPartials<double> partials held in memory, term i into partial
+// i mod P as the exponentials arrive (a vector of the T lanes from element i, i a multiple of the
+// lane count); float terms by plain double additions, double terms with their rounding errors
+// (each partial a pair hi + lo, TwoSum). The halving tree then combines the partials (pairs:
+// (h, e) = TwoSum(h_j, h_j+h), l_j = (l_j + l_j+h) + e) into hi + lo.
+template <class T>
+struct ExpSumCanonical {
+  static constexpr std::size_t kPd = kP<double>;
+  alignas(64) double hi[kPd] = {};
+  alignas(64) double lo[kPd] = {};
+
+  // The Lanes(d) exponentials of elements [i, i + lanes), zero past the data.
+  template <class V>
+  HWY_INLINE void Add(std::size_t i, V e) {
+    if constexpr (sizeof(T) == 4) {
+      // Each half of the float lanes is one vector of doubles (the same lane count).
+      const hn::Half<hn::DFromV<V>> dh;
+      const hn::Rebind<double, decltype(dh)> dw;
+      const auto add = [&](std::size_t at, auto w) HWY_ATTR {
+        double* h = hi + at % kPd;
+        hn::StoreU(hn::Add(hn::LoadU(dw, h), w), dw, h);
+      };
+      add(i, hn::PromoteTo(dw, hn::LowerHalf(dh, e)));
+      add(i + hn::Lanes(dh), hn::PromoteTo(dw, hn::UpperHalf(dh, e)));
+    } else {
+      const HwyOps<double> o;
+      double* h = hi + i % kPd;
+      double* l = lo + i % kPd;
+      V err;
+      const V sum = math::TwoSum(o, hn::LoadU(o.d, h), e, err);
+      hn::StoreU(sum, o.d, h);
+      hn::StoreU(hn::Add(hn::LoadU(o.d, l), err), o.d, l);
+    }
+  }
+
+  HWY_INLINE void Total(double& total_hi, double& total_lo) {
+    const math::ScalarOps<double, HwyOps<double>> so;
+    for (std::size_t h = kPd / 2; h >= 1; h /= 2) {
+      for (std::size_t j = 0; j < h; ++j) {
+        if constexpr (sizeof(T) == 4) {
+          hi[j] = hi[j] + hi[j + h];
+        } else {
+          double err;
+          hi[j] = math::TwoSum(so, hi[j], hi[j + h], err);
+          lo[j] = (lo[j] + lo[j + h]) + err;
+        }
+      }
+    }
+    total_hi = hi[0];
+    total_lo = lo[0];
+  }
+};
+
+// As the fast softmax (math-inl.h), the sum canonical.
+template <class T>
+HWY_ATTR void softmax(std::size_t n, const T* x, T* y) {
+  if (n == 0) return;
+  const HwyOps<T> o;
+  const auto d = o.d;
+  using V = typename HwyOps<T>::V;
+  const std::size_t N = hn::Lanes(d);
+  ExpSumCanonical<T> sum;
+  ShiftedExps(
+      o, n, x, NegMax(o, n, x),
+      [&](std::size_t i, V, V e) HWY_ATTR {
+        hn::BlendedStore(e, hn::FirstN(d, HWY_MIN(n - i, N)), d, y + i);
+        sum.Add(i, e);
+      },
+      [&](std::size_t i, V, V ea, V, V eb) HWY_ATTR {
+        hn::StoreU(ea, d, y + i);
+        hn::StoreU(eb, d, y + i + N);
+        sum.Add(i, ea);
+        sum.Add(i + N, eb);
+      });
+  double hi, lo;
+  sum.Total(hi, lo);
+  scal(n, static_cast<T>(1.0 / (hi + lo)), y);
+}
+
+// As the fast log_softmax (math-inl.h), the sum of the exponentials below the maximum canonical
+// (the count of entries at the maximum is exact in any order).
+template <class T>
+HWY_ATTR void log_softmax(std::size_t n, const T* x, T* y) {
+  if (n == 0) return;
+  const HwyOps<T> o;
+  const auto d = o.d;
+  using V = typename HwyOps<T>::V;
+  const std::size_t N = hn::Lanes(d);
+  const V neg_max = NegMax(o, n, x);
+  ExpSumCanonical<T> rest;
+  V count = hn::Zero(d);
+  const V one = hn::Set(d, T(1));
+  const auto below = [&](V diff, V e) HWY_ATTR {
+    const auto at_max = hn::Eq(diff, hn::Zero(d));
+    count = hn::Add(count, hn::IfThenElseZero(at_max, one));
+    return hn::IfThenZeroElse(at_max, e);  // NaN stays, so that it poisons the sum
+  };
+  ShiftedExps(
+      o, n, x, neg_max,
+      [&](std::size_t i, V diff, V e) HWY_ATTR { rest.Add(i, below(diff, e)); },
+      [&](std::size_t i, V diff_a, V ea, V diff_b, V eb) HWY_ATTR {
+        rest.Add(i, below(diff_a, ea));
+        rest.Add(i + N, below(diff_b, eb));
+      });
+  double hi, lo;
+  rest.Total(hi, lo);
+  const double total_count = static_cast<double>(hn::GetLane(hn::SumOfLanes(d, count)));
+  const HwyOps<double> wo;
+  const double sum_less_one = math::LogSoftmax::SumLessOne(hi, lo, total_count);
+  const double log_sum_wide = hn::GetLane(math::Log1p::General(wo, wo.Set(sum_less_one)));
+  const V log_sum = hn::Set(d, static_cast<T>(log_sum_wide));
+  std::size_t i = 0;
+  for (; i + N <= n; i += N) {
+    hn::StoreU(math::LogSoftmax::Of(o, hn::LoadU(d, x + i), neg_max, log_sum), d, y + i);
+  }
+  if (i < n) {
+    const auto mask = hn::FirstN(d, HWY_MIN(n - i, N));
+    const V v = hn::MaskedLoad(mask, d, x + i);
+    hn::BlendedStore(math::LogSoftmax::Of(o, v, neg_max, log_sum), mask, d, y + i);
   }
 }
 
