@@ -8,6 +8,10 @@
 //   constexpr coheriq::Override table[] = {COHERIQ_KERNELS_CANDIDATES(COHERIQ_KERNELS_IMPLEMENT)};
 #define COHERIQ_KERNELS_IMPLEMENT(op, S, impl, touched, R, params, args) \
   coheriq::implement<cand::op##_##S, &impl>(),
+// The same in the reproducible mode, from the reference engine's reproducible:: (which names the
+// mode's kernel of every row: reference/reproducible.hpp).
+#define COHERIQ_KERNELS_IMPLEMENT_REPRODUCIBLE(op, S, impl, touched, R, params, args) \
+  coheriq::implement<cand::op##_##S, &reproducible::impl>(),
 
 namespace coheriq::kernels {
 
