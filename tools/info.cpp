@@ -167,9 +167,8 @@ void print_text(const HostInfo& h, const std::vector<DomainReport>& domains) {
                 << (d.status.reproducible_env_var.empty() ? ""
                     : e.reproducible                      ? "reproducible  "
                                                           : "fast only     ")
-                << "priority "
-                << pad(std::to_string(e.priority), 5) << pad(shown(e.origin), origin_width)
-                << "mro: " << joined(e.mro, " -> ") << "\n";
+                << "priority " << pad(std::to_string(e.priority), 5)
+                << pad(shown(e.origin), origin_width) << "mro: " << joined(e.mro, " -> ") << "\n";
       if (!e.description.empty()) std::cout << "      " << shown(e.description) << "\n";
       if (!e.missing_features.empty()) {
         std::cout << "      missing: " << joined(e.missing_features) << "\n";

@@ -65,7 +65,9 @@ struct Domain {
   using candidates =
       coheriq::list_tail<coheriq::list<void COHERIQ_KERNELS_CANDIDATES(COHERIQ_KERNELS_TAG_NAME)>>;
 #undef COHERIQ_KERNELS_TAG_NAME
-  static const coheriq::OverrideTable& reference();           // src/reference
+  static const coheriq::OverrideTable& reference();  // src/reference
+  // src/reference: the reference engine in the reproducible mode.
+  static const coheriq::OverrideTable& reference_reproducible();
   static std::vector<coheriq::EngineSpec> builtin_engines();  // the generated registry
   // COHERIQ_NUM_THREADS, checked at the first use (src/kernels/threads.cpp).
   static void check_settings();

@@ -8,8 +8,8 @@
 //   increasing i: s = s + t (sum: t = x_i; asum: t = |x_i|), or s = fma(x_i, y_i, s) (dot; the sum
 //   of squares of nrm2: fma(x_i, x_i, s)); then the halving tree: for h = P/2, P/4, ..., 1, s_j =
 //   s_j + s_{j+h} for every j < h; the result is s_0.
-//   A partial is never -0 (it starts at +0, and IEEE addition gives -0 only from two -0), so a
-//   term of +0 changes nothing: vector code may pad the last block with zeros.
+//   The terms are padded with zeros to a multiple of P (s + 0, which turns a partial of -0, left
+//   by a product that underflowed to -0, into +0): vector code pads its last block with zeros.
 //   Strided forms reduce the same terms (element i of the vector is t_i). Complex dots reduce
 //   the 2n interleaved reals: A_i = fma(x_i, y_i, A) and B_i = fma(x_i, y'_i, B), y' being y with
 //   the real and imaginary part of each element swapped, each into P partials of the real type
@@ -25,10 +25,21 @@
 // for the others. k == 0: C = beta·C (0 when beta == 0). The bf16 GEMM is this GEMM on its
 // operands widened to float (each product exact); dot_bf16 is dot on them. The integer kernels
 // (dot_u8s8, gemm_u8s8s32) are exact: int32 sums wrap modulo 2^32 in any order.
-// Everything else is elementwise or built on these (the level 2 and 3 in the mode are the
-// blocked forms of src/kernels/level2.cpp and level3.cpp on every engine, the reference
-// included), and the vector math is one algorithm for every engine already; softmax's and
-// log_softmax's sums are reductions as above.
+//
+// Also canonical: nrm2, the canonical sum of squares in T, and when that is not within [2^-80,
+// max] (f32) or [2^-900, max] (f64) the fast kernels' fallbacks: f32 sums the squares in double
+// on kPartials<double> partials, f64 rescales by two powers of two near 1/max|x| (the maximum is
+// exact in any order). gemv N: its columns in chunks of kGemvChunk, y_i = y_i + alpha·D per chunk
+// (alpha·D rounded, then the sum), D the canonical dot of row i's chunk with x's; gemv T is an FMA
+// chain per y_j over the rows in order, the same on every width. softmax and log_softmax: the
+// exponentials as always, their sum in double on kPartials<double> partials (term i into partial
+// i mod 32, padded with zeros; f32 terms added, f64 terms as pairs hi + lo with TwoSum: (hi, e) =
+// TwoSum(hi, t), lo = lo + e; the tree adds pairs likewise: (h, e) = TwoSum(h_j, h_j+h), l_j =
+// (l_j + l_j+h) + e), the result hi + lo as the fast kernels use it.
+// Everything else is elementwise (one FMA where the generic kernels fuse, the reference with
+// std::fma) or built on these: in the mode the level 2 and 3 are the blocked forms of
+// src/kernels/level2.cpp and level3.cpp on every engine, the reference included, and the vector
+// math is one algorithm for every engine already.
 //
 // Plain constants, no code: safe to include from baseline and ISA translation units alike.
 #pragma once
@@ -45,6 +56,9 @@ inline constexpr std::size_t kPartials = 256 / sizeof(T);
 // The GEMM's k-block in the mode, at most: the smallest KC of the built-in engines (neon, sve),
 // so that no engine's packed panels or stack buffers outgrow what its own blocking sized.
 inline constexpr std::size_t kGemmKc = 256;
+
+// gemv N's column chunk (the strided kernels' chunk, a multiple of every kPartials).
+inline constexpr std::size_t kGemvChunk = 1024;
 
 // The depth of the mode's k-blocks for a product of depth k: the fewest blocks of at most kGemmKc,
 // made equal up to a multiple of 16 (the normal mode's rule, with the domain's KC).

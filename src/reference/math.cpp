@@ -5,7 +5,9 @@
 // allowed.
 #include <cstddef>
 #include <limits>
+#include <type_traits>
 
+#include "kernels/reproducible.hpp"
 #include "math/activation.h"
 #include "math/erf.h"
 #include "math/exp.h"
@@ -16,6 +18,7 @@
 #include "math/scalar.h"
 #include "math/trig.h"
 #include "reference/reference.hpp"
+#include "reference/reproducible.hpp"
 
 #include <coheriq/kernels_domain.hpp>
 
@@ -233,6 +236,102 @@ void log_softmax(std::size_t n, const T* x, T* y) {
   const T log_sum = static_cast<T>(math::Log1p::General(math::ScalarOps<double>{}, sum_less_one));
   for (std::size_t i = 0; i < n; ++i) y[i] = math::LogSoftmax::Of(o, x[i], neg_max, log_sum);
 }
+
+// ------------------------------ The reproducible mode: the sum in the canonical order
+
+namespace reproducible {
+namespace {
+
+// Σ of the terms in double on kPartials<double> partials, term i into partial i mod P, then the
+// halving tree (kernels/reproducible.hpp): float exponentials added, double ones as hi + lo pairs
+// (TwoSum), the tree adding pairs likewise. No term is -0 and no partial becomes -0, so the
+// padding to a multiple of P the vector code does changes nothing and is left out.
+template <class T>
+class CanonicalSum {
+ public:
+  void add(std::size_t i, double v) {
+    const std::size_t j = i % kP;
+    if constexpr (std::is_same_v<T, float>) {
+      hi_[j] = hi_[j] + v;
+    } else {
+      double err;
+      hi_[j] = math::TwoSum(math::ScalarOps<double>{}, hi_[j], v, err);
+      lo_[j] = lo_[j] + err;
+    }
+  }
+  void total(double& hi, double& lo) {
+    for (std::size_t h = kP / 2; h >= 1; h /= 2) {
+      for (std::size_t j = 0; j < h; ++j) {
+        if constexpr (std::is_same_v<T, float>) {
+          hi_[j] = hi_[j] + hi_[j + h];
+        } else {
+          double err;
+          hi_[j] = math::TwoSum(math::ScalarOps<double>{}, hi_[j], hi_[j + h], err);
+          lo_[j] = (lo_[j] + lo_[j + h]) + err;
+        }
+      }
+    }
+    hi = hi_[0];
+    lo = lo_[0];
+  }
+
+ private:
+  static constexpr std::size_t kP = ::coheriq::kernels::canonical::kPartials<double>;
+  double hi_[kP] = {};
+  double lo_[kP] = {};
+};
+
+}  // namespace
+
+// The normal softmax's passes, the sum canonical.
+template <class T>
+void softmax(std::size_t n, const T* x, T* y) {
+  if (n == 0) return;
+  const T neg_max = -largest_of(n, x);
+  CanonicalSum<T> sum;
+  for (std::size_t i = 0; i < n; ++i) {
+    T diff;
+    y[i] = shifted_exp(x[i], neg_max, diff);
+    sum.add(i, y[i]);
+  }
+  double hi, lo;
+  sum.total(hi, lo);
+  const T scale = static_cast<T>(1.0 / (hi + lo));
+  for (std::size_t i = 0; i < n; ++i) y[i] *= scale;
+}
+
+// The normal log_softmax's passes, the sum of the exponentials below the maximum canonical (an
+// entry at the maximum is a zero term: it keeps its index).
+template <class T>
+void log_softmax(std::size_t n, const T* x, T* y) {
+  if (n == 0) return;
+  const math::ScalarOps<T> o;
+  const T neg_max = -largest_of(n, x);
+  CanonicalSum<T> rest;
+  double count = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    T diff;
+    const T e = shifted_exp(x[i], neg_max, diff);
+    if (diff == 0) {
+      count += 1;
+      rest.add(i, 0.0);
+    } else {
+      rest.add(i, e);
+    }
+  }
+  double hi, lo;
+  rest.total(hi, lo);
+  const double sum_less_one = math::LogSoftmax::SumLessOne(hi, lo, count);
+  const T log_sum = static_cast<T>(math::Log1p::General(math::ScalarOps<double>{}, sum_less_one));
+  for (std::size_t i = 0; i < n; ++i) y[i] = math::LogSoftmax::Of(o, x[i], neg_max, log_sum);
+}
+
+template void softmax<float>(std::size_t, const float*, float*);
+template void softmax<double>(std::size_t, const double*, double*);
+template void log_softmax<float>(std::size_t, const float*, float*);
+template void log_softmax<double>(std::size_t, const double*, double*);
+
+}  // namespace reproducible
 
 // Explicit instantiations of every math row (coheriq/kernels_table.hpp).
 #define COHERIQ_REFERENCE_INSTANTIATE(op, S, impl, touched, R, params, args) template R impl params;

@@ -428,6 +428,21 @@ TEST_CASE("the C API's engine, thread and error functions agree with the C++ API
     CHECK(coheriq_enable_engine(domain, other.c_str()) == COHERIQ_ERROR_ENGINE_LOCKED);
   }
 
+  // The reproducible mode: what the C++ API says, and no change once locked with another mode.
+  int on = -1;
+  CHECK(coheriq_reproducible(domain, &on) == COHERIQ_OK);
+  CHECK(on == (kernels::reproducible() ? 1 : 0));
+  CHECK(coheriq_reproducible(nullptr, &on) == COHERIQ_ERROR_INVALID_ARGUMENT);
+  CHECK(coheriq_enable_reproducible("no.such.domain") == COHERIQ_ERROR_UNKNOWN_DOMAIN);
+  if (on == 1) {
+    CHECK(coheriq_enable_reproducible(domain) == COHERIQ_OK);  // on already: harmless
+  } else {
+    CHECK(coheriq_enable_reproducible(domain) == COHERIQ_ERROR_ENGINE_LOCKED);
+    CHECK(std::string(coheriq_last_error()).find("COHERIQ_REPRODUCIBLE=1") != std::string::npos);
+    CHECK(coheriq_reproducible(domain, &on) == COHERIQ_OK);
+    CHECK(on == 0);
+  }
+
   CHECK(coheriq_set_num_threads(3) == COHERIQ_OK);
   std::size_t threads = 0;
   CHECK(coheriq_num_threads(&threads) == COHERIQ_OK);

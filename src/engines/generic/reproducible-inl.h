@@ -387,9 +387,11 @@ HWY_ATTR void gemv(Trans op, std::size_t m, std::size_t n, T alpha, const T* A, 
   if (m == 0 || n == 0 || (alpha == T{0} && beta == T{1})) return;
   ScaleByBeta(m, beta, y, incy);
   if (alpha == T{0}) return;
-  HWY_ALIGN T buffer[kStridedChunk];
-  for (std::size_t start = 0; start < n; start += kStridedChunk) {
-    const std::size_t len = n - start < kStridedChunk ? n - start : kStridedChunk;
+  constexpr std::size_t kChunk = canon::kGemvChunk;
+  static_assert(kChunk <= kStridedChunk, "gemv's chunk fits the gather buffer");
+  HWY_ALIGN T buffer[kChunk];
+  for (std::size_t start = 0; start < n; start += kChunk) {
+    const std::size_t len = n - start < kChunk ? n - start : kChunk;
     const T* xs = ElementPtr(x, incx, start);
     if (incx != 1) {
       GatherChunk(len, xs, incx, buffer);
@@ -623,8 +625,7 @@ HWY_ATTR void log_softmax(std::size_t n, const T* x, T* y) {
     return hn::IfThenZeroElse(at_max, e);  // NaN stays, so that it poisons the sum
   };
   ShiftedExps(
-      o, n, x, neg_max,
-      [&](std::size_t i, V diff, V e) HWY_ATTR { rest.Add(i, below(diff, e)); },
+      o, n, x, neg_max, [&](std::size_t i, V diff, V e) HWY_ATTR { rest.Add(i, below(diff, e)); },
       [&](std::size_t i, V diff_a, V ea, V diff_b, V eb) HWY_ATTR {
         rest.Add(i, below(diff_a, ea));
         rest.Add(i + N, below(diff_b, eb));
