@@ -81,92 +81,126 @@ HWY_INLINE decltype(auto) OnPartialVectors(F f) {
 #endif
 }
 
-// Adds `blocks` whole blocks of P terms to the partials s: term(acc, i) adds the Lanes(d) terms
-// from element i (a multiple of Lanes(d)) to the vector acc.
-template <std::size_t kV, class D, class Term>
-HWY_INLINE void AddBlocks(D d, std::size_t blocks, Term term, hn::TFromD<D>* HWY_RESTRICT s) {
+// The halving tree on the lanes of v down to kKeep lanes, into out[0, kKeep): lane j += lane
+// j + h for h = Lanes/2, ..., kKeep. A fixed-width vector wider than 128 bits adds its upper half
+// to its lower half in registers (storing a zmm and reading its lanes back stalls on the store);
+// the last 128 bits, or a scalable vector, lane by lane.
+template <std::size_t kKeep, class D, class T = hn::TFromD<D>>
+HWY_INLINE void LaneTree(D d, hn::Vec<D> v, T* HWY_RESTRICT out) {
+#if !HWY_HAVE_SCALABLE
+  if constexpr (hn::MaxLanes(D()) * sizeof(T) > 16 && hn::MaxLanes(D()) / 2 >= kKeep) {
+    const hn::Half<D> dh;
+    return LaneTree<kKeep>(dh, hn::Add(hn::LowerHalf(dh, v), hn::UpperHalf(dh, v)), out);
+  }
+#endif
+  HWY_ALIGN T lane[hn::MaxLanes(D())];
+  hn::Store(v, d, lane);
+  for (std::size_t h = hn::Lanes(d) / 2; h >= kKeep; h /= 2) {
+    for (std::size_t j = 0; j < h; ++j) lane[j] = lane[j] + lane[j + h];
+  }
+  for (std::size_t j = 0; j < kKeep; ++j) out[j] = lane[j];
+}
+
+// The step of a call that adds no term (the tree alone).
+struct AddStepPlaceholder {
+  template <class V>
+  HWY_INLINE V operator()(V acc, V, V) const {
+    return acc;
+  }
+};
+
+// The canonical reduction of the n terms step(acc, x_i, y_i) (y may be x; element 0 is term 0 of
+// a block: callers chunk at multiples of P), on kV vectors of d: whole blocks of P terms straight
+// from x and y, the last, partial block from copies padded with zeros. The partials start at zero
+// (kFresh) or from s; at the end they are stored to s (kKeep == 0: more chunks follow) or reduced
+// by the halving tree down to kKeep (1, or 2 for the complex dots' even and odd sums) into
+// out[0, kKeep). In registers throughout a single call: the tree costs a few cycles, not a trip
+// through memory.
+template <std::size_t kV, bool kFresh, std::size_t kKeep, class D, class T, class Step>
+HWY_INLINE void Accumulate(D d, std::size_t n, const T* HWY_RESTRICT x, const T* HWY_RESTRICT y,
+                           Step step, T* HWY_RESTRICT s, T* HWY_RESTRICT out) {
   const std::size_t lanes = hn::Lanes(d);
 #define COHERIQ_REPRO_LOAD(v)               \
   [[maybe_unused]] auto a##v = hn::Zero(d); \
-  if constexpr (v < kV) a##v = hn::Load(d, s + v * lanes);
+  if constexpr (!kFresh && v < kV) a##v = hn::Load(d, s + v * lanes);
   COHERIQ_REPRO_VECTORS(COHERIQ_REPRO_LOAD)
 #undef COHERIQ_REPRO_LOAD
+  const std::size_t blocks = n / kP<T>;
   for (std::size_t b = 0; b < blocks; ++b) {
-    const std::size_t base = b * kV * lanes;
+    const T* HWY_RESTRICT xb = x + b * kP<T>;
+    const T* HWY_RESTRICT yb = y + b * kP<T>;
 #define COHERIQ_REPRO_TERM(v) \
-  if constexpr (v < kV) a##v = term(a##v, base + v * lanes);
+  if constexpr (v < kV)       \
+    a##v = step(a##v, hn::LoadU(d, xb + v * lanes), hn::LoadU(d, yb + v * lanes));
     COHERIQ_REPRO_VECTORS(COHERIQ_REPRO_TERM)
 #undef COHERIQ_REPRO_TERM
   }
+  if (const std::size_t done = blocks * kP<T>; done < n) {
+    HWY_ALIGN T xb[kP<T>] = {};
+    HWY_ALIGN T yb[kP<T>] = {};
+    for (std::size_t i = done; i < n; ++i) {
+      xb[i - done] = x[i];
+      yb[i - done] = y[i];
+    }
+#define COHERIQ_REPRO_TERM(v) \
+  if constexpr (v < kV) a##v = step(a##v, hn::Load(d, xb + v * lanes), hn::Load(d, yb + v * lanes));
+    COHERIQ_REPRO_VECTORS(COHERIQ_REPRO_TERM)
+#undef COHERIQ_REPRO_TERM
+  }
+  if constexpr (kKeep == 0) {
 #define COHERIQ_REPRO_STORE(v) \
   if constexpr (v < kV) hn::Store(a##v, d, s + v * lanes);
-  COHERIQ_REPRO_VECTORS(COHERIQ_REPRO_STORE)
+    COHERIQ_REPRO_VECTORS(COHERIQ_REPRO_STORE)
 #undef COHERIQ_REPRO_STORE
-}
-
-// The halving tree down to `keep` partials (1, or 2 for the complex dots' even and odd sums),
-// into out[0, keep).
-template <std::size_t kV, class D, class T = hn::TFromD<D>>
-HWY_INLINE void Tree(D d, const T* HWY_RESTRICT s, std::size_t keep, T* out) {
-  const std::size_t lanes = hn::Lanes(d);
-#define COHERIQ_REPRO_LOAD(v)               \
-  [[maybe_unused]] auto a##v = hn::Zero(d); \
-  if constexpr (v < kV) a##v = hn::Load(d, s + v * lanes);
-  COHERIQ_REPRO_VECTORS(COHERIQ_REPRO_LOAD)
-#undef COHERIQ_REPRO_LOAD
-  // Vectors half the remaining count apart: partial j += partial j + h for h >= Lanes.
-  if constexpr (kV >= 16) {
-    a0 = hn::Add(a0, a8), a1 = hn::Add(a1, a9), a2 = hn::Add(a2, a10), a3 = hn::Add(a3, a11);
-    a4 = hn::Add(a4, a12), a5 = hn::Add(a5, a13), a6 = hn::Add(a6, a14), a7 = hn::Add(a7, a15);
+  } else {
+    // The tree: vectors half the remaining count apart (partial j += partial j + h for h >=
+    // Lanes), then the lanes of the last vector in halves.
+    if constexpr (kV >= 16) {
+      a0 = hn::Add(a0, a8), a1 = hn::Add(a1, a9), a2 = hn::Add(a2, a10), a3 = hn::Add(a3, a11);
+      a4 = hn::Add(a4, a12), a5 = hn::Add(a5, a13), a6 = hn::Add(a6, a14), a7 = hn::Add(a7, a15);
+    }
+    if constexpr (kV >= 8) {
+      a0 = hn::Add(a0, a4), a1 = hn::Add(a1, a5), a2 = hn::Add(a2, a6), a3 = hn::Add(a3, a7);
+    }
+    if constexpr (kV >= 4) a0 = hn::Add(a0, a2), a1 = hn::Add(a1, a3);
+    if constexpr (kV >= 2) a0 = hn::Add(a0, a1);
+    LaneTree<kKeep>(d, a0, out);
   }
-  if constexpr (kV >= 8) {
-    a0 = hn::Add(a0, a4), a1 = hn::Add(a1, a5), a2 = hn::Add(a2, a6), a3 = hn::Add(a3, a7);
-  }
-  if constexpr (kV >= 4) a0 = hn::Add(a0, a2), a1 = hn::Add(a1, a3);
-  if constexpr (kV >= 2) a0 = hn::Add(a0, a1);
-  // Then the lanes of the last vector, in halves.
-  HWY_ALIGN T lane[hn::MaxLanes(D())];
-  hn::Store(a0, d, lane);
-  for (std::size_t h = lanes / 2; h >= keep; h /= 2) {
-    for (std::size_t j = 0; j < h; ++j) lane[j] = lane[j] + lane[j + h];
-  }
-  for (std::size_t j = 0; j < keep; ++j) out[j] = lane[j];
 }
 
 #undef COHERIQ_REPRO_VECTORS
 
-// Adds the n terms step(acc, x_i, y_i) to the partials p (element 0 of x and y is term 0 of
-// p's block: callers chunk at multiples of P). y may be x.
+// Adds the n terms to the partials p (a chunk of a longer reduction).
 template <class T, class Step>
 HWY_INLINE void Reduce(std::size_t n, const T* x, const T* y, Step step, Partials<T>& p) {
   OnPartialVectors<T>([&](auto d, auto kv) HWY_ATTR {
-    constexpr std::size_t kV = decltype(kv)::value;
-    const std::size_t blocks = n / kP<T>;
-    AddBlocks<kV>(
-        d, blocks,
-        [&](auto acc, std::size_t i)
-            HWY_ATTR { return step(acc, hn::LoadU(d, x + i), hn::LoadU(d, y + i)); },
-        p.s);
-    const std::size_t done = blocks * kP<T>;
-    if (done == n) return;
-    HWY_ALIGN T bx[kP<T>] = {};
-    HWY_ALIGN T by[kP<T>] = {};
-    for (std::size_t i = done; i < n; ++i) {
-      bx[i - done] = x[i];
-      by[i - done] = y[i];
-    }
-    AddBlocks<kV>(
-        d, 1,
-        [&](auto acc, std::size_t i)
-            HWY_ATTR { return step(acc, hn::Load(d, bx + i), hn::Load(d, by + i)); },
-        p.s);
+    Accumulate<decltype(kv)::value, false, 0>(d, n, x, y, step, p.s, static_cast<T*>(nullptr));
   });
 }
 
+// The whole reduction of n terms, in one call.
+template <class T, class Step>
+HWY_INLINE T ReduceAll(std::size_t n, const T* x, const T* y, Step step) {
+  T out[1];
+  OnPartialVectors<T>([&](auto d, auto kv) HWY_ATTR {
+    Accumulate<decltype(kv)::value, true, 1>(d, n, x, y, step, static_cast<T*>(nullptr), out);
+  });
+  return out[0];
+}
+
+// The tree of partials p down to `kKeep` values.
+template <std::size_t kKeep = 1, class T>
+HWY_INLINE void Total(const Partials<T>& p, T* out) {
+  OnPartialVectors<T>([&](auto d, auto kv) HWY_ATTR {
+    constexpr const T* kNoTerms = nullptr;
+    Accumulate<decltype(kv)::value, false, kKeep>(d, 0, kNoTerms, kNoTerms, AddStepPlaceholder(),
+                                                  const_cast<T*>(p.s), out);
+  });
+}
 template <class T>
 HWY_INLINE T Total(const Partials<T>& p) {
   T out[1];
-  OnPartialVectors<T>([&](auto d, auto kv) HWY_ATTR { Tree<decltype(kv)::value>(d, p.s, 1, out); });
+  Total<1>(p, out);
   return out[0];
 }
 
@@ -237,6 +271,7 @@ HWY_INLINE void EachChunk(std::size_t n, const T* x, std::ptrdiff_t incx, const 
 template <class T, class Step>
 HWY_INLINE T ReduceStrided(std::size_t n, const T* x, std::ptrdiff_t incx, const T* y,
                            std::ptrdiff_t incy, Step step) {
+  if (incx == 1 && incy == 1) return ReduceAll(n, x, y, step);
   Partials<T> p;
   EachChunk(n, x, incx, y, incy,
             [&](std::size_t len, const T* xs, const T* ys) { Reduce(len, xs, ys, step, p); });
@@ -247,21 +282,15 @@ HWY_INLINE T ReduceStrided(std::size_t n, const T* x, std::ptrdiff_t incx, const
 
 template <class T>
 HWY_ATTR T dot(std::size_t n, const T* x, const T* y) {
-  Partials<T> p;
-  Reduce(n, x, y, FmaStep(), p);
-  return Total(p);
+  return ReduceAll(n, x, y, FmaStep());
 }
 template <class T>
 HWY_ATTR T sum(std::size_t n, const T* x) {
-  Partials<T> p;
-  Reduce(n, x, x, AddStep(), p);
-  return Total(p);
+  return ReduceAll(n, x, x, AddStep());
 }
 template <class T>
 HWY_ATTR T asum(std::size_t n, const T* x) {
-  Partials<T> p;
-  Reduce(n, x, x, AbsStep(), p);
-  return Total(p);
+  return ReduceAll(n, x, x, AbsStep());
 }
 template <class T>
 HWY_ATTR T dot_strided(std::size_t n, const T* x, std::ptrdiff_t incx, const T* y,
@@ -354,10 +383,8 @@ HWY_INLINE void ComplexDot(std::size_t n, const T* x, std::ptrdiff_t incx, const
     }
   }
   T a[2], b[2];
-  OnPartialVectors<T>([&](auto d, auto kv) HWY_ATTR {
-    Tree<decltype(kv)::value>(d, pa.s, 2, a);
-    Tree<decltype(kv)::value>(d, pb.s, 2, b);
-  });
+  Total<2>(pa, a);
+  Total<2>(pb, b);
   result[0] = kConj ? a[0] + a[1] : a[0] - a[1];
   result[1] = kConj ? b[0] - b[1] : b[0] + b[1];
 }
