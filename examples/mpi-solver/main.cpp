@@ -10,6 +10,10 @@
 // are added in rank order, on every rank, instead of MPI_Allreduce (whose order is unspecified).
 // So a run is bitwise identical to any other with the same rank count and engine (the checksum
 // line). Other rank counts split the sums differently; the bound below covers that.
+// With COHERIQ_REPRODUCIBLE=1 (the kernels' reproducible mode) enable_common_engine lets each rank
+// keep its own best engine, and every engine that honours the mode gives the same bits: a run is
+// then bitwise identical to any other with the same rank count, whatever engines the nodes run
+// (the report's last line says that the mode is on; tests/mpi: mpi.solver.reproducible).
 //
 // Bound: CG stops when ||r|| <= 1e-12 ||b||, so ||x - x_true|| <= cond(A) 1e-12 ||x_true|| in exact
 // arithmetic; the program requires ||x - x_true|| / ||x_true|| <= 5e-11 (a 25x margin for
@@ -122,7 +126,8 @@ int run(int argc, char** argv, int rank, int size) {
     }
   }
 
-  // One engine everywhere, or the same error everywhere (then every rank returns 1).
+  // One engine everywhere (in the reproducible mode: each rank's own), or the same error
+  // everywhere (then every rank returns 1). `engine` is this rank's; rank 0 prints its own.
   std::string engine;
   try {
     engine = coheriq::mpi::enable_common_engine(MPI_COMM_WORLD, ck::domain_name);

@@ -2,8 +2,9 @@
 //
 // usage: mpirun [...] coheriq-mpi-info [--domain NAME] [--no-enable]
 //   Enables the common engine of the domain (coheriq.kernels by default) on every rank, as
-//   coheriq::mpi::enable_common_engine does in a program, then rank 0 prints the report
-//   (docs/cluster.md). --no-enable reports what each rank would run on its own instead.
+//   coheriq::mpi::enable_common_engine does in a program (in the reproducible mode: each rank's
+//   own), then rank 0 prints the report (docs/cluster.md). --no-enable reports what each rank
+//   would run on its own instead.
 //   Exit codes: 0 ok, 1 no common engine (the message on rank 0's stderr), 2 usage.
 // The `coheriq` command does not link MPI; this separate program is its MPI counterpart.
 #include <coheriq/kernels.hpp>
@@ -39,8 +40,9 @@ int run(int argc, char** argv, int rank) {
         std::printf(
             "usage: mpirun [...] coheriq-mpi-info [--domain NAME] [--no-enable]\n"
             "Enables the engine every rank supports (COHERIQ_ENGINE, else the best common one)\n"
-            "on every rank, then prints each rank's host, engine, threads, supported engines\n"
-            "and CPU features (docs/cluster.md).\n"
+            "on every rank (with COHERIQ_REPRODUCIBLE=1: each rank its own, the same bits), then\n"
+            "prints each rank's host, engine, threads, supported engines and CPU features, and\n"
+            "whether the reproducible mode is on (docs/cluster.md).\n"
             "  --domain NAME  the domain to report (default %s)\n"
             "  --no-enable    report what each rank would run on its own\n",
             std::string(coheriq::kernels::domain_name).c_str());

@@ -1,7 +1,7 @@
 // The MPI component's internals, shared by its files, one job each: wire.cpp (MPI calls and the
 // wire format of the ranks' descriptions), ranks.cpp (how ranks are named in messages),
-// decision.cpp (enable_common_engine), threads.cpp (share_node_threads) and report.cpp
-// (gather_report, format_report).
+// decision.cpp (enable_common_engine and its decision), threads.cpp (share_node_threads) and
+// report.cpp (gather_report, format_report).
 //
 // Each collective runs in two steps: every rank describes itself into a string, without throwing
 // (a failure becomes part of the description), then every rank gathers every description
@@ -83,5 +83,51 @@ std::vector<std::pair<std::string, std::vector<int>>> group(const std::vector<st
 // when its API is linked, which this component ensures by calling into it (never locks). Its
 // errors (a malformed COHERIQ_ENGINE) are seen again, and reported, by the caller.
 void materialize_kernels(std::string_view domain);
+
+// ------------------------------ The choice of engines (decision.cpp)
+
+// One engine of the domain as one rank sees it.
+struct EngineRow {
+  std::string name;
+  bool supported = false;
+  bool reproducible = false;  // EngineInfo::reproducible: it honours the reproducible mode
+  std::string why_not;        // "missing avx512f", "cannot be enabled (...)"
+};
+
+// What one rank sends the others before the choice.
+struct RankState {
+  std::string host;
+  std::string error;  // this rank could not describe itself
+  std::string env_var;
+  bool env_set = false;
+  std::string env_value;
+  std::string state;  // DomainStatus::state
+  std::string engine;
+  std::string reason;
+  std::string locked_by;
+  // The reproducible mode: on or off (DomainStatus::reproducible), its variable (empty when the
+  // domain has no mode, or this rank could not tell it) and that variable's raw value, for
+  // messages.
+  bool reproducible = false;
+  std::string mode_var;
+  bool mode_set = false;
+  std::string mode_value;
+  std::vector<EngineRow> engines;  // highest priority first
+};
+
+std::string encode(const RankState& s);
+RankState decode(const std::string& text);
+
+struct Decision {
+  // Per rank, in rank order: the same engine everywhere, or in the reproducible mode each rank's
+  // own. Empty on failure.
+  std::vector<std::string> engines;
+  std::string error;
+  enum class Kind { error, unknown, unsupported, locked } kind = Kind::error;
+};
+
+// The same function of the same table on every rank, so the same decision everywhere; a pure
+// function of its arguments (tests/mpi/decision_test.cpp feeds it tables of made-up ranks).
+Decision decide(const std::vector<RankState>& ranks, std::string_view domain);
 
 }  // namespace coheriq::mpi::internal

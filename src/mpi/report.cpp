@@ -4,11 +4,13 @@
 #include <coheriq/mpi.hpp>
 
 #include <algorithm>
+#include <cstdlib>
 #include <iterator>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "core/env.hpp"
 #include "core/text.hpp"
 #include "mpi/internal.hpp"
 
@@ -33,7 +35,7 @@ std::string encode(const RankReport& r) {
   w.num(r.cpu.family).num(r.cpu.model).num(static_cast<long long>(r.cpu.vector_bits));
   w.num(static_cast<long long>(r.cpu.l1d_bytes)).num(static_cast<long long>(r.cpu.l2_bytes));
   w.list(r.supported).str(r.engine).str(r.state).num(static_cast<long long>(r.threads));
-  w.str(r.error);
+  w.str(r.error).num(r.reproducible).str(r.reproducible_by);
   return w.text();
 }
 
@@ -58,6 +60,8 @@ RankReport decode_report(const std::string& text) {
   r.state = rd.str();
   r.threads = static_cast<std::size_t>(rd.num());
   r.error = rd.str();
+  r.reproducible = rd.num() != 0;
+  r.reproducible_by = rd.str();
   return r;
 }
 
@@ -78,6 +82,40 @@ std::string cpu_text(const HostInfo& h) {
   return s;
 }
 
+// The reproducible mode, when some rank has it on (with the mode off the report is as it was):
+// on everywhere, the ranks' engines may differ and their results do not; on some ranks only, the
+// results differ (a job that enable_common_engine would refuse). Ranks in error do not count.
+std::string mode_line(const std::vector<RankReport>& ranks, const std::vector<std::string>& hosts) {
+  std::vector<std::string> keys;
+  bool any_on = false;
+  bool any_off = false;
+  for (const RankReport& r : ranks) {
+    if (!r.error.empty()) {
+      keys.push_back("");
+    } else if (r.reproducible) {
+      keys.push_back("on (" + r.reproducible_by + ")");
+      any_on = true;
+    } else {
+      keys.push_back("off");
+      any_off = true;
+    }
+  }
+  if (!any_on) return "";
+  std::vector<std::string> parts;  // "on (COHERIQ_REPRODUCIBLE=1) on ranks 0-3 on host vm"
+  std::string only;                // the one setting, when every rank has the same
+  for (const auto& [mode, members] : group(keys)) {
+    if (mode.empty()) continue;
+    parts.push_back(mode + " on " + ranks_on(members, hosts));
+    only = mode;
+  }
+  if (any_off) {
+    return "reproducible mode: " + join(parts, "; ") +
+           ": results differ between ranks; turn it on on every rank or on none\n";
+  }
+  return "reproducible mode: " + (parts.size() == 1 ? only : join(parts, "; ")) +
+         ": each rank runs its own engine, and results are bitwise the same on all of them\n";
+}
+
 }  // namespace
 
 std::vector<RankReport> gather_report(MPI_Comm comm, std::string_view domain) {
@@ -94,6 +132,16 @@ std::vector<RankReport> gather_report(MPI_Comm comm, std::string_view domain) {
     }
     const DomainStatus status = coheriq::status(domain);
     mine.state = status.state;
+    mine.reproducible = status.reproducible;
+    if (mine.reproducible) {
+      // The variable when it says so (it would have turned the mode on by itself), else the call.
+      const char* value = status.reproducible_env_var.empty()
+                              ? nullptr
+                              : std::getenv(status.reproducible_env_var.c_str());
+      mine.reproducible_by = value != nullptr && detail::parse_switch(value) == true
+                                 ? status.reproducible_env_var + "=1"
+                                 : "enable_reproducible";
+    }
     mine.threads = kernels::num_threads();
     mine.engine = coheriq::active_engine(domain);  // last: the likeliest to throw
   } catch (const std::exception& e) {
@@ -168,6 +216,7 @@ std::string format_report(const std::vector<RankReport>& ranks, std::string_view
   for (const auto& [cpu, members] : group(cpus)) {
     if (!cpu.empty()) out += "cpu of " + ranks_on(members, hosts_of) + ": " + cpu + "\n";
   }
+  out += mode_line(ranks, hosts_of);
   return out;
 }
 

@@ -4,11 +4,20 @@
 #
 # usage: mpi.sh solver SOLVER PROBE NP DIR   the solver on NP ranks: twice bitwise identical,
 #                                            agrees with 1 rank, engine = the host's best
+#        mpi.sh solver-reproducible SOLVER PROBE DIR
+#                                            COHERIQ_REPRODUCIBLE=1: the solver on 2 ranks, one
+#                                            without avx512f, = on 2 alike ranks, bitwise
 #        mpi.sh heterogeneous PROBE DIR      one rank without avx512f: both on avx2, report
 #        mpi.sh refusal PROBE DIR            COHERIQ_ENGINE=avx512, one rank lacks it: all fail
 #        mpi.sh locked PROBE DIR             a rank used the kernels already: all fail, alike
 #        mpi.sh mismatch PROBE DIR           COHERIQ_ENGINE differs between ranks: all fail
 #        mpi.sh plugin PROBE DIR             a plugin fails to load everywhere: alike, or passed over
+#        mpi.sh reproducible.off PROBE DIR   COHERIQ_REPRODUCIBLE unset, empty, 0: one engine, as before
+#        mpi.sh reproducible.mismatch PROBE DIR
+#                                            the mode on some ranks only, or malformed: all fail
+#        mpi.sh reproducible.heterogeneous PROBE DIR
+#                                            the mode on, one rank without avx512f: each rank its
+#                                            best engine, the same bits; lists, refusals, a lock
 #        mpi.sh threads PROBE DIR            the node's CPUs shared, unless set explicitly
 #        mpi.sh info INFO DIR                coheriq-mpi-info: report, refusal, usage
 #        mpi.sh runtime-free LIB...          no MPI symbol or library in the runtime
@@ -36,6 +45,23 @@ same_error_everywhere() {
 }
 # The state of rank R's domain after the failed call.
 state_of() { line "$1" | sed -n 's/^error [A-Za-z]* state=\([a-z]*\) .*/\1/p'; }
+# The tests of the reproducible mode run once the kernels domain offers it; until then they exit
+# 77 (ctest: skipped) with the probe's reason. Any other answer of the probe fails the test.
+require_reproducible_mode() {
+  local code=0
+  "$1" offers-reproducible || code=$?
+  [ "$code" = 0 ] && return 0
+  [ "$code" = 77 ] && exit 77
+  fail "the probe could not tell whether the kernels offer the reproducible mode (exit $code)"
+}
+# A test of a heterogeneous job needs a host where disabling avx512f changes the engine.
+require_avx512() {
+  if ! "$1" supports avx512; then
+    echo "skipped: this host does not support avx512: disabling avx512f on one rank would"
+    echo "change nothing"
+    exit 77
+  fi
+}
 
 mode=${1:-}
 shift || true
@@ -59,6 +85,35 @@ case "$mode" in
     [ -n "$sum_a" ] && [ "$sum_a" = "$sum_b" ] ||
       fail "two runs on $np ranks differ: $sum_a vs $sum_b (they must be bitwise identical)"
     grep -q "agrees with $dir/one-rank" "$dir/a.out" || fail "no comparison with one rank"
+    ;;
+  solver-reproducible)
+    # The issue's promise: in the mode, a heterogeneous job computes the same bits as a
+    # homogeneous one of the same rank count.
+    solver=$1 probe=$2 dir=$3
+    require_reproducible_mode "$probe"
+    require_avx512 "$probe"
+    fresh
+    best=$(COHERIQ_REPRODUCIBLE=1 "$probe" best-reproducible) || fail "no engine honours the mode"
+    older=$(COHERIQ_REPRODUCIBLE=1 COHERIQ_DISABLE_CPU_FEATURES=avx512f "$probe" best-reproducible) ||
+      fail "no engine honours the mode without avx512f"
+    [ "$best" != "$older" ] ||
+      fail "the best engine in the mode is $best with and without avx512f: the job is not heterogeneous"
+    "${MPIRUN[@]}" -np 2 -x COHERIQ_REPRODUCIBLE=1 "$solver" >"$dir/same.out" ||
+      fail "the homogeneous run failed: $(cat "$dir/same.out")"
+    cat "$dir/same.out"
+    "${MPIRUN[@]}" -np 1 -x COHERIQ_REPRODUCIBLE=1 "$solver" \
+      : -np 1 -x COHERIQ_REPRODUCIBLE=1 -x COHERIQ_DISABLE_CPU_FEATURES=avx512f "$solver" \
+      >"$dir/mixed.out" || fail "the heterogeneous run failed: $(cat "$dir/mixed.out")"
+    cat "$dir/mixed.out"
+    grep -qE "^0 .* $best .*" "$dir/mixed.out" && grep -qE "^1 .* $older .*\(disabled: avx512f\)" "$dir/mixed.out" ||
+      fail "the heterogeneous run did not run $best on rank 0 and $older on rank 1"
+    grep -q '^reproducible mode: on (COHERIQ_REPRODUCIBLE=1): each rank runs its own engine' "$dir/mixed.out" ||
+      fail "the report does not say that the mode is on"
+    sum_same=$(grep -o 'checksum=[0-9a-f]*' "$dir/same.out")
+    sum_mixed=$(grep -o 'checksum=[0-9a-f]*' "$dir/mixed.out")
+    [ -n "$sum_same" ] && [ "$sum_same" = "$sum_mixed" ] ||
+      fail "in the reproducible mode, $best on both ranks gave $sum_same and $best with $older gave $sum_mixed (they must be bitwise identical)"
+    echo "both runs: $sum_same"
     ;;
   heterogeneous)
     probe=$1 dir=$2
@@ -186,6 +241,128 @@ MANIFEST
     for r in 0 1; do
       [ "$(line $r)" = "ok $best $best" ] || fail "auto: rank $r: $(line $r), expected $best"
     done
+    ;;
+  reproducible.off)
+    # With the mode off (unset, empty, 0: the same meaning) nothing changes: one engine for all,
+    # the best one every rank supports, and no line about the mode in the report.
+    probe=$1 dir=$2
+    fresh
+    disable=()
+    common=$("$probe" best)
+    if "$probe" supports avx512; then
+      disable=(-x COHERIQ_DISABLE_CPU_FEATURES=avx512f)
+      common=$(COHERIQ_DISABLE_CPU_FEATURES=avx512f "$probe" best)
+    fi
+    "${MPIRUN[@]}" -np 1 "${disable[@]}" "$probe" common "$dir" \
+      : -np 1 -x COHERIQ_REPRODUCIBLE= "$probe" common "$dir" \
+      : -np 1 -x COHERIQ_REPRODUCIBLE=0 "$probe" common "$dir" \
+      >"$dir/report" || fail "unset, empty, 0: the job failed: $(line 0) / $(line 1) / $(line 2)"
+    cat "$dir/report"
+    for r in 0 1 2; do
+      [ "$(line $r)" = "ok $common $common" ] || fail "unset, empty, 0: rank $r: $(line $r), expected $common"
+    done
+    ! grep -q 'reproducible mode' "$dir/report" || fail "the report speaks of the mode, which is off"
+    ;;
+  reproducible.mismatch)
+    probe=$1 dir=$2
+    require_reproducible_mode "$probe"
+    fresh
+    code=0
+    "${MPIRUN[@]}" -np 1 -x COHERIQ_REPRODUCIBLE=1 "$probe" common "$dir" \
+      : -np 1 "$probe" common "$dir" \
+      : -np 1 -x COHERIQ_REPRODUCIBLE=0 "$probe" common "$dir" >/dev/null 2>&1 || code=$?
+    [ "$code" -ne 0 ] && [ "$code" -ne 124 ] || fail "exit $code, expected a failure"
+    message=$(same_error_everywhere 3)
+    echo "every rank: $message"
+    [[ $message == "Error coheriq: "*"the reproducible mode differs between ranks: on (COHERIQ_REPRODUCIBLE='1') on rank 0 on host "*"; off (COHERIQ_REPRODUCIBLE unset) on rank 1 on host "*"; off (COHERIQ_REPRODUCIBLE='0') on rank 2 on host "*"mpirun -x COHERIQ_REPRODUCIBLE=1"* ]] ||
+      fail "the message does not name each rank's mode and what to do: $message"
+    for r in 0 1 2; do
+      [ "$(state_of $r)" = open ] || fail "rank $r changed its domain: $(line $r)"
+    done
+    # A value that is neither 0 nor 1, on one rank: every rank names it.
+    fresh
+    code=0
+    "${MPIRUN[@]}" -np 1 -x COHERIQ_REPRODUCIBLE=1 "$probe" common "$dir" \
+      : -np 1 -x COHERIQ_REPRODUCIBLE=yes "$probe" common "$dir" >/dev/null 2>&1 || code=$?
+    [ "$code" -ne 0 ] && [ "$code" -ne 124 ] || fail "malformed: exit $code, expected a failure"
+    message=$(same_error_everywhere 2)
+    echo "malformed on rank 1, every rank: $message"
+    [[ $message == "Error coheriq: "*"some ranks cannot take part: rank 1 on host "*"COHERIQ_REPRODUCIBLE=yes is neither 0 nor 1"* ]] ||
+      fail "not rank 1's malformed variable: $message"
+    ;;
+  reproducible.heterogeneous)
+    probe=$1 dir=$2
+    require_reproducible_mode "$probe"
+    require_avx512 "$probe"
+    best=$(COHERIQ_REPRODUCIBLE=1 "$probe" best-reproducible) || fail "no engine honours the mode"
+    older=$(COHERIQ_REPRODUCIBLE=1 COHERIQ_DISABLE_CPU_FEATURES=avx512f "$probe" best-reproducible) ||
+      fail "no engine honours the mode without avx512f"
+    [ "$best" != "$older" ] ||
+      fail "the best engine in the mode is $best with and without avx512f: the job is not heterogeneous"
+    # Rank 0 without avx512f; each rank runs its own engine and computes the same bits.
+    run() {  # run EXPECTED-0 EXPECTED-1 EXTRA-MPIRUN-ARGS...
+      local want0=$1 want1=$2
+      shift 2
+      fresh
+      "${MPIRUN[@]}" -np 1 -x COHERIQ_REPRODUCIBLE=1 -x COHERIQ_DISABLE_CPU_FEATURES=avx512f "$@" "$probe" common "$dir" \
+        : -np 1 -x COHERIQ_REPRODUCIBLE=1 "$@" "$probe" common "$dir" >"$dir/report" ||
+        fail "$*: the job failed: $(line 0) / $(line 1)"
+      cat "$dir/report"
+      [ "$(line 0)" = "ok $want0 $want0" ] || fail "$*: rank 0: $(line 0), expected $want0"
+      [ "$(line 1)" = "ok $want1 $want1" ] || fail "$*: rank 1: $(line 1), expected $want1"
+      [ "$(cat "$dir/digest.0")" = "$(cat "$dir/digest.1")" ] ||
+        fail "$*: $want0 and $want1 computed different bits: $(cat "$dir/digest.0") vs $(cat "$dir/digest.1")"
+      grep -q '^reproducible mode: on (COHERIQ_REPRODUCIBLE=1): each rank runs its own engine' "$dir/report" ||
+        fail "$*: the report does not say that the mode is on"
+      grep -qE "^0 .* $want0 .*\(disabled: avx512f\)" "$dir/report" && grep -qE "^1 .* $want1 " "$dir/report" ||
+        fail "$*: the report does not show each rank's engine"
+    }
+    run "$older" "$best"                                        # COHERIQ_ENGINE unset
+    run "$older" "$best" -x COHERIQ_ENGINE=auto
+    run avx2 avx512 -x COHERIQ_ENGINE=avx512,avx2               # the first entry each supports
+    # An engine that honours the mode but fails to enable (its library is missing): each rank
+    # passes it over and takes its next entry.
+    plugins=$dir.plugins
+    rm -rf "$plugins" && mkdir -p "$plugins"
+    cat >"$plugins/broken.coheriq-engine" <<MANIFEST
+domain = coheriq.kernels
+name = broken
+bases = reference
+priority = 1000
+description = a plugin whose library is not there
+library = $plugins/libnothere.so
+abi = coheriq.kernels/2
+overrides = dot.f32
+reproducible = yes
+MANIFEST
+    run "$older" "$best" -x COHERIQ_ENGINE_PATH="$plugins" -x COHERIQ_ENGINE=broken,auto
+    # Named alone, an engine rank 0 lacks: every rank fails, naming rank 0; nothing changed.
+    fresh
+    code=0
+    "${MPIRUN[@]}" -np 1 -x COHERIQ_REPRODUCIBLE=1 -x COHERIQ_DISABLE_CPU_FEATURES=avx512f -x COHERIQ_ENGINE=avx512 "$probe" common "$dir" \
+      : -np 1 -x COHERIQ_REPRODUCIBLE=1 -x COHERIQ_ENGINE=avx512 "$probe" common "$dir" >/dev/null 2>&1 || code=$?
+    [ "$code" -ne 0 ] && [ "$code" -ne 124 ] || fail "avx512 on rank 0: exit $code, expected a failure"
+    message=$(same_error_everywhere 2)
+    echo "every rank: $message"
+    [[ $message == "UnsupportedEngineError coheriq: "*"COHERIQ_ENGINE=avx512, in the reproducible mode"*"no entry is supported on rank 0 on host "*"'avx512': missing avx512f on rank 0 on host "* ]] ||
+      fail "not rank 0's missing avx512f: $message"
+    [ "$(state_of 0)" = open ] && [ "$(state_of 1)" = open ] || fail "a rank changed its domain"
+    # A typo fails on every rank, although rank 1 would never reach it.
+    fresh
+    code=0
+    "${MPIRUN[@]}" -np 2 -x COHERIQ_REPRODUCIBLE=1 -x COHERIQ_ENGINE=avx2,avx2x "$probe" common "$dir" >/dev/null 2>&1 || code=$?
+    [ "$code" -ne 0 ] && [ "$code" -ne 124 ] || fail "a typo: exit $code, expected a failure"
+    message=$(same_error_everywhere 2)
+    [[ $message == "UnknownEngineError coheriq: "*"names 'avx2x'"* ]] || fail "not the typo: $message"
+    # A rank that used the kernels before the call: locked on another engine than its choice.
+    fresh
+    code=0
+    "${MPIRUN[@]}" -np 2 -x COHERIQ_REPRODUCIBLE=1 "$probe" common "$dir" --lock 1 >/dev/null 2>&1 || code=$?
+    [ "$code" -ne 0 ] && [ "$code" -ne 124 ] || fail "a lock: exit $code, expected a failure"
+    message=$(same_error_everywhere 2)
+    echo "every rank: $message"
+    [[ $message == "EngineLockedError coheriq: "*"in the reproducible mode each rank runs its own choice"*"'reference' is locked by the first use of dot.f64 instead of '$best' on rank 1 on host "* ]] ||
+      fail "not the locked rank's error: $message"
     ;;
   threads)
     probe=$1 dir=$2
