@@ -191,9 +191,12 @@ TEST_CASE("engines() lists every engine, highest priority first, with its origin
   const auto all = coheriq::engines(shapes::domain);
   Names names;
   for (const auto& info : all) names.push_back(info.name);
-  CHECK(names == Names{"tangled", "cycle_a", "cycle_b", "orphan", "reversed_partial", "paired",
-                       "wider", "wide", "left_first", "right_first", "left", "right", "outside",
-                       "base", "paired_fixed", "reversed", "reversed_load", "reference"});
+  CHECK(names == Names{"tangled",          "cycle_a",       "cycle_b",      "orphan",
+                       "reversed_partial", "paired",        "wider",        "wide",
+                       "left_first",       "right_first",   "left",         "right",
+                       "outside",          "base",          "paired_fixed", "reversed",
+                       "reversed_load",    "reversed_fast", "paired_repro", "paired_repro_partial",
+                       "reference"});
   for (const auto& info : all) {
     CHECK_MESSAGE(info.origin == (info.name == "outside" ? "static" : "builtin"), info.name);
     CHECK(info.description != "");

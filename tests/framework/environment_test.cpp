@@ -7,6 +7,7 @@
 //   env-disable-unknown:  COHERIQ_DISABLE_CPU_FEATURES=<wide's feature>,avx9000
 //   env-log-info:         COHERIQ_LOG=info
 //   env-shapes-right:     SHAPES_ENGINE=right
+//   env-reproducible:     SHAPES_REPRODUCIBLE=1
 #include "support.hpp"
 
 using shapes::test::check_calls;
@@ -168,6 +169,18 @@ TEST_CASE("env-log-info: the line for the default reference") {
         "coheriq: test.shapes locked to reference (default; first use: perimeter)\n");
 }
 
+TEST_CASE("env-log-info: the line says when the reproducible mode is on, and what turned it on") {
+  fresh_process();
+  require_env("COHERIQ_LOG", "info");
+  coheriq::enable_reproducible(shapes::domain);
+  enable("left");
+  shapes::test::StderrCapture capture;
+  shapes::perimeter(1, 1);
+  CHECK(capture.text() ==
+        "coheriq: test.shapes locked to left (enable_engine; reproducible mode "
+        "(enable_reproducible); first use: perimeter)\n");
+}
+
 TEST_CASE("env-log-info: nothing is printed before the lock") {
   fresh_process();
   require_env("COHERIQ_LOG", "info");
@@ -195,4 +208,77 @@ TEST_CASE("env-shapes-right: an explicit enable_engine wins over the environment
   enable("left");
   check_calls("base", "left", "base");
   CHECK(status().reason == "enable_engine");
+}
+
+// ------------------------------ SHAPES_REPRODUCIBLE=1
+
+namespace {
+
+// The line of `log` that starts with `prefix`, without its newline, or empty.
+std::string line_starting(const std::string& log, const std::string& prefix) {
+  for (std::size_t at = 0; at < log.size();) {
+    const std::size_t end = std::min(log.find('\n', at), log.size());
+    if (log.compare(at, prefix.size(), prefix) == 0) return log.substr(at, end - at);
+    at = end + 1;
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("env-reproducible: the variable turns the mode on from the start") {
+  fresh_process();
+  require_env("SHAPES_REPRODUCIBLE", "1");
+  CHECK(coheriq::reproducible(shapes::domain));
+  const auto open = status();
+  CHECK(open.reproducible);
+  CHECK(open.state == "open");
+  // The remedy names the variable that turned the mode on.
+  expect_error<coheriq::CompositionError>(
+      [] { enable("right"); },
+      {"'right'", "does not honour the reproducible mode", "(SHAPES_REPRODUCIBLE=1)"});
+  CHECK(same_status(open, status()));
+  enable("base");
+  check_calls("base/repro", "base/repro", "base/repro");
+  CHECK(status().reproducible);
+  CHECK(coheriq::reproducible(shapes::domain));
+}
+
+TEST_CASE("env-reproducible: auto passes over engines that do not honour the mode, and logs it") {
+  fresh_process();
+  require_env("SHAPES_REPRODUCIBLE", "1");
+  set_env("SHAPES_ENGINE", "auto");
+  set_env("COHERIQ_LOG", "info");  // read at the lock
+  // Above left (21) in priority only engines that do not honour the mode, or do not compose
+  // (shapes.hpp): whatever the host's features, auto comes down to left.
+  CHECK(coheriq::active_engine(shapes::domain) == "left");
+  shapes::test::StderrCapture capture;
+  check_calls("base/repro", "base/repro", "base/repro");
+  const std::string log = capture.text();
+  const std::string reason = status().reason;
+  CHECK(contains(reason, "SHAPES_ENGINE=auto"));
+  CHECK_MESSAGE(
+      contains(log, "coheriq: test.shapes locked to left (" + reason +
+                        "; reproducible mode (SHAPES_REPRODUCIBLE=1); first use: area)\n"),
+      log);
+  const std::string passed_over = "coheriq: test.shapes: " + reason + " passed over ";
+  for (const char* engine : {"wider", "wide", "left_first", "right_first"}) {
+    CAPTURE(std::string(engine));
+    const std::string line = line_starting(log, passed_over + "'" + engine + "': ");
+    CHECK_MESSAGE(contains(line, "does not honour the reproducible mode"), log);
+  }
+  CHECK_MESSAGE(line_starting(log, passed_over + "'left'").empty(), log);
+}
+
+TEST_CASE("env-reproducible: the engine variable's single name that does not honour the mode") {
+  fresh_process();
+  require_env("SHAPES_REPRODUCIBLE", "1");
+  set_env("SHAPES_ENGINE", "right");
+  // As for any value of the variable with nothing usable in it (docs/api.md, the engine
+  // variable's grammar): an UnsupportedEngineError giving each entry's reason.
+  expect_error<coheriq::UnsupportedEngineError>(
+      [] { shapes::area(1, 1); }, {"SHAPES_ENGINE=right", "'right'", "does not honour"});
+  CHECK_FALSE(coheriq::is_locked(shapes::domain));
+  set_env("SHAPES_ENGINE", "left");
+  check_calls("base/repro", "base/repro", "base/repro");
 }

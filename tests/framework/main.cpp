@@ -14,8 +14,9 @@
 #include <vector>
 
 int main(int argc, char** argv) {
-  for (const char* name : {"SHAPES_ENGINE", "COHERIQ_LOG", "COHERIQ_DISABLE_CPU_FEATURES",
-                           "COHERIQ_ENGINE_PATH", "COHERIQ_HOST_OVERRIDE"}) {
+  for (const char* name :
+       {"SHAPES_ENGINE", "SHAPES_REPRODUCIBLE", "COHERIQ_LOG", "COHERIQ_DISABLE_CPU_FEATURES",
+        "COHERIQ_ENGINE_PATH", "COHERIQ_HOST_OVERRIDE"}) {
     unsetenv(name);
   }
   std::vector<char*> doctest_args;

@@ -62,6 +62,10 @@ constexpr std::string_view kRight = "right";
 constexpr std::string_view kWide = "wide";
 constexpr std::string_view kWider = "wider";
 constexpr std::string_view kOutside = "outside";
+// The reproducible mode's kernels answer with tags of their own, so a test sees which table ran.
+constexpr std::string_view kReferenceRepro = "reference/repro";
+constexpr std::string_view kBaseRepro = "base/repro";
+constexpr std::string_view kReversedFastRepro = "reversed_fast/repro";
 
 constexpr coheriq::Override reference_overrides[] = {
     implement<cand::area, &area_of<kReference>>(),
@@ -136,6 +140,37 @@ constexpr coheriq::Override outside_overrides[] = {
 };
 constexpr coheriq::OverrideTable outside_table = coheriq::table_of(outside_overrides);
 
+// ------------------------------ Tables for the reproducible mode
+
+// The reference needs every candidate in the mode (the framework checks); Grid keeps its layout.
+constexpr coheriq::Override reference_repro_overrides[] = {
+    implement<cand::area, &area_of<kReferenceRepro>>(),
+    implement<cand::perimeter, &perimeter_of<kReferenceRepro>>(),
+    implement<cand::volume, &volume_of<kReferenceRepro>>(),
+    implement<cand::grid_store, &store_in_order>(),
+    implement<cand::grid_load, &load_in_order>(),
+};
+constexpr coheriq::OverrideTable reference_repro_table =
+    coheriq::table_of(reference_repro_overrides);
+
+constexpr coheriq::Override base_repro_overrides[] = {
+    implement<cand::area, &area_of<kBaseRepro>>(),
+    implement<cand::perimeter, &perimeter_of<kBaseRepro>>(),
+    implement<cand::volume, &volume_of<kBaseRepro>>(),
+};
+constexpr coheriq::OverrideTable base_repro_table = coheriq::table_of(base_repro_overrides);
+
+// Honours the mode with its bases' kernels (a C array cannot be empty: no table_of).
+constexpr coheriq::OverrideTable empty_table{nullptr, 0};
+
+// reversed_fast's table for the mode touches no Grid kernel: in the mode, Grid's layout is its
+// base's, though its normal table defines one.
+constexpr coheriq::Override reversed_fast_repro_overrides[] = {
+    implement<cand::area, &area_of<kReversedFastRepro>>(),
+};
+constexpr coheriq::OverrideTable reversed_fast_repro_table =
+    coheriq::table_of(reversed_fast_repro_overrides);
+
 coheriq::EngineSpec spec(std::string name, std::vector<std::string> bases, int priority,
                          const coheriq::OverrideTable* overrides) {
   coheriq::EngineSpec e;
@@ -158,17 +193,23 @@ coheriq::EngineSpec requiring(coheriq::EngineSpec e, std::string feature) {
   return e;
 }
 
+coheriq::EngineSpec honouring(coheriq::EngineSpec e, const coheriq::OverrideTable* reproducible) {
+  e.reproducible = reproducible;
+  return e;
+}
+
 }  // namespace
 
 const coheriq::OverrideTable& Domain::reference() { return reference_table; }
+const coheriq::OverrideTable& Domain::reference_reproducible() { return reference_repro_table; }
 
 std::vector<coheriq::EngineSpec> Domain::builtin_engines() {
   return {
-      spec("base", {}, 10, &base_table),
-      spec("left", {"base"}, 21, &left_table),
+      honouring(spec("base", {}, 10, &base_table), &base_repro_table),
+      honouring(spec("left", {"base"}, 21, &left_table), &empty_table),
       spec("right", {"base"}, 20, &right_table),
       spec("left_first", {"left", "right"}, 31, nullptr),
-      spec("right_first", {"right", "left"}, 30, nullptr),
+      honouring(spec("right_first", {"right", "left"}, 30, nullptr), &empty_table),
       spec("tangled", {"left_first", "right_first"}, 95, nullptr),
       spec("cycle_a", {"cycle_b"}, 94, nullptr),
       spec("cycle_b", {"cycle_a"}, 93, nullptr),
@@ -180,6 +221,15 @@ std::vector<coheriq::EngineSpec> Domain::builtin_engines() {
       with_layout(spec("reversed_partial", {}, 91, &reversed_partial_table), "reversed"),
       with_layout(spec("paired", {"reversed"}, 90, &paired_table), "paired"),
       with_layout(spec("paired_fixed", {"reversed"}, 6, &paired_fixed_table), "paired"),
+      honouring(with_layout(spec("reversed_fast", {}, 3, &reversed_table), "reversed"),
+                &reversed_fast_repro_table),
+      honouring(
+          with_layout(spec("paired_repro", {"reversed_fast"}, 2, &paired_fixed_table), "paired"),
+          &paired_fixed_table),
+      // In the mode, grid_store without grid_load (paired's table): incoherent in the mode only.
+      honouring(with_layout(spec("paired_repro_partial", {"reversed_fast"}, 1, &paired_fixed_table),
+                            "paired"),
+                &paired_table),
   };
 }
 

@@ -4,24 +4,42 @@
 // engine answered), one candidate class (Grid) whose layout engines may change, and built-in
 // engines arranged to exercise composition:
 //
-//   engine              bases                    requires  layout of Grid  overrides
-//   base                (reference)                                        area perimeter volume
-//   left                base                                               perimeter
-//   right               base                                               perimeter volume
-//   left_first          left, right                                        -        (diamond)
-//   right_first         right, left                                        -        (diamond)
-//   tangled             left_first, right_first                            -        (no C3 order)
-//   cycle_a / cycle_b   each other                                         -        (cycle)
-//   orphan              ghost (not registered)                             -        (missing base)
-//   wide                base                     kWideFeature              area
-//   wider               wide                     kWiderFeature             area volume
-//   reversed            (reference)                        reversed        grid_store grid_load
-//   reversed_load       reversed                                           grid_load
-//   reversed_partial    (reference)                        reversed        grid_store (incoherent)
-//   paired              reversed                           paired          grid_store (incoherent)
-//   paired_fixed        reversed                           paired          grid_store grid_load
+//   engine                bases                  requires  layout of Grid  overrides
+//   base                  (reference)                                      area perimeter volume
+//   left                  base                                             perimeter
+//   right                 base                                             perimeter volume
+//   left_first            left, right                                      -        (diamond)
+//   right_first           right, left                                      -        (diamond)
+//   tangled               left_first, right_first                          -        (no C3 order)
+//   cycle_a / cycle_b     each other                                       -        (cycle)
+//   orphan                ghost (not registered)                           -        (missing base)
+//   wide                  base                   kWideFeature              area
+//   wider                 wide                   kWiderFeature             area volume
+//   reversed              (reference)                      reversed        grid_store grid_load
+//   reversed_load         reversed                                         grid_load
+//   reversed_partial      (reference)                      reversed        grid_store (incoherent)
+//   paired                reversed                         paired          grid_store (incoherent)
+//   paired_fixed          reversed                         paired          grid_store grid_load
+//   reversed_fast         (reference)                      reversed        grid_store grid_load
+//   paired_repro          reversed_fast                    paired          grid_store grid_load
+//   paired_repro_partial  reversed_fast                    paired          grid_store grid_load
 //
 // Broken engines get the highest priorities, so "auto" proves it passes over them.
+//
+// The reproducible mode (SHAPES_REPRODUCIBLE=1, or coheriq::enable_reproducible): its kernels
+// answer with an engine tag ending in "/repro", so a test sees that the mode's table ran. The
+// reference's table for it has every candidate ("reference/repro"), and:
+//
+//   engine                table for the mode    in the mode
+//   base                  area perimeter volume answers "base/repro"
+//   left                  (empty)               honours it with base's kernels
+//   right_first           (empty)               refused all the same: its base right does not
+//   reversed_fast         area                  Grid keeps the reference's layout (no Grid kernel)
+//   paired_repro          grid_store grid_load  its own layout, coherent
+//   paired_repro_partial  grid_store            incoherent (grid_load from reference/repro)
+//   any other engine      none                  does not honour the mode: refused
+//
+// With the mode off the tables for it change nothing.
 #pragma once
 
 #include <coheriq/domain.hpp>
@@ -84,6 +102,9 @@ struct Domain {
       coheriq::list<cand::area, cand::perimeter, cand::volume, cand::grid_store, cand::grid_load>;
   static const coheriq::OverrideTable& reference();
   static std::vector<coheriq::EngineSpec> builtin_engines();
+  // The reproducible mode: both declarations opt in (coheriq/domain.hpp).
+  static constexpr std::string_view reproducible_env_var = "SHAPES_REPRODUCIBLE";
+  static const coheriq::OverrideTable& reference_reproducible();
 };
 
 inline constexpr std::string_view domain = Domain::name;

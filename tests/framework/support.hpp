@@ -112,7 +112,8 @@ std::string expect_error(F&& f, std::initializer_list<std::string_view> needles)
 inline bool same_status(const coheriq::DomainStatus& a, const coheriq::DomainStatus& b) {
   return a.domain == b.domain && a.env_var == b.env_var && a.state == b.state &&
          a.engine == b.engine && a.reason == b.reason && a.locked_by == b.locked_by &&
-         a.candidates == b.candidates && a.classes == b.classes;
+         a.candidates == b.candidates && a.classes == b.classes &&
+         a.reproducible_env_var == b.reproducible_env_var && a.reproducible == b.reproducible;
 }
 
 inline std::string describe(const coheriq::DomainStatus& s) {

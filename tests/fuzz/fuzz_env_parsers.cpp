@@ -5,7 +5,10 @@
 // around them ignored, every token non-empty and made of [A-Za-z0-9_.-]; a blank value is the
 // empty list. The parser must accept exactly what the model accepts, return exactly the model's
 // tokens, and reject everything else with a coheriq::Error whose message starts with "coheriq:"
-// and names the variable. Any other outcome aborts, which libFuzzer reports as a crash.
+// and names the variable. Each input is also read as a switch (COHERIQ_REPRODUCIBLE), which must
+// give exactly what the switch's model gives: "1" on; "0", empty or blank off, blanks around the
+// digit ignored; nothing for any other value. Any other outcome aborts, which libFuzzer reports as
+// a crash.
 #include <coheriq/coheriq.hpp>
 
 #include <cstddef>
@@ -69,6 +72,29 @@ std::optional<std::vector<std::string>> model(std::string_view value) {
   std::abort();
 }
 
+// The switch, written independently of parse_switch.
+std::optional<bool> switch_model(std::string_view value) {
+  std::size_t first = 0;
+  std::size_t last = value.size();
+  while (first < last && is_blank(value[first])) ++first;
+  while (last > first && is_blank(value[last - 1])) --last;
+  const std::string_view digit = value.substr(first, last - first);
+  if (digit.empty() || digit == "0") return false;
+  if (digit == "1") return true;
+  return std::nullopt;
+}
+
+void check_switch(std::string_view input) {
+  const std::optional<bool> expected = switch_model(input);
+  const std::optional<bool> got = coheriq::detail::parse_switch(input);
+  if (got != expected) {
+    const auto text = [](const std::optional<bool>& v) {
+      return std::string(!v ? "nothing" : *v ? "on" : "off");
+    };
+    fail("wrong switch value", input, "got " + text(got) + ", expected " + text(expected));
+  }
+}
+
 using Parser = std::vector<std::string> (*)(std::string_view, std::string_view);
 
 void check(Parser parse, std::string_view variable, std::string_view input) {
@@ -100,5 +126,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string_view input(reinterpret_cast<const char*>(data), size);
   check(&coheriq::detail::parse_engine_list, "COHERIQ_ENGINE", input);
   check(&coheriq::detail::parse_feature_list, "COHERIQ_DISABLE_CPU_FEATURES", input);
+  check_switch(input);
   return 0;
 }

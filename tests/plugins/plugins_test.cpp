@@ -180,6 +180,26 @@ TEST_CASE("manifest: an unknown cpu_features name lists the valid ones") {
   }
 }
 
+TEST_CASE("manifest: reproducible is yes or no, and no when absent") {
+  const std::string head = "domain = d\nname = n\nlibrary = l.so\nabi = a\n";
+  CHECK(coheriq::detail::parse_manifest(head + "reproducible = yes\n", "m").reproducible);
+  CHECK_FALSE(coheriq::detail::parse_manifest(head + "reproducible = no\n", "m").reproducible);
+  CHECK_FALSE(coheriq::detail::parse_manifest(head, "m").reproducible);
+  // Anything else is refused, naming the line: a plugin does not honour the mode by accident.
+  for (const char* bad : {"1", "Yes", "true", "yes please"}) {
+    CAPTURE(std::string(bad));
+    const std::string text = "domain = d\nname = n\nreproducible = " + std::string(bad) + "\n";
+    try {
+      (void)coheriq::detail::parse_manifest(text, "m.coheriq-engine");
+      FAIL("no PluginError");
+    } catch (const coheriq::PluginError& e) {
+      const std::string what = e.what();
+      CHECK(contains(what, "m.coheriq-engine:3: reproducible is 'yes' or 'no', got '" +
+                               std::string(bad) + "'"));
+    }
+  }
+}
+
 TEST_CASE("plugin: listing reads manifests only and never loads a library") {
   const auto all = coheriq::engines(coheriq::kernels::domain_name);
   const auto* p = find(all, "test_plugin");
@@ -413,4 +433,52 @@ TEST_CASE("plugin trust: a world-writable directory, manifest or library is refu
   CHECK_FALSE(mapped("libopen.so"));
   CHECK(coheriq::status(coheriq::kernels::domain_name).state == "open");
   coheriq::kernels::enable_engine("test_plugin");  // the plugins nobody else can write still work
+}
+
+// The kernels domain's reproducible mode (COHERIQ_REPRODUCIBLE=1): a plugin serves it only when
+// its manifest says `reproducible = yes`.
+TEST_CASE("plugin: the reproducible mode refuses a plugin without reproducible = yes") {
+  ::setenv("COHERIQ_REPRODUCIBLE", "1", 1);
+  ::setenv("COHERIQ_ENGINE", "test_plugin", 1);
+  const auto all = coheriq::engines(coheriq::kernels::domain_name);
+  const auto* p = find(all, "test_plugin");
+  REQUIRE(p != nullptr);
+  CHECK_FALSE(p->reproducible);
+  CHECK_FALSE(p->supported);
+  CHECK(contains(p->error, "does not honour the reproducible mode"));
+  const float x[3] = {1, 2, 3};
+  const std::string m = message_of([&] { (void)coheriq::kernels::sum(3, x); });
+  CHECK(contains(m, "COHERIQ_ENGINE=test_plugin"));
+  CHECK(contains(m, "'test_plugin'"));
+  CHECK(contains(m, "does not honour the reproducible mode, which is on (COHERIQ_REPRODUCIBLE=1)"));
+  CHECK_FALSE(coheriq::is_locked(coheriq::kernels::domain_name));
+  const std::string e = message_of([] { coheriq::kernels::enable_engine("test_plugin"); });
+  CHECK(contains(e, "does not honour the reproducible mode"));
+  CHECK_FALSE(mapped("libtest_plugin.so"));  // refused before its library is loaded
+  CHECK_FALSE(coheriq::is_locked(coheriq::kernels::domain_name));
+}
+
+TEST_CASE("plugin: a plugin whose manifest says reproducible = yes serves the mode") {
+  // The same library under the same engine name, its manifest now saying reproducible = yes.
+  const std::string dir = scratch("reproducible");
+  write(dir + "/test_plugin.coheriq-engine",
+        "domain = coheriq.kernels\nname = test_plugin\nlibrary = " + std::string(PLUGIN_DIR) +
+            "/libtest_plugin.so\nabi = coheriq.kernels/2\noverrides = sum.f32\n"
+            "reproducible = yes\n");
+  ::setenv("COHERIQ_ENGINE_PATH", dir.c_str(), 1);
+  ::setenv("COHERIQ_REPRODUCIBLE", "1", 1);
+  ::setenv("COHERIQ_ENGINE", "test_plugin", 1);
+  const auto all = coheriq::engines(coheriq::kernels::domain_name);
+  const auto* p = find(all, "test_plugin");
+  REQUIRE(p != nullptr);
+  CHECK(p->reproducible);
+  CHECK(p->supported);
+  CHECK(p->error == "");
+  const float x[3] = {1, 2, 3};
+  CHECK(coheriq::kernels::sum(3, x) == 1006.0f);  // the plugin's kernel, in the mode
+  CHECK(mapped("libtest_plugin.so"));
+  const auto s = coheriq::status(coheriq::kernels::domain_name);
+  CHECK(s.engine == "test_plugin");
+  CHECK(s.reproducible);
+  CHECK(s.state == "locked");
 }
