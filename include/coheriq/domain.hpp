@@ -173,6 +173,18 @@ struct COHERIQ_LOCAL_TO_BINARY
   static constexpr const OverrideTable& (*reference)() = &Domain::reference_reproducible;
 };
 
+// A domain declares both or neither: one alone (a misspelt name) would silently offer no mode.
+template <class Domain, class = void>
+inline constexpr bool declares_reproducible_env_var = false;
+template <class Domain>
+inline constexpr bool declares_reproducible_env_var<
+    Domain, std::void_t<decltype(Domain::reproducible_env_var)>> = true;
+template <class Domain, class = void>
+inline constexpr bool declares_reference_reproducible = false;
+template <class Domain>
+inline constexpr bool declares_reference_reproducible<
+    Domain, std::void_t<decltype(&Domain::reference_reproducible)>> = true;
+
 template <class Domain, class Classes = typename Domain::classes,
           class Candidates = typename Domain::candidates>
 struct COHERIQ_LOCAL_TO_BINARY describe;
@@ -181,6 +193,9 @@ template <class Domain, class... Classes, class... Candidates>
 struct COHERIQ_LOCAL_TO_BINARY describe<Domain, list<Classes...>, list<Candidates...>> {
   static_assert((std::is_base_of_v<candidate_class, Classes> && ...),
                 "every entry of Domain::classes derives from coheriq::candidate_class");
+  static_assert(declares_reproducible_env_var<Domain> == declares_reference_reproducible<Domain>,
+                "a domain with a reproducible mode declares both reproducible_env_var and "
+                "reference_reproducible(); one alone offers no mode");
   static constexpr std::string_view classes[sizeof...(Classes) + 1] = {Classes::name..., {}};
   static constexpr FunctionDesc functions[sizeof...(Candidates)] = {FunctionDesc{
       Candidates::name, touched_names<typename Candidates::touched>::value,

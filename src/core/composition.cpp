@@ -233,16 +233,23 @@ Composition compose(DomainCore& d, std::string_view engine_name) {
   c.reproducible = reproducible_mode(d);
   if (c.reproducible && c.incoherent.empty()) {
     std::vector<std::string> not_honouring;
+    bool plugin = false;
     for (const Engine* e : c.mro) {
-      if (!e->honours_reproducible) not_honouring.push_back(quoted(e->spec.name));
+      if (e->honours_reproducible) continue;
+      not_honouring.push_back(quoted(e->spec.name));
+      plugin = plugin || e->origin.rfind("plugin:", 0) == 0;
     }
     if (!not_honouring.empty()) {
       c.incoherent = "coheriq: " + engine_of(d, engine->spec.name) +
                      " does not honour the reproducible mode, which is on (" +
                      reproducible_setting(d) + "): " + join(not_honouring) +
                      (not_honouring.size() == 1 ? " declares" : " declare") +
-                     " no kernels for it. Enable an engine that honours it (coheriq info lists "
-                     "them), or turn the mode off";
+                     " no kernels for it" +
+                     (plugin ? " (a plugin does with 'reproducible = yes' in its manifest, when "
+                               "its kernels follow the domain's canonical orders)"
+                             : "") +
+                     ". Enable an engine that honours it (coheriq info lists them), or turn the "
+                     "mode off";
     }
   }
 
