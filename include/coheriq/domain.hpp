@@ -177,8 +177,9 @@ struct COHERIQ_LOCAL_TO_BINARY
 template <class Domain, class = void>
 inline constexpr bool declares_reproducible_env_var = false;
 template <class Domain>
-inline constexpr bool declares_reproducible_env_var<
-    Domain, std::void_t<decltype(Domain::reproducible_env_var)>> = true;
+inline constexpr bool
+    declares_reproducible_env_var<Domain, std::void_t<decltype(Domain::reproducible_env_var)>> =
+        true;
 template <class Domain, class = void>
 inline constexpr bool declares_reference_reproducible = false;
 template <class Domain>

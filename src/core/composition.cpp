@@ -243,8 +243,7 @@ Composition compose(DomainCore& d, std::string_view engine_name) {
       c.incoherent = "coheriq: " + engine_of(d, engine->spec.name) +
                      " does not honour the reproducible mode, which is on (" +
                      reproducible_setting(d) + "): " + join(not_honouring) +
-                     (not_honouring.size() == 1 ? " declares" : " declare") +
-                     " no kernels for it" +
+                     (not_honouring.size() == 1 ? " declares" : " declare") + " no kernels for it" +
                      (plugin ? " (a plugin does with 'reproducible = yes' in its manifest, when "
                                "its kernels follow the domain's canonical orders)"
                              : "") +

@@ -5,8 +5,8 @@
 //
 // Reductions. Over the terms t_0 .. t_{n-1} of a reduction, in the element type T:
 //   partials s_0 .. s_{P-1} (P = kPartials<T>) start at +0; t_i goes into s_{i mod P}, in
-//   increasing i: s = s + t (sum: t = x_i; asum: t = |x_i|), or s = fma(x_i, y_i, s) (dot; the sum
-//   of squares of nrm2: fma(x_i, x_i, s)); then the halving tree: for h = P/2, P/4, ..., 1, s_j =
+//   increasing i: s = s + t (sum: t = x_i; asum: t = |x_i|; the sum of squares of nrm2: t = x_i·x_i
+//   rounded), or s = fma(x_i, y_i, s) (dot); then the halving tree: for h = P/2, P/4, ..., 1, s_j =
 //   s_j + s_{j+h} for every j < h; the result is s_0.
 //   The terms are padded with zeros to a multiple of P (s + 0, which turns a partial of -0, left
 //   by a product that underflowed to -0, into +0): vector code pads its last block with zeros.

@@ -101,14 +101,14 @@ template <class T, class X>
 T canonical_nrm2(std::size_t n, X x) {
   const T sumsq = reduce<T>(n, [&](T s, std::size_t i) {
     const T v = x(i);
-    return std::fma(v, v, s);
+    return s + v * v;
   });
   if (sumsq >= kSafeMinSumSq<T> && sumsq <= std::numeric_limits<T>::max()) return std::sqrt(sumsq);
   if (std::isnan(sumsq) || n == 0) return sumsq;
   if constexpr (std::is_same_v<T, float>) {
     const double wide = reduce<double>(n, [&](double s, std::size_t i) {
       const double v = x(i);
-      return std::fma(v, v, s);
+      return s + v * v;
     });
     return static_cast<float>(std::sqrt(wide));
   } else {
@@ -125,7 +125,7 @@ T canonical_nrm2(std::size_t n, X x) {
     const double scale_b = std::ldexp(1.0, e_half - e);
     const double scaled = reduce<double>(n, [&](double s, std::size_t i) {
       const double v = (x(i) * scale_a) * scale_b;
-      return std::fma(v, v, s);
+      return s + v * v;
     });
     return std::ldexp(std::sqrt(scaled), e);
   }

@@ -223,10 +223,13 @@ struct AbsStep {
     return hn::Add(acc, hn::Abs(a));
   }
 };
+// nrm2's terms: the square rounded, then added (not fused): the chain of each partial is then an
+// add, whose latency four chains of zmm hide (a fused square-add chain ran nrm2 at 0.76-0.80 of
+// the fast kernel from L1 on Zen 5; a float's square is exact in double in the fallback anyway).
 struct SquareStep {
   template <class V>
   HWY_INLINE V operator()(V acc, V a, V) const {
-    return hn::MulAdd(a, a, acc);
+    return hn::Add(acc, hn::Mul(a, a));
   }
 };
 // (x·scale_a·scale_b)², nrm2's rescaled sum of squares.
@@ -237,7 +240,7 @@ struct ScaledSquareStep {
   HWY_INLINE V operator()(V acc, V a, V) const {
     const hn::DFromV<V> d;
     a = hn::Mul(hn::Mul(a, hn::Set(d, scale_a)), hn::Set(d, scale_b));
-    return hn::MulAdd(a, a, acc);
+    return hn::Add(acc, hn::Mul(a, a));
   }
 };
 
@@ -268,14 +271,22 @@ HWY_INLINE void EachChunk(std::size_t n, const T* x, std::ptrdiff_t incx, const 
   }
 }
 
+// The chunked reduction of strided vectors, a function of its own: its gather buffers (16 KiB of
+// stack) would otherwise make the frame of every contiguous call as large.
 template <class T, class Step>
-HWY_INLINE T ReduceStrided(std::size_t n, const T* x, std::ptrdiff_t incx, const T* y,
-                           std::ptrdiff_t incy, Step step) {
-  if (incx == 1 && incy == 1) return ReduceAll(n, x, y, step);
+HWY_NOINLINE T ReduceChunks(std::size_t n, const T* x, std::ptrdiff_t incx, const T* y,
+                            std::ptrdiff_t incy, Step step) {
   Partials<T> p;
   EachChunk(n, x, incx, y, incy,
             [&](std::size_t len, const T* xs, const T* ys) { Reduce(len, xs, ys, step, p); });
   return Total(p);
+}
+
+template <class T, class Step>
+HWY_INLINE T ReduceStrided(std::size_t n, const T* x, std::ptrdiff_t incx, const T* y,
+                           std::ptrdiff_t incy, Step step) {
+  if (incx == 1 && incy == 1) return ReduceAll(n, x, y, step);
+  return ReduceChunks(n, x, incx, y, incy, step);
 }
 
 // ------------------------------ BLAS-1 reductions
@@ -313,10 +324,19 @@ HWY_ATTR T axpy_dot_strided(std::size_t n, T a, const T* x, std::ptrdiff_t incx,
 // time, P of double's partials: element i into partial i mod kPartials<double>), double rescales
 // by a power of two near 1/max|x| (max is exact in any order).
 template <class T>
+HWY_NOINLINE T Nrm2Fallback(std::size_t n, const T* x, std::ptrdiff_t incx);
+
+template <class T>
 HWY_INLINE T Nrm2(std::size_t n, const T* x, std::ptrdiff_t incx) {
   const T sumsq = ReduceStrided(n, x, incx, x, incx, SquareStep());
   if (sumsq >= kNrm2SafeMinSumSq<T> && sumsq <= hwy::HighestValue<T>()) return ScalarSqrt(sumsq);
   if (sumsq != sumsq || n == 0) return sumsq;  // NaN in x; or n == 0 (sumsq == 0)
+  return Nrm2Fallback(n, x, incx);
+}
+
+// The sum of squares out of range: apart, so that its buffers stay out of the common call.
+template <class T>
+HWY_NOINLINE T Nrm2Fallback(std::size_t n, const T* x, std::ptrdiff_t incx) {
   if constexpr (sizeof(T) == 4) {
     static_assert(kStridedChunk % kP<double> == 0, "chunks are whole blocks of partials");
     HWY_ALIGN double wide[kStridedChunk];
