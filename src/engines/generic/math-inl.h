@@ -492,44 +492,53 @@ HWY_INLINE void ShiftedExps(const HwyOps<T>& o, std::size_t n, const T* x,
 }
 
 // y = e^(x - max x) / Σ e^(x - max x), three passes: max; exponentials (stored in y) and their
-// sum (ExpSum); scaling by 1 / sum.
-template <class T>
-HWY_ATTR void softmax(std::size_t n, const T* x, T* y) {
-  if (n == 0) return;
+// sum; scaling by 1 / sum. The sum is the caller's: add(i, e) takes the vector of exponentials of
+// elements [i, i + lanes) (zero past n), add2(i, ea, eb) two of them, total(hi, lo) gives the sum
+// as hi + lo. The fast softmax sums with ExpSum; the reproducible mode in its canonical order.
+template <class T, class Add, class Add2, class Total>
+HWY_INLINE void SoftmaxWith(std::size_t n, const T* x, T* y, Add add, Add2 add2, Total total) {
   const HwyOps<T> o;
   const auto d = o.d;
   using V = typename HwyOps<T>::V;
   const std::size_t N = hn::Lanes(d);
-  using Sum = ExpSum<T>;
-  auto sum0 = Sum::Zero(), sum1 = Sum::Zero();
   ShiftedExps(
       o, n, x, NegMax(o, n, x),
       [&](std::size_t i, V, V e) HWY_ATTR {
         hn::BlendedStore(e, hn::FirstN(d, HWY_MIN(n - i, N)), d, y + i);
-        Sum::Add(sum0, sum1, e);
+        add(i, e);
       },
       [&](std::size_t i, V, V ea, V, V eb) HWY_ATTR {
         hn::StoreU(ea, d, y + i);
         hn::StoreU(eb, d, y + i + N);
-        Sum::Add2(sum0, sum1, ea, eb);
+        add2(i, ea, eb);
       });
   double hi, lo;
-  Sum::Total(sum0, sum1, hi, lo);
+  total(hi, lo);
   scal(n, static_cast<T>(1.0 / (hi + lo)), y);
 }
 
-// y = (x - max) - ln Σ e^(x - max), three passes: max; the sum of the exponentials below the
-// maximum and the count of entries equal to it (math::LogSoftmax); y.
 template <class T>
-HWY_ATTR void log_softmax(std::size_t n, const T* x, T* y) {
+HWY_ATTR void softmax(std::size_t n, const T* x, T* y) {
   if (n == 0) return;
+  using V = typename HwyOps<T>::V;
+  using Sum = ExpSum<T>;
+  auto sum0 = Sum::Zero(), sum1 = Sum::Zero();
+  SoftmaxWith(
+      n, x, y, [&](std::size_t, V e) HWY_ATTR { Sum::Add(sum0, sum1, e); },
+      [&](std::size_t, V ea, V eb) HWY_ATTR { Sum::Add2(sum0, sum1, ea, eb); },
+      [&](double& hi, double& lo) HWY_ATTR { Sum::Total(sum0, sum1, hi, lo); });
+}
+
+// y = (x - max) - ln Σ e^(x - max), three passes: max; the sum of the exponentials below the
+// maximum and the count of entries equal to it (math::LogSoftmax); y. The sum is the caller's, as
+// in SoftmaxWith (an entry at the maximum adds a zero).
+template <class T, class Add, class Add2, class Total>
+HWY_INLINE void LogSoftmaxWith(std::size_t n, const T* x, T* y, Add add, Add2 add2, Total total) {
   const HwyOps<T> o;
   const auto d = o.d;
   using V = typename HwyOps<T>::V;
   const std::size_t N = hn::Lanes(d);
   const V neg_max = NegMax(o, n, x);
-  using Sum = ExpSum<T>;
-  auto rest0 = Sum::Zero(), rest1 = Sum::Zero();
   V count = hn::Zero(d);  // exact while a lane counts below 2^24 (f32); beyond, L >= 16 anyway
   const V one = hn::Set(d, T(1));
   const auto below = [&](V diff, V e) HWY_ATTR {
@@ -538,12 +547,11 @@ HWY_ATTR void log_softmax(std::size_t n, const T* x, T* y) {
     return hn::IfThenZeroElse(at_max, e);  // NaN stays, so that it poisons the sum
   };
   ShiftedExps(
-      o, n, x, neg_max,
-      [&](std::size_t, V diff, V e) HWY_ATTR { Sum::Add(rest0, rest1, below(diff, e)); },
-      [&](std::size_t, V diff_a, V ea, V diff_b, V eb)
-          HWY_ATTR { Sum::Add2(rest0, rest1, below(diff_a, ea), below(diff_b, eb)); });
+      o, n, x, neg_max, [&](std::size_t i, V diff, V e) HWY_ATTR { add(i, below(diff, e)); },
+      [&](std::size_t i, V diff_a, V ea, V diff_b, V eb)
+          HWY_ATTR { add2(i, below(diff_a, ea), below(diff_b, eb)); });
   double hi, lo;
-  Sum::Total(rest0, rest1, hi, lo);
+  total(hi, lo);
   const double total_count = static_cast<double>(hn::GetLane(hn::SumOfLanes(d, count)));
   // L on a vector of doubles (one lane used): the vector code's constants stay internal.
   const HwyOps<double> wo;
@@ -559,6 +567,18 @@ HWY_ATTR void log_softmax(std::size_t n, const T* x, T* y) {
     const V v = hn::MaskedLoad(mask, d, x + i);
     hn::BlendedStore(math::LogSoftmax::Of(o, v, neg_max, log_sum), mask, d, y + i);
   }
+}
+
+template <class T>
+HWY_ATTR void log_softmax(std::size_t n, const T* x, T* y) {
+  if (n == 0) return;
+  using V = typename HwyOps<T>::V;
+  using Sum = ExpSum<T>;
+  auto rest0 = Sum::Zero(), rest1 = Sum::Zero();
+  LogSoftmaxWith(
+      n, x, y, [&](std::size_t, V e) HWY_ATTR { Sum::Add(rest0, rest1, e); },
+      [&](std::size_t, V ea, V eb) HWY_ATTR { Sum::Add2(rest0, rest1, ea, eb); },
+      [&](double& hi, double& lo) HWY_ATTR { Sum::Total(rest0, rest1, hi, lo); });
 }
 
 COHERIQ_GENERIC_END

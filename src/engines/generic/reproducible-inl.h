@@ -627,72 +627,35 @@ struct ExpSumCanonical {
   }
 };
 
-// As the fast softmax (math-inl.h), the sum canonical.
+// The fast softmax and log_softmax (math-inl.h) with the canonical sum.
 template <class T>
 HWY_ATTR void softmax(std::size_t n, const T* x, T* y) {
   if (n == 0) return;
-  const HwyOps<T> o;
-  const auto d = o.d;
   using V = typename HwyOps<T>::V;
-  const std::size_t N = hn::Lanes(d);
+  const std::size_t N = hn::Lanes(typename HwyOps<T>::D());
   ExpSumCanonical<T> sum;
-  ShiftedExps(
-      o, n, x, NegMax(o, n, x),
-      [&](std::size_t i, V, V e) HWY_ATTR {
-        hn::BlendedStore(e, hn::FirstN(d, HWY_MIN(n - i, N)), d, y + i);
-        sum.Add(i, e);
-      },
-      [&](std::size_t i, V, V ea, V, V eb) HWY_ATTR {
-        hn::StoreU(ea, d, y + i);
-        hn::StoreU(eb, d, y + i + N);
+  SoftmaxWith(
+      n, x, y, [&](std::size_t i, V e) HWY_ATTR { sum.Add(i, e); },
+      [&](std::size_t i, V ea, V eb) HWY_ATTR {
         sum.Add(i, ea);
         sum.Add(i + N, eb);
-      });
-  double hi, lo;
-  sum.Total(hi, lo);
-  scal(n, static_cast<T>(1.0 / (hi + lo)), y);
+      },
+      [&](double& hi, double& lo) HWY_ATTR { sum.Total(hi, lo); });
 }
 
-// As the fast log_softmax (math-inl.h), the sum of the exponentials below the maximum canonical
-// (the count of entries at the maximum is exact in any order).
 template <class T>
 HWY_ATTR void log_softmax(std::size_t n, const T* x, T* y) {
   if (n == 0) return;
-  const HwyOps<T> o;
-  const auto d = o.d;
   using V = typename HwyOps<T>::V;
-  const std::size_t N = hn::Lanes(d);
-  const V neg_max = NegMax(o, n, x);
+  const std::size_t N = hn::Lanes(typename HwyOps<T>::D());
   ExpSumCanonical<T> rest;
-  V count = hn::Zero(d);
-  const V one = hn::Set(d, T(1));
-  const auto below = [&](V diff, V e) HWY_ATTR {
-    const auto at_max = hn::Eq(diff, hn::Zero(d));
-    count = hn::Add(count, hn::IfThenElseZero(at_max, one));
-    return hn::IfThenZeroElse(at_max, e);  // NaN stays, so that it poisons the sum
-  };
-  ShiftedExps(
-      o, n, x, neg_max, [&](std::size_t i, V diff, V e) HWY_ATTR { rest.Add(i, below(diff, e)); },
-      [&](std::size_t i, V diff_a, V ea, V diff_b, V eb) HWY_ATTR {
-        rest.Add(i, below(diff_a, ea));
-        rest.Add(i + N, below(diff_b, eb));
-      });
-  double hi, lo;
-  rest.Total(hi, lo);
-  const double total_count = static_cast<double>(hn::GetLane(hn::SumOfLanes(d, count)));
-  const HwyOps<double> wo;
-  const double sum_less_one = math::LogSoftmax::SumLessOne(hi, lo, total_count);
-  const double log_sum_wide = hn::GetLane(math::Log1p::General(wo, wo.Set(sum_less_one)));
-  const V log_sum = hn::Set(d, static_cast<T>(log_sum_wide));
-  std::size_t i = 0;
-  for (; i + N <= n; i += N) {
-    hn::StoreU(math::LogSoftmax::Of(o, hn::LoadU(d, x + i), neg_max, log_sum), d, y + i);
-  }
-  if (i < n) {
-    const auto mask = hn::FirstN(d, HWY_MIN(n - i, N));
-    const V v = hn::MaskedLoad(mask, d, x + i);
-    hn::BlendedStore(math::LogSoftmax::Of(o, v, neg_max, log_sum), mask, d, y + i);
-  }
+  LogSoftmaxWith(
+      n, x, y, [&](std::size_t i, V e) HWY_ATTR { rest.Add(i, e); },
+      [&](std::size_t i, V ea, V eb) HWY_ATTR {
+        rest.Add(i, ea);
+        rest.Add(i + N, eb);
+      },
+      [&](double& hi, double& lo) HWY_ATTR { rest.Total(hi, lo); });
 }
 
 }  // namespace reproducible
