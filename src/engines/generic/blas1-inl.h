@@ -930,25 +930,36 @@ HWY_INLINE void ScatterPairs(std::size_t len, const T* buf, T* x, std::ptrdiff_t
 // Complex elements per chunk of a strided call: a chunk's pairs fill kStridedChunk reals.
 inline constexpr std::size_t kComplexChunk = kStridedChunk / 2;
 
-template <bool kConj, class T>
-HWY_INLINE void ComplexDot(std::size_t n, const T* x, std::ptrdiff_t incx, const T* y,
-                           std::ptrdiff_t incy, T* result) {
-  if (incx == 1 && incy == 1) return ComplexDotContiguous<kConj>(n, x, y, result, result + 1);
+// use(len, xs, ys) on the n complex elements of two vectors of any increments, kComplexChunk of
+// them at a time, a strided vector's gathered to a contiguous buffer (one call on contiguous
+// vectors).
+template <class T, class Use>
+HWY_INLINE void EachComplexChunk(std::size_t n, const T* x, std::ptrdiff_t incx, const T* y,
+                                 std::ptrdiff_t incy, Use use) {
+  if (incx == 1 && incy == 1) return use(n, x, y);
   HWY_ALIGN T bx[kStridedChunk];
   HWY_ALIGN T by[kStridedChunk];
-  T re = T{0}, im = T{0};
   for (std::size_t start = 0; start < n; start += kComplexChunk) {
     const std::size_t len = n - start < kComplexChunk ? n - start : kComplexChunk;
     const T* xs = ElementPtr(x, 2 * incx, start);
     const T* ys = ElementPtr(y, 2 * incy, start);
     if (incx != 1) GatherPairs(len, xs, incx, bx);
     if (incy != 1) GatherPairs(len, ys, incy, by);
+    use(len, incx == 1 ? xs : bx, incy == 1 ? ys : by);
+  }
+}
+
+template <bool kConj, class T>
+HWY_INLINE void ComplexDot(std::size_t n, const T* x, std::ptrdiff_t incx, const T* y,
+                           std::ptrdiff_t incy, T* result) {
+  if (incx == 1 && incy == 1) return ComplexDotContiguous<kConj>(n, x, y, result, result + 1);
+  T re = T{0}, im = T{0};
+  EachComplexChunk(n, x, incx, y, incy, [&](std::size_t len, const T* xs, const T* ys) HWY_ATTR {
     T chunk_re, chunk_im;
-    ComplexDotContiguous<kConj>(len, incx == 1 ? xs : bx, incy == 1 ? ys : by, &chunk_re,
-                                &chunk_im);
+    ComplexDotContiguous<kConj>(len, xs, ys, &chunk_re, &chunk_im);
     re += chunk_re;
     im += chunk_im;
-  }
+  });
   result[0] = re;
   result[1] = im;
 }

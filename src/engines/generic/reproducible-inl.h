@@ -388,20 +388,7 @@ HWY_INLINE void ComplexDot(std::size_t n, const T* x, std::ptrdiff_t incx, const
         pb);
   };
   static_assert(2 * kComplexChunk % kP<T> == 0, "chunks are whole blocks of partials");
-  if (incx == 1 && incy == 1) {
-    both(n, x, y);
-  } else {
-    HWY_ALIGN T bx[2 * kComplexChunk];
-    HWY_ALIGN T by[2 * kComplexChunk];
-    for (std::size_t start = 0; start < n; start += kComplexChunk) {
-      const std::size_t len = n - start < kComplexChunk ? n - start : kComplexChunk;
-      const T* xs = ElementPtr(x, 2 * incx, start);
-      const T* ys = ElementPtr(y, 2 * incy, start);
-      if (incx != 1) GatherPairs(len, xs, incx, bx);
-      if (incy != 1) GatherPairs(len, ys, incy, by);
-      both(len, incx == 1 ? xs : bx, incy == 1 ? ys : by);
-    }
-  }
+  EachComplexChunk(n, x, incx, y, incy, both);
   T a[2], b[2];
   Total<2>(pa, a);
   Total<2>(pb, b);
