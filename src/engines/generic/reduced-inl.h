@@ -60,7 +60,13 @@ HWY_ATTR std::int32_t dot_u8s8(std::size_t n, const std::uint8_t* x, const std::
     s0 = hn::ReorderWidenMulAccumulate(d32, a, b, s0, s1);
   }
   const auto lanes = hn::Add(hn::Add(s0, s1), hn::Add(s2, s3));
-  auto total = static_cast<std::uint32_t>(hn::GetLane(hn::SumOfLanes(d32, lanes)));
+  // The lanes summed as unsigned (wrapping, as the vector adds wrap): SumOfLanes of int32 on
+  // AVX-512 is _mm512_reduce_add_epi32, whose last adds are signed C ints, undefined on overflow
+  // (UBSan caught it with 255 and -128 operands).
+  HWY_ALIGN std::int32_t lane[hn::MaxLanes(d32)];
+  hn::Store(lanes, d32, lane);
+  std::uint32_t total = 0;
+  for (std::size_t j = 0; j < hn::Lanes(d32); ++j) total += static_cast<std::uint32_t>(lane[j]);
   for (; i < n; ++i) total += ProductU8S8(x[i], y[i]);
   return static_cast<std::int32_t>(total);
 }
