@@ -13,18 +13,6 @@
 namespace coheriq::kernels::reference {
 namespace {
 
-// op(M) of a row-major matrix with leading dimension ld: element (r, c) of the operand.
-template <class T>
-struct Operand {
-  const T* data;
-  std::size_t ld;
-  Trans trans;
-
-  T at(std::size_t r, std::size_t c) const noexcept {
-    return trans == Trans::N ? data[r * ld + c] : data[c * ld + r];
-  }
-};
-
 template <class T>
 void multiply(std::size_t m, std::size_t n, std::size_t k, T alpha, Operand<T> a, Operand<T> b,
               T beta, T* C, std::size_t ldc) {
@@ -33,9 +21,9 @@ void multiply(std::size_t m, std::size_t n, std::size_t k, T alpha, Operand<T> a
       CompensatedSum dot;
       for (std::size_t p = 0; p < k; ++p) {
         if constexpr (std::is_same_v<T, float>) {
-          dot.add(static_cast<double>(a.at(i, p)) * static_cast<double>(b.at(p, j)));
+          dot.add(static_cast<double>(a(i, p)) * static_cast<double>(b(p, j)));
         } else {
-          dot.add_product(a.at(i, p), b.at(p, j));
+          dot.add_product(a(i, p), b(p, j));
         }
       }
       T& c = C[i * ldc + j];
@@ -85,7 +73,7 @@ void pack_b(Trans tb, std::size_t k, std::size_t n, const T* B, std::size_t ldb,
   const Operand<T> b{B, ldb, tb};
   // A part is a band of rows of op(B).
   for (std::size_t p = k * part / parts; p < k * (part + 1) / parts; ++p) {
-    for (std::size_t j = 0; j < n; ++j) out[p * n + j] = b.at(p, j);
+    for (std::size_t j = 0; j < n; ++j) out[p * n + j] = b(p, j);
   }
 }
 

@@ -17,6 +17,19 @@
 
 namespace coheriq::kernels::reference {
 
+// op(M) of a row-major matrix with leading dimension ld: element (r, c) of the operand (the GEMMs
+// of gemm.cpp and, in the reproducible mode, reproducible.cpp).
+template <class T>
+struct Operand {
+  const T* data;
+  std::size_t ld;
+  Trans trans;
+
+  T operator()(std::size_t r, std::size_t c) const noexcept {
+    return trans == Trans::N ? data[r * ld + c] : data[c * ld + r];
+  }
+};
+
 // Every candidate of src/kernels/candidates.hpp; Domain::reference() returns it (engine.cpp).
 extern const coheriq::OverrideTable overrides;
 

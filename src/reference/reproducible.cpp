@@ -190,18 +190,6 @@ void complex_axpy(std::size_t n, std::complex<T> a, const std::complex<T>* x, st
 
 // ------------------------------ GEMM
 
-// op(M) of a row-major matrix with leading dimension ld: element (r, c) of the operand.
-template <class T>
-struct Operand {
-  const T* data;
-  std::size_t ld;
-  Trans trans;
-
-  T operator()(std::size_t r, std::size_t c) const {
-    return trans == Trans::N ? data[r * ld + c] : data[c * ld + r];
-  }
-};
-
 // A row-major bf16 matrix as stored, widened to float (exactly).
 struct WidenedBf16 {
   const bfloat16* data;

@@ -101,11 +101,43 @@ HWY_INLINE void LaneTree(D d, hn::Vec<D> v, T* HWY_RESTRICT out) {
   for (std::size_t j = 0; j < kKeep; ++j) out[j] = lane[j];
 }
 
-// The step of a call that adds no term (the tree alone).
-struct AddStepPlaceholder {
+// The terms of each reduction.
+struct FmaStep {
   template <class V>
-  HWY_INLINE V operator()(V acc, V, V) const {
-    return acc;
+  HWY_INLINE V operator()(V acc, V a, V b) const {
+    return hn::MulAdd(a, b, acc);
+  }
+};
+struct AddStep {
+  template <class V>
+  HWY_INLINE V operator()(V acc, V a, V) const {
+    return hn::Add(acc, a);
+  }
+};
+struct AbsStep {
+  template <class V>
+  HWY_INLINE V operator()(V acc, V a, V) const {
+    return hn::Add(acc, hn::Abs(a));
+  }
+};
+// nrm2's terms: the square rounded, then added (not fused): the chain of each partial is then an
+// add, whose latency four chains of zmm hide (a fused square-add chain ran nrm2 at 0.76-0.80 of
+// the fast kernel from L1 on Zen 5; a float's square is exact in double in the fallback anyway).
+struct SquareStep {
+  template <class V>
+  HWY_INLINE V operator()(V acc, V a, V) const {
+    return hn::Add(acc, hn::Mul(a, a));
+  }
+};
+// (x·scale_a·scale_b)², nrm2's rescaled sum of squares.
+template <class T>
+struct ScaledSquareStep {
+  T scale_a, scale_b;
+  template <class V>
+  HWY_INLINE V operator()(V acc, V a, V) const {
+    const hn::DFromV<V> d;
+    a = hn::Mul(hn::Mul(a, hn::Set(d, scale_a)), hn::Set(d, scale_b));
+    return hn::Add(acc, hn::Mul(a, a));
   }
 };
 
@@ -188,12 +220,12 @@ HWY_INLINE T ReduceAll(std::size_t n, const T* x, const T* y, Step step) {
   return out[0];
 }
 
-// The tree of partials p down to `kKeep` values.
+// The tree of partials p down to `kKeep` values: Accumulate with no terms (its step unused).
 template <std::size_t kKeep = 1, class T>
 HWY_INLINE void Total(const Partials<T>& p, T* out) {
   OnPartialVectors<T>([&](auto d, auto kv) HWY_ATTR {
     constexpr const T* kNoTerms = nullptr;
-    Accumulate<decltype(kv)::value, false, kKeep>(d, 0, kNoTerms, kNoTerms, AddStepPlaceholder(),
+    Accumulate<decltype(kv)::value, false, kKeep>(d, 0, kNoTerms, kNoTerms, AddStep(),
                                                   const_cast<T*>(p.s), out);
   });
 }
@@ -203,46 +235,6 @@ HWY_INLINE T Total(const Partials<T>& p) {
   Total<1>(p, out);
   return out[0];
 }
-
-// The terms of each reduction.
-struct FmaStep {
-  template <class V>
-  HWY_INLINE V operator()(V acc, V a, V b) const {
-    return hn::MulAdd(a, b, acc);
-  }
-};
-struct AddStep {
-  template <class V>
-  HWY_INLINE V operator()(V acc, V a, V) const {
-    return hn::Add(acc, a);
-  }
-};
-struct AbsStep {
-  template <class V>
-  HWY_INLINE V operator()(V acc, V a, V) const {
-    return hn::Add(acc, hn::Abs(a));
-  }
-};
-// nrm2's terms: the square rounded, then added (not fused): the chain of each partial is then an
-// add, whose latency four chains of zmm hide (a fused square-add chain ran nrm2 at 0.76-0.80 of
-// the fast kernel from L1 on Zen 5; a float's square is exact in double in the fallback anyway).
-struct SquareStep {
-  template <class V>
-  HWY_INLINE V operator()(V acc, V a, V) const {
-    return hn::Add(acc, hn::Mul(a, a));
-  }
-};
-// (x·scale_a·scale_b)², nrm2's rescaled sum of squares.
-template <class T>
-struct ScaledSquareStep {
-  T scale_a, scale_b;
-  template <class V>
-  HWY_INLINE V operator()(V acc, V a, V) const {
-    const hn::DFromV<V> d;
-    a = hn::Mul(hn::Mul(a, hn::Set(d, scale_a)), hn::Set(d, scale_b));
-    return hn::Add(acc, hn::Mul(a, a));
-  }
-};
 
 // The n elements of two vectors of any increments, a chunk of kStridedChunk (a multiple of P)
 // at a time: use(len, xs, ys) with contiguous copies (or the vectors themselves when contiguous).
