@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -55,6 +56,39 @@ void on_interrupt(int signal) {
   const pid_t child = running_child.load();
   if (child > 0) kill(child, signal);
 }
+
+// After an interrupt the signal is forwarded again every kResendInterval while the child runs,
+// and a child still running kGracePeriod after the first forward gets SIGKILL: a child that
+// ignores the signal (or whose signal was lost on the way) cannot keep the command waiting.
+constexpr auto kResendInterval = std::chrono::milliseconds(250);
+constexpr auto kGracePeriod = std::chrono::seconds(5);
+
+// The timeout of each wait for the child: none (-1) until an interrupt arrives; then short, each
+// wait forwarding the signal again or, past the grace period, killing the child.
+class ChildWatch {
+ public:
+  explicit ChildWatch(pid_t pid) : pid_(pid) {}
+  int poll_timeout_ms() {
+    const int signal = received_signal.load();
+    if (signal == 0) return -1;
+    const auto now = std::chrono::steady_clock::now();
+    if (!interrupted_) {
+      interrupted_ = true;
+      first_forward_ = last_forward_ = now;  // the handler (or run_child) forwarded it once
+    } else if (now - first_forward_ >= kGracePeriod) {
+      kill(pid_, SIGKILL);
+    } else if (now - last_forward_ >= kResendInterval) {
+      kill(pid_, signal);
+      last_forward_ = now;
+    }
+    return static_cast<int>(kResendInterval.count());
+  }
+
+ private:
+  pid_t pid_;
+  bool interrupted_ = false;
+  std::chrono::steady_clock::time_point first_forward_, last_forward_;
+};
 
 }  // namespace
 
@@ -121,8 +155,9 @@ ChildResult run_child(const std::vector<std::string>& argv,
   pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
   int open_fds = 2;
   char chunk[4096];
+  ChildWatch watch(pid);
   while (open_fds > 0) {
-    if (poll(fds, 2, -1) < 0) {
+    if (poll(fds, 2, watch.poll_timeout_ms()) < 0) {
       if (errno == EINTR) continue;
       throw_errno("poll");
     }
@@ -145,9 +180,14 @@ ChildResult run_child(const std::vector<std::string>& argv,
   }
   lines.finish();
 
+  // The child closed its pipes; once interrupted, it is waited for under the same watch.
   int status = 0;
-  while (waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) throw_errno("waitpid");
+  for (;;) {
+    const int timeout = watch.poll_timeout_ms();
+    const pid_t done = waitpid(pid, &status, timeout < 0 ? 0 : WNOHANG);
+    if (done == pid) break;
+    if (done < 0 && errno != EINTR) throw_errno("waitpid");
+    if (done == 0) poll(nullptr, 0, timeout);
   }
   running_child.store(0);
   throw_if_interrupted();

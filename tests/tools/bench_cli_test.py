@@ -531,20 +531,33 @@ def check_no_partial_output(args):
     print("no-partial-output: failed runs write nothing")
 
 
-def check_sigint(args):
-    """SIGINT (Ctrl-C) during a run ends the benchmark process, removes the temporary directory,
-    writes no output, and the command ends by SIGINT."""
-    tmp = os.path.join(args.work, "sigint-tmp")
+def process_state(pid):
+    """A process's state and signal masks from /proc, for a failure message."""
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            fields = dict(line.split(":", 1) for line in f if ":" in line)
+    except OSError:
+        return f"{pid}: gone"
+    return f"{pid}: " + ", ".join(f"{k} {fields[k].strip()}" for k in
+                                  ("Name", "State", "SigPnd", "ShdPnd", "SigBlk", "SigIgn", "SigCgt")
+                                  if k in fields)
+
+
+def interrupt_run(args, name, extra_env, within):
+    """Starts a bench whose benchmark process sleeps, sends the command SIGINT once the process
+    runs, and checks that the command ends within `within` seconds, by SIGINT, with the
+    benchmark process ended, the temporary directory removed and no output written."""
+    tmp = os.path.join(args.work, f"{name}-tmp")
     shutil.rmtree(tmp, ignore_errors=True)
     os.makedirs(tmp)
-    pidfile = os.path.join(args.work, "sigint-child.pid")
+    pidfile = os.path.join(args.work, f"{name}-child.pid")
     if os.path.exists(pidfile):
         os.remove(pidfile)
-    chart = os.path.join(args.work, "sigint.svg")
+    chart = os.path.join(args.work, f"{name}.svg")
     if os.path.exists(chart):
         os.remove(chart)
-    env = clean_env({"COHERIQ_KERNELS_BENCH": fake_bench(args), "FAKE_BENCH_SLEEP": "60",
-                     "FAKE_BENCH_PIDFILE": pidfile, "TMPDIR": tmp})
+    env = clean_env(dict({"COHERIQ_KERNELS_BENCH": fake_bench(args), "FAKE_BENCH_SLEEP": "60",
+                          "FAKE_BENCH_PIDFILE": pidfile, "TMPDIR": tmp}, **extra_env))
     proc = subprocess.Popen(EMULATOR + [args.coheriq, "bench", "--engines", "reference",
                                         "--chart", chart],
                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -554,19 +567,38 @@ def check_sigint(args):
         time.sleep(0.05)
     child = int(open(pidfile).read())
     check(len(os.listdir(tmp)) == 1, f"expected one temporary directory: {os.listdir(tmp)}")
+    start = time.time()
     proc.send_signal(signal.SIGINT)
     try:
-        out, err = proc.communicate(timeout=20)
+        out, err = proc.communicate(timeout=within)
     except subprocess.TimeoutExpired:
+        # What a hang looked like, for the log: the command's and the benchmark's signal state.
+        state = f"command {process_state(proc.pid)}; benchmark {process_state(child)}"
         proc.kill()
-        raise Failure("the command did not end within 20 s of SIGINT")
+        proc.communicate()
+        raise Failure(f"the command did not end within {within} s of SIGINT ({state})")
     print(err.strip())
+    print(f"{name}: ended {time.time() - start:.2f} s after SIGINT")
     check(proc.returncode == -signal.SIGINT, f"exit {proc.returncode}, expected death by SIGINT")
     check(os.listdir(tmp) == [], f"left behind: {os.listdir(tmp)}")
     check(not os.path.exists(f"/proc/{child}"), f"the benchmark process {child} still runs")
     check(not os.path.exists(chart), "a chart was written")
     check("interrupted by SIGINT" in err, "no message about the interrupt")
+
+
+def check_sigint(args):
+    """SIGINT (Ctrl-C) during a run ends the benchmark process, removes the temporary directory,
+    writes no output, and the command ends by SIGINT."""
+    interrupt_run(args, "sigint", {}, within=20)
     print("sigint: child ended, temporary directory removed, no output, died by SIGINT")
+
+
+def check_sigint_ignored(args):
+    """A benchmark process that ignores SIGINT cannot keep the command waiting: the command
+    forwards the signal again, then kills the process after its grace period (5 s), and ends
+    as after any interrupt."""
+    interrupt_run(args, "sigint-ignored", {"FAKE_BENCH_IGNORE_SIGINT": "1"}, within=20)
+    print("sigint-ignored: child killed after the grace period, died by SIGINT")
 
 
 def check_emulated(args, cpu, expect_avx2):
@@ -763,6 +795,7 @@ CHECKS = {
     "eigen-builds-separate": check_eigen_builds_separate,
     "no-partial-output": check_no_partial_output,
     "sigint": check_sigint,
+    "sigint-ignored": check_sigint_ignored,
     "emulated-nehalem": lambda args: check_emulated(args, "Nehalem", False),
     "emulated-haswell": lambda args: check_emulated(
         args, "Haswell,-pcid,-x2apic,-tsc-deadline,-hle,-rtm,-invpcid", True),

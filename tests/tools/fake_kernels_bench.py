@@ -7,6 +7,7 @@ knows. It also fails or hangs on request, for the tests of failed and interrupte
   FAKE_BENCH_FAIL=1      a measuring run exits 1
   FAKE_BENCH_SLEEP=S     a measuring run sleeps S seconds first (writing its pid to
                          FAKE_BENCH_PIDFILE when set)
+  FAKE_BENCH_IGNORE_SIGINT=1  a measuring run ignores SIGINT (a benchmark the command must kill)
 With --threads=N it reports as kernels_bench does then: context coheriq_threads and
 coheriq_time=real_time, the benchmark thread's cpu time below the wall-clock time, and rates
 per cpu second (Google Benchmark's); the peaks keep cpu time equal to wall-clock time.
@@ -15,6 +16,7 @@ per cpu second (Google Benchmark's); the peaks keep cpu time equal to wall-clock
 import json
 import os
 import re
+import signal
 import sys
 import time
 
@@ -37,6 +39,8 @@ def main(argv):
                 print(f"@kernel {kernel} {traits}")
         print("\n".join(NAMES))
         return 0
+    if os.environ.get("FAKE_BENCH_IGNORE_SIGINT"):
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
     if os.environ.get("FAKE_BENCH_PIDFILE"):
         with open(os.environ["FAKE_BENCH_PIDFILE"], "w") as f:
             f.write(str(os.getpid()))
