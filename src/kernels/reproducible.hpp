@@ -5,9 +5,9 @@
 //
 // Reductions. Over the terms t_0 .. t_{n-1} of a reduction, in the element type T:
 //   partials s_0 .. s_{P-1} (P = kPartials<T>) start at +0; t_i goes into s_{i mod P}, in
-//   increasing i: s = s + t (sum: t = x_i; asum: t = |x_i|; the sum of squares of nrm2: t = x_i·x_i
-//   rounded), or s = fma(x_i, y_i, s) (dot); then the halving tree: for h = P/2, P/4, ..., 1, s_j =
-//   s_j + s_{j+h} for every j < h; the result is s_0.
+//   increasing i: s = s + t (sum: t = x_i; asum: t = |x_i|), or s = fma(x_i, y_i, s) (dot); then
+//   the halving tree: for h = P/2, P/4, ..., 1, s_j = s_j + s_{j+h} for every j < h; the result
+//   is s_0.
 //   The terms are padded with zeros to a multiple of P (s + 0, which turns a partial of -0, left
 //   by a product that underflowed to -0, into +0): vector code pads its last block with zeros.
 //   Strided forms reduce the same terms (element i of the vector is t_i). Complex dots reduce
@@ -26,20 +26,24 @@
 // operands widened to float (each product exact); dot_bf16 is dot on them. The integer kernels
 // (dot_u8s8, gemm_u8s8s32) are exact: int32 sums wrap modulo 2^32 in any order.
 //
-// Also canonical: nrm2, the canonical sum of squares in T, and when that is not within [2^-80,
-// max] (f32) or [2^-900, max] (f64) the fast kernels' fallbacks: f32 sums the squares in double
-// on kPartials<double> partials, f64 rescales by two powers of two near 1/max|x| (the maximum is
-// exact in any order). gemv N: its columns in chunks of kGemvChunk, y_i = y_i + alpha·D per chunk
-// (alpha·D rounded, then the sum), D the canonical dot of row i's chunk with x's; gemv T is an FMA
-// chain per y_j over the rows in order, the same on every width. softmax and log_softmax: the
-// exponentials as always, their sum in double on kPartials<double> partials (term i into partial
-// i mod 32, padded with zeros; f32 terms added, f64 terms as pairs hi + lo with TwoSum: (hi, e) =
-// TwoSum(hi, t), lo = lo + e; the tree adds pairs likewise: (h, e) = TwoSum(h_j, h_j+h), l_j =
-// (l_j + l_j+h) + e), the result hi + lo as the fast kernels use it.
-// Everything else is elementwise (one FMA where the generic kernels fuse, the reference with
-// std::fma) or built on these: in the mode the level 2 and 3 are the blocked forms of
-// src/kernels/level2.cpp and level3.cpp on every engine, the reference included, and the vector
-// math is one algorithm for every engine already.
+// Also canonical: nrm2. Its sum of squares in T is cut in two at nrm2_split(n), each part the
+// fused reduction above (s = fma(x_i, x_i, s), part two's terms numbered from 0), the result part
+// one + part two: two sets of partials give an engine eight FMA chains where it has the
+// registers (AVX-512), while one set keeps to the registers of the others. When that sum is not
+// within [2^-80, max] (f32) or [2^-900, max] (f64), the fast kernels' fallbacks: f32 sums the
+// squares in double on kPartials<double> partials (s = s + x_i·x_i, the square exact), f64
+// rescales by two powers of two near 1/max|x| (the maximum is exact in any order) and sums the
+// rounded squares of the scaled x_i (s = s + t, t = (x_i·a·b)² rounded) as one reduction. gemv N:
+// its columns in chunks of kGemvChunk, y_i = y_i + alpha·D per chunk (alpha·D rounded, then the
+// sum), D the canonical dot of row i's chunk with x's; gemv T is an FMA chain per y_j over the rows
+// in order, the same on every width. softmax and log_softmax: the exponentials as always, their sum
+// in double on kPartials<double> partials (term i into partial i mod 32, padded with zeros; f32
+// terms added, f64 terms as pairs hi + lo with TwoSum: (hi, e) = TwoSum(hi, t), lo = lo + e; the
+// tree adds pairs likewise: (h, e) = TwoSum(h_j, h_j+h), l_j = (l_j + l_j+h) + e), the result hi +
+// lo as the fast kernels use it. Everything else is elementwise (one FMA where the generic kernels
+// fuse, the reference with std::fma) or built on these: in the mode the level 2 and 3 are the
+// blocked forms of src/kernels/level2.cpp and level3.cpp on every engine, the reference included,
+// and the vector math is one algorithm for every engine already.
 //
 // Plain constants, no code: safe to include from baseline and ISA translation units alike.
 #pragma once
@@ -52,6 +56,15 @@ namespace coheriq::kernels::canonical {
 // registers, one 2048-bit SVE register).
 template <class T>
 inline constexpr std::size_t kPartials = 256 / sizeof(T);
+
+// Where nrm2's sum of squares is cut in two: after half its blocks of kPartials, rounded up (all n
+// when there is a single block), so that the first part is whole blocks.
+template <class T>
+constexpr std::size_t nrm2_split(std::size_t n) {
+  const std::size_t blocks = (n + kPartials<T> - 1) / kPartials<T>;
+  const std::size_t first = (blocks + 1) / 2 * kPartials<T>;
+  return first < n ? first : n;
+}
 
 // The GEMM's k-block in the mode, at most: the smallest KC of the built-in engines (neon, sve),
 // so that no engine's packed panels or stack buffers outgrow what its own blocking sized.

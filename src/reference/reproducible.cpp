@@ -92,17 +92,21 @@ T canonical_dot(std::size_t n, X x, Y y) {
 template <class T>
 constexpr T kSafeMinSumSq = std::is_same_v<T, float> ? T(0x1p-80) : T(0x1p-900);
 
-// √Σx² of x_i given by index, as the generic nrm2: the canonical sum of squares in T, and when it
-// overflowed or may have underflowed, f32: the canonical sum of squares in f64 (kPartials<double>
-// partials, element i into partial i mod 32), its square root rounded to float;
-// f64: x scaled by 2^-e in two exact halves (max |x| = m·2^e, m in [0.5, 1)), then the canonical
-// sum of squares and the square root scaled back.
+// √Σx² of x_i given by index, as the generic nrm2: the canonical sum of squares in T (fused, in
+// two parts cut at nrm2_split), and when it overflowed or may have underflowed, f32: the
+// canonical sum of squares in f64 (kPartials<double> partials, element i into partial i mod 32),
+// its square root rounded to float; f64: x scaled by 2^-e in two exact halves (max |x| = m·2^e,
+// m in [0.5, 1)), then the canonical sum of the rounded squares and the square root scaled back.
 template <class T, class X>
 T canonical_nrm2(std::size_t n, X x) {
-  const T sumsq = reduce<T>(n, [&](T s, std::size_t i) {
-    const T v = x(i);
-    return s + v * v;
-  });
+  const std::size_t split = canonical::nrm2_split<T>(n);
+  const auto squares = [&](std::size_t first, std::size_t count) {
+    return reduce<T>(count, [&](T s, std::size_t i) {
+      const T v = x(first + i);
+      return std::fma(v, v, s);
+    });
+  };
+  const T sumsq = squares(0, split) + squares(split, n - split);
   if (sumsq >= kSafeMinSumSq<T> && sumsq <= std::numeric_limits<T>::max()) return std::sqrt(sumsq);
   if (std::isnan(sumsq) || n == 0) return sumsq;
   if constexpr (std::is_same_v<T, float>) {

@@ -287,10 +287,10 @@ std::vector<std::vector<T>> real_catalog(std::uint64_t seed) {
     out.push_back(v);  // squares and sums overflow
     out.push_back(std::vector<T>(7, static_cast<T>(0.75) * L::max()));
   }
-  {
-    std::vector<T> v(65);
+  for (size_t n : {size_t{65}, size_t{5000}}) {
+    std::vector<T> v(n);
     for (T& x : v) x = static_cast<T>(std::ldexp(rng.unit(), -(L::max_exponent * 6 / 10)));
-    out.push_back(v);  // squares underflow
+    out.push_back(v);  // squares underflow (nrm2's fallback, over several of its chunks)
   }
   {
     std::vector<T> v = random_vector<T>(257, rng);

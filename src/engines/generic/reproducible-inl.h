@@ -120,16 +120,21 @@ struct AbsStep {
     return hn::Add(acc, hn::Abs(a));
   }
 };
-// nrm2's terms: the square rounded, then added (not fused): the chain of each partial is then an
-// add, whose latency four chains of zmm hide (a fused square-add chain ran nrm2 at 0.76-0.80 of
-// the fast kernel from L1 on Zen 5; a float's square is exact in double in the fallback anyway).
+// nrm2's sum of squares: fused.
 struct SquareStep {
+  template <class V>
+  HWY_INLINE V operator()(V acc, V a, V) const {
+    return hn::MulAdd(a, a, acc);
+  }
+};
+// The f32 fallback's squares in double: exact, so added (the same as fused).
+struct WideSquareStep {
   template <class V>
   HWY_INLINE V operator()(V acc, V a, V) const {
     return hn::Add(acc, hn::Mul(a, a));
   }
 };
-// (x·scale_a·scale_b)², nrm2's rescaled sum of squares.
+// (x·scale_a·scale_b)² rounded, nrm2's rescaled sum of squares.
 template <class T>
 struct ScaledSquareStep {
   T scale_a, scale_b;
@@ -140,6 +145,15 @@ struct ScaledSquareStep {
     return hn::Add(acc, hn::Mul(a, a));
   }
 };
+
+// The end of the halving tree on at most four partial vectors (kV of them; the others unused),
+// into out[0, kKeep).
+template <std::size_t kV, std::size_t kKeep, class D, class V = hn::Vec<D>, class T = hn::TFromD<D>>
+HWY_INLINE void TreeOfFour(D d, V a0, V a1, V a2, V a3, T* HWY_RESTRICT out) {
+  if constexpr (kV >= 4) a0 = hn::Add(a0, a2), a1 = hn::Add(a1, a3);
+  if constexpr (kV >= 2) a0 = hn::Add(a0, a1);
+  LaneTree<kKeep>(d, a0, out);
+}
 
 // The canonical reduction of the n terms step(acc, x_i, y_i) (y may be x; element 0 is term 0 of
 // a block: callers chunk at multiples of P), on kV vectors of d: whole blocks of P terms straight
@@ -194,9 +208,7 @@ HWY_INLINE void Accumulate(D d, std::size_t n, const T* HWY_RESTRICT x, const T*
     if constexpr (kV >= 8) {
       a0 = hn::Add(a0, a4), a1 = hn::Add(a1, a5), a2 = hn::Add(a2, a6), a3 = hn::Add(a3, a7);
     }
-    if constexpr (kV >= 4) a0 = hn::Add(a0, a2), a1 = hn::Add(a1, a3);
-    if constexpr (kV >= 2) a0 = hn::Add(a0, a1);
-    LaneTree<kKeep>(d, a0, out);
+    TreeOfFour<(kV < 4 ? kV : 4), kKeep>(d, a0, a1, a2, a3, out);
   }
 }
 
@@ -318,9 +330,72 @@ HWY_ATTR T axpy_dot_strided(std::size_t n, T a, const T* x, std::ptrdiff_t incx,
 template <class T>
 HWY_NOINLINE T Nrm2Fallback(std::size_t n, const T* x, std::ptrdiff_t incx);
 
+// nrm2's canonical sum of squares of x[0, n), n > kP, in its two parts, x[0, split) (whole
+// blocks) and x[split, n) (as many blocks or one fewer), in one pass: 2·kV partial vectors, eight
+// FMA chains on AVX-512, where one part's four would wait on the FMA latency. The second part's
+// last blocks are padded with zeros (its squares' partials are never -0, so a block of zero terms
+// changes nothing).
+template <std::size_t kV, class D, class T>
+HWY_INLINE T SumOfSquaresInOnePass(D d, std::size_t n, const T* HWY_RESTRICT x) {
+  const std::size_t lanes = hn::Lanes(d);
+  const std::size_t split = canon::nrm2_split<T>(n);
+  const T* HWY_RESTRICT x2 = x + split;
+  const std::size_t blocks = split / kP<T>, whole2 = (n - split) / kP<T>;
+  const auto square = [d](hn::Vec<D> acc, const T* p) HWY_ATTR {
+    const auto v = hn::LoadU(d, p);
+    return hn::MulAdd(v, v, acc);
+  };
+  auto a0 = hn::Zero(d), a1 = a0, a2 = a0, a3 = a0, b0 = a0, b1 = a0, b2 = a0, b3 = a0;
+  // The terms of one block at p into the partial vectors acc0 .. acc(kV-1).
+#define COHERIQ_REPRO_SQUARES(acc, p)                          \
+  acc##0 = square(acc##0, p);                                  \
+  if constexpr (kV >= 2) acc##1 = square(acc##1, (p) + lanes); \
+  if constexpr (kV >= 4)                                       \
+    acc##2 = square(acc##2, (p) + 2 * lanes), acc##3 = square(acc##3, (p) + 3 * lanes);
+  std::size_t block = 0;
+  for (; block < whole2; ++block) {
+    COHERIQ_REPRO_SQUARES(a, x + block * kP<T>)
+    COHERIQ_REPRO_SQUARES(b, x2 + block * kP<T>)
+  }
+  for (; block < blocks; ++block) {
+    COHERIQ_REPRO_SQUARES(a, x + block * kP<T>)
+  }
+  if (const std::size_t done = whole2 * kP<T>; split + done < n) {
+    HWY_ALIGN T last[kP<T>] = {};
+    for (std::size_t i = done; i < n - split; ++i) last[i - done] = x2[i];
+    COHERIQ_REPRO_SQUARES(b, last)
+  }
+#undef COHERIQ_REPRO_SQUARES
+  T first[1], second[1];
+  TreeOfFour<kV, 1>(d, a0, a1, a2, a3, first);
+  TreeOfFour<kV, 1>(d, b0, b1, b2, b3, second);
+  return first[0] + second[0];
+}
+
+// nrm2's canonical sum of squares of a vector of any increment.
+template <class T>
+HWY_INLINE T SumOfSquares(std::size_t n, const T* x, std::ptrdiff_t incx) {
+  const std::size_t split = canon::nrm2_split<T>(n);
+  if (incx == 1) {
+    // A single block is all in the first part (the second's +0 added changes nothing).
+    if (split == n) return ReduceAll(n, x, x, SquareStep());
+    // One pass where the registers hold both parts' partials (fixed-width, at most four
+    // vectors each), else one part after the other.
+    if constexpr (!HWY_HAVE_SCALABLE && kP<T> / hn::MaxLanes(hn::ScalableTag<T>()) <= 4) {
+      constexpr std::size_t kV = kP<T> / hn::MaxLanes(hn::ScalableTag<T>());
+      return SumOfSquaresInOnePass<kV>(hn::ScalableTag<T>(), n, x);
+    }
+    return ReduceAll(split, x, x, SquareStep()) +
+           ReduceAll(n - split, x + split, x + split, SquareStep());
+  }
+  const T* second = ElementPtr(x, incx, split);
+  return ReduceChunks(split, x, incx, x, incx, SquareStep()) +
+         ReduceChunks(n - split, second, incx, second, incx, SquareStep());
+}
+
 template <class T>
 HWY_INLINE T Nrm2(std::size_t n, const T* x, std::ptrdiff_t incx) {
-  const T sumsq = ReduceStrided(n, x, incx, x, incx, SquareStep());
+  const T sumsq = SumOfSquares(n, x, incx);
   if (sumsq >= kNrm2SafeMinSumSq<T> && sumsq <= hwy::HighestValue<T>()) return ScalarSqrt(sumsq);
   if (sumsq != sumsq || n == 0) return sumsq;  // NaN in x; or n == 0 (sumsq == 0)
   return Nrm2Fallback(n, x, incx);
@@ -333,10 +408,13 @@ HWY_NOINLINE T Nrm2Fallback(std::size_t n, const T* x, std::ptrdiff_t incx) {
     static_assert(kStridedChunk % kP<double> == 0, "chunks are whole blocks of partials");
     HWY_ALIGN double wide[kStridedChunk];
     Partials<double> p;
-    EachChunk(n, x, incx, x, incx, [&](std::size_t len, const float* xs, const float*) HWY_ATTR {
-      for (std::size_t i = 0; i < len; ++i) wide[i] = xs[i];
-      Reduce(len, wide, wide, SquareStep(), p);
-    });
+    // A chunk at a time whatever the increment: `wide` holds one chunk.
+    for (std::size_t start = 0; start < n; start += kStridedChunk) {
+      const std::size_t len = n - start < kStridedChunk ? n - start : kStridedChunk;
+      const float* xs = ElementPtr(x, incx, start);
+      for (std::size_t i = 0; i < len; ++i) wide[i] = *ElementPtr(xs, incx, i);
+      Reduce(len, wide, wide, WideSquareStep(), p);
+    }
     return static_cast<float>(__builtin_sqrt(Total(p)));
   } else {
     const hn::ScalableTag<double> d;
