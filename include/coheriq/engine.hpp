@@ -60,6 +60,9 @@ constexpr OverrideTable table_of(const Override (&entries)[N]) noexcept {
 struct LayoutSpec {
   std::string candidate_class;  // the class's candidate name, e.g. "PackedMatrix<float>"
   std::string name;             // the engine's name for its layout
+  // Its name in the reproducible mode, where that differs ("": the same name). Initialized, so
+  // that {class, name} stays a complete initializer under -Wmissing-field-initializers.
+  std::string reproducible_name = {};
 };
 
 // What an engine needs of the host beyond feature bits (only this engine's own; the framework

@@ -206,9 +206,10 @@ std::vector<std::string> missing_host_requirements(const Mro& mro) {
 
 }  // namespace
 
-std::string layout_name(const DomainCore& d, const Engine& e, std::size_t cls) {
+std::string layout_name(const DomainCore& d, const Engine& e, std::size_t cls, bool reproducible) {
   for (const LayoutSpec& l : e.spec.layouts) {
-    if (l.candidate_class == d.classes[cls]) return l.name;
+    if (l.candidate_class != d.classes[cls]) continue;
+    return reproducible && !l.reproducible_name.empty() ? l.reproducible_name : l.name;
   }
   return std::string(REFERENCE);
 }
@@ -278,9 +279,10 @@ Composition compose(DomainCore& d, std::string_view engine_name) {
         to_override.push_back(d.candidates[k]);
         details.push_back(
             d.candidates[k] + " comes from '" + p->spec.name + "', written for layout '" +
-            layout_name(d, *seen_by_provider, cls) + "' of " + d.classes[cls] + " (from '" +
-            seen_by_provider->spec.name + "'), but the layout in effect is '" +
-            layout_name(d, *c.layout[cls], cls) + "' (from '" + c.layout[cls]->spec.name + "')");
+            layout_name(d, *seen_by_provider, cls, c.reproducible) + "' of " + d.classes[cls] +
+            " (from '" + seen_by_provider->spec.name + "'), but the layout in effect is '" +
+            layout_name(d, *c.layout[cls], cls, c.reproducible) + "' (from '" +
+            c.layout[cls]->spec.name + "')");
         break;
       }
     }

@@ -172,7 +172,7 @@ void enable_reproducible(DomainCore& d);
 Composition compose(DomainCore& d, std::string_view engine);
 Composition compose_coherent(DomainCore& d, std::string_view engine);
 // The name engine `e` gives the layout of candidate class `cls` ("reference" for the reference).
-std::string layout_name(const DomainCore& d, const Engine& e, std::size_t cls);
+std::string layout_name(const DomainCore& d, const Engine& e, std::size_t cls, bool reproducible);
 
 // ------------------------------ Plugins (plugin.cpp)
 struct Manifest;

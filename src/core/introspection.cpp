@@ -49,7 +49,8 @@ std::vector<EngineInfo> engine_infos(DomainCore& d) {
       }
       for (std::size_t cls = 0; cls < d.classes.size(); ++cls) {
         const Engine* l = c.layout[cls];
-        info.layouts.push_back({d.classes[cls], l->spec.name, layout_name(d, *l, cls)});
+        info.layouts.push_back(
+            {d.classes[cls], l->spec.name, layout_name(d, *l, cls, c.reproducible)});
       }
     } catch (const CompositionError& err) {
       info.error = err.what();

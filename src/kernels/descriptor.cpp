@@ -12,6 +12,7 @@
 #include "core/env.hpp"
 #include "kernels/candidates.hpp"
 #include "kernels/layout_name.hpp"
+#include "kernels/reproducible.hpp"
 #include "kernels/tuning.hpp"
 #ifdef COHERIQ_ENGINE_TUNING
 #include COHERIQ_ENGINE_TUNING
@@ -125,11 +126,19 @@ coheriq::EngineSpec describe() {
     }
     return false;
   };
+  // In the reproducible mode the panels are the same and the k-blocks the domain's (at most
+  // canonical::kGemmKc deep).
+  const auto packed = [&](const char* cls, const GemmTuning& blocking) {
+    GemmTuning in_mode = blocking;
+    in_mode.kc = canonical::kGemmKc;
+    e.layouts.push_back(
+        {cls, gemm_layout_name(l.name, blocking), gemm_layout_name(l.name, in_mode)});
+  };
   if (takes(cand::pack_b_f32::name, cand::packed_f32::name)) {
-    e.layouts.push_back({"PackedMatrix<float>", gemm_layout_name(l.name, kTuning.gemm.f32)});
+    packed("PackedMatrix<float>", kTuning.gemm.f32);
   }
   if (takes(cand::pack_b_f64::name, cand::packed_f64::name)) {
-    e.layouts.push_back({"PackedMatrix<double>", gemm_layout_name(l.name, kTuning.gemm.f64)});
+    packed("PackedMatrix<double>", kTuning.gemm.f64);
   }
 #endif
   // The layouts its hand-written kernels define, as its line names them.

@@ -354,6 +354,7 @@ TEST_CASE("reproducible: with the mode off, the engines for the layout rule are 
   REQUIRE(fast.layouts.size() == 1);
   CHECK(fast.layouts[0].engine == "reversed_fast");
   CHECK(provider_of(fast, "area") == "reference");
+  CHECK(info_of("paired_repro").layouts[0].name == "paired");  // its name out of the mode
   const auto partial = info_of("paired_repro_partial");
   CHECK(partial.supported);  // incoherent in the mode only
   CHECK(partial.error == "");
@@ -382,10 +383,11 @@ TEST_CASE("reproducible: a layout counts in the mode only from a table for it to
   CHECK(provider_of(fast, "area") == "reversed_fast");
 
   // paired_repro's table for the mode has both Grid kernels: its layout counts in the mode.
+  // Its layout's name in the mode is the one it gives for the mode.
   const auto paired = info_of("paired_repro");
   CHECK(paired.supported);
   CHECK(paired.layouts[0].engine == "paired_repro");
-  CHECK(paired.layouts[0].name == "paired");
+  CHECK(paired.layouts[0].name == "paired (the mode's)");
 
   // paired_repro_partial's has grid_store alone: its layout counts, and the inherited grid_load
   // (the reference's for the mode) reads another layout. Incoherent, as with the mode off.

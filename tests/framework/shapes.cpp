@@ -183,8 +183,9 @@ coheriq::EngineSpec spec(std::string name, std::vector<std::string> bases, int p
   return e;
 }
 
-coheriq::EngineSpec with_layout(coheriq::EngineSpec e, std::string layout) {
-  e.layouts = {{std::string(cand::grid::name), std::move(layout)}};
+coheriq::EngineSpec with_layout(coheriq::EngineSpec e, std::string layout,
+                                std::string reproducible_name = "") {
+  e.layouts = {{std::string(cand::grid::name), std::move(layout), std::move(reproducible_name)}};
   return e;
 }
 
@@ -223,9 +224,9 @@ std::vector<coheriq::EngineSpec> Domain::builtin_engines() {
       with_layout(spec("paired_fixed", {"reversed"}, 6, &paired_fixed_table), "paired"),
       honouring(with_layout(spec("reversed_fast", {}, 3, &reversed_table), "reversed"),
                 &reversed_fast_repro_table),
-      honouring(
-          with_layout(spec("paired_repro", {"reversed_fast"}, 2, &paired_fixed_table), "paired"),
-          &paired_fixed_table),
+      honouring(with_layout(spec("paired_repro", {"reversed_fast"}, 2, &paired_fixed_table),
+                            "paired", "paired (the mode's)"),
+                &paired_fixed_table),
       // In the mode, grid_store without grid_load (paired's table): incoherent in the mode only.
       honouring(with_layout(spec("paired_repro_partial", {"reversed_fast"}, 1, &paired_fixed_table),
                             "paired"),

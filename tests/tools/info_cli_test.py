@@ -209,6 +209,29 @@ def check_abi(args):
           "the refusal does not name the manifest's abi and the line to write")
 
 
+def check_reproducible_layouts(args):
+    """The PackedMatrix layouts' names follow the mode: the engine's own k-blocks with the mode
+    off, the domain's (at most 256) with COHERIQ_REPRODUCIBLE=1, and the panels alike."""
+    names = {}
+    for mode in ("0", "1"):
+        proc = run(args, ["info", "--json"], env_extra={"COHERIQ_REPRODUCIBLE": mode})
+        check(proc.returncode == 0, f"COHERIQ_REPRODUCIBLE={mode}: exit {proc.returncode}")
+        domain = kernels_domain(json.loads(proc.stdout))
+        names[mode] = {(e["name"], cls): layout["name"] for e in domain["engines"]
+                       for cls, layout in e.get("layouts", {}).items()
+                       if cls.startswith("PackedMatrix<") and layout["engine"] != "reference"}
+    check(names["0"], "no engine of this host defines a PackedMatrix layout")
+    check(names["0"].keys() == names["1"].keys(), "the mode changes which layouts are listed")
+    for key, off in sorted(names["0"].items()):
+        on = names["1"][key]
+        print(f"{key[0]} {key[1]}:\n  off: {off}\n  on:  {on}")
+        check(on.endswith("even k-blocks of at most 256, 64-byte aligned"),
+              f"{key}: in the mode {on!r}")
+        check(off.split(", even k-blocks")[0] == on.split(", even k-blocks")[0],
+              f"{key}: the panels differ between the modes")
+    print("reproducible-layouts: k-blocks of at most 256 named in the mode")
+
+
 CHECKS = {
     "latin1-json": check_latin1_json,
     "escape-text": check_escape_text,
@@ -217,6 +240,7 @@ CHECKS = {
     "write-error": check_write_error,
     "auto-past-broken-plugin": check_auto_past_broken_plugin,
     "abi": check_abi,
+    "reproducible-layouts": check_reproducible_layouts,
 }
 
 
