@@ -45,14 +45,9 @@ same_error_everywhere() {
 }
 # The state of rank R's domain after the failed call.
 state_of() { line "$1" | sed -n 's/^error [A-Za-z]* state=\([a-z]*\) .*/\1/p'; }
-# The tests of the reproducible mode run once the kernels domain offers it; until then they exit
-# 77 (ctest: skipped) with the probe's reason. Any other answer of the probe fails the test.
+# The tests of the reproducible mode need the kernels domain to offer it: they fail otherwise.
 require_reproducible_mode() {
-  local code=0
-  "$1" offers-reproducible || code=$?
-  [ "$code" = 0 ] && return 0
-  [ "$code" = 77 ] && exit 77
-  fail "the probe could not tell whether the kernels offer the reproducible mode (exit $code)"
+  "$1" offers-reproducible || fail "the kernels domain does not offer the reproducible mode"
 }
 # A test of a heterogeneous job needs a host where disabling avx512f changes the engine.
 require_avx512() {

@@ -6,8 +6,8 @@
 //        probe best-reproducible
 //          the same among the engines that honour the reproducible mode (no MPI)
 //        probe offers-reproducible
-//          exit 0 when the kernels domain offers the reproducible mode; 77 with the reason on
-//          stdout when it does not yet (no MPI)
+//          exit 0 when the kernels domain offers the reproducible mode, 1 with the reason on
+//          stderr when it does not (no MPI)
 //        probe common OUTDIR [--lock RANK]
 //          enable_common_engine on the kernels; RANK first uses the kernels (locking them).
 //          "ok <returned> <active after a dot>", or "error <class> state=<state> <message>";
@@ -162,24 +162,15 @@ int main(int argc, char** argv) {
     return 1;
   }
   if (mode == "offers-reproducible" && argc == 2) {
-    // The tests of the mode skip, saying why, until the kernels domain offers it (the reference
-    // engine's table for the mode); any other refusal is a failure.
+    // The kernels domain offers the mode (the reference engine's table for it): the tests of
+    // the mode fail, never skip, when it does not.
     (void)ck::active_engine();
     const std::string var = coheriq::status(ck::domain_name).reproducible_env_var;
     try {
       ck::enable_reproducible();
     } catch (const coheriq::Error& e) {
-      if (std::strstr(e.what(), "has no reproducible mode") == nullptr) {
-        std::fprintf(stderr, "coheriq: probe: enabling the reproducible mode failed: %s\n",
-                     e.what());
-        return 1;
-      }
-      std::printf(
-          "skipped: the kernels domain does not offer the reproducible mode yet (status()."
-          "reproducible_env_var is '%s'; enable_reproducible says: %s); this test passes once "
-          "the reference engine's table for the mode lands\n",
-          var.c_str(), e.what());
-      return 77;
+      std::fprintf(stderr, "coheriq: probe: enabling the reproducible mode failed: %s\n", e.what());
+      return 1;
     }
     if (var.empty()) {
       std::fprintf(stderr,
