@@ -481,9 +481,56 @@ HWY_ATTR void dotc_strided(std::size_t n, const std::complex<T>* x, std::ptrdiff
 
 // ------------------------------ gemv
 
-// As the fast gemv (blas2-inl.h), with Trans::N in chunks of kStridedChunk columns for every
-// increment: y_i = y_i + alpha·D, D the canonical dot of row i's chunk with x's. Trans::T is the
-// same on every width already (each y_j an FMA chain over the rows in order).
+// The canonical dots of four rows (a, a + lda, ...) with x over n elements, into out[0, 4): the
+// loads of x shared by the rows, on sixteen partial vectors (AVX-512, four per row); the last,
+// partial block from copies padded with zeros, as Accumulate's.
+template <class D, class T>
+HWY_INLINE void DotFourRows(D d, std::size_t n, const T* HWY_RESTRICT a, std::size_t lda,
+                            const T* HWY_RESTRICT x, T* HWY_RESTRICT out) {
+  static_assert(kP<T> == 4 * hn::MaxLanes(D()), "four partial vectors a row");
+  const std::size_t lanes = hn::Lanes(d);
+  auto r0 = hn::Zero(d), r1 = r0, r2 = r0, r3 = r0, r4 = r0, r5 = r0, r6 = r0, r7 = r0;
+  auto r8 = r0, r9 = r0, r10 = r0, r11 = r0, r12 = r0, r13 = r0, r14 = r0, r15 = r0;
+  // Partial vector v of row q is r(4q + v).
+  const auto block = [&](const T* HWY_RESTRICT ab, std::size_t ld, const T* HWY_RESTRICT xb)
+                         HWY_ATTR {
+#define COHERIQ_REPRO_ROWS(v, q0, q1, q2, q3)                             \
+  {                                                                       \
+    const auto xv = hn::LoadU(d, xb + v * lanes);                         \
+    r##q0 = hn::MulAdd(xv, hn::LoadU(d, ab + v * lanes), r##q0);          \
+    r##q1 = hn::MulAdd(xv, hn::LoadU(d, ab + ld + v * lanes), r##q1);     \
+    r##q2 = hn::MulAdd(xv, hn::LoadU(d, ab + 2 * ld + v * lanes), r##q2); \
+    r##q3 = hn::MulAdd(xv, hn::LoadU(d, ab + 3 * ld + v * lanes), r##q3); \
+  }
+                           COHERIQ_REPRO_ROWS(0, 0, 4, 8, 12)
+                           COHERIQ_REPRO_ROWS(1, 1, 5, 9, 13)
+                           COHERIQ_REPRO_ROWS(2, 2, 6, 10, 14)
+                           COHERIQ_REPRO_ROWS(3, 3, 7, 11, 15)
+#undef COHERIQ_REPRO_ROWS
+                         };
+  const std::size_t blocks = n / kP<T>;
+  for (std::size_t b = 0; b < blocks; ++b) block(a + b * kP<T>, lda, x + b * kP<T>);
+  if (const std::size_t done = blocks * kP<T>; done < n) {
+    HWY_ALIGN T ab[4 * kP<T>] = {};
+    HWY_ALIGN T xb[kP<T>] = {};
+    for (std::size_t i = done; i < n; ++i) {
+      xb[i - done] = x[i];
+      for (std::size_t q = 0; q < 4; ++q) ab[q * kP<T> + i - done] = a[q * lda + i];
+    }
+    block(ab, kP<T>, xb);
+  }
+  TreeOfFour<4, 1>(d, r0, r1, r2, r3, out);
+  TreeOfFour<4, 1>(d, r4, r5, r6, r7, out + 1);
+  TreeOfFour<4, 1>(d, r8, r9, r10, r11, out + 2);
+  TreeOfFour<4, 1>(d, r12, r13, r14, r15, out + 3);
+}
+
+// As the fast gemv (blas2-inl.h), with Trans::N in chunks of kGemvChunk columns for every
+// increment: y_i = y_i + alpha·D, D the canonical dot of row i's chunk with x's, the chunks of a
+// row in order. A contiguous x is read row by row (each row's chunks one after the other, as
+// the fast kernel streams A), four rows at a time where the registers hold their partials
+// (AVX-512); a strided x is gathered a chunk at a time, the rows of each chunk in turn.
+// Trans::T is the same on every width already (each y_j an FMA chain over the rows in order).
 template <class T>
 HWY_ATTR void gemv(Trans op, std::size_t m, std::size_t n, T alpha, const T* A, std::size_t lda,
                    const T* x, std::ptrdiff_t incx, T beta, T* y, std::ptrdiff_t incy) {
@@ -493,17 +540,38 @@ HWY_ATTR void gemv(Trans op, std::size_t m, std::size_t n, T alpha, const T* A, 
   if (alpha == T{0}) return;
   constexpr std::size_t kChunk = canon::kGemvChunk;
   static_assert(kChunk <= kStridedChunk, "gemv's chunk fits the gather buffer");
+  if (incx == 1) {
+    std::size_t i = 0;
+    constexpr std::size_t kV = kP<T> / hn::MaxLanes(hn::ScalableTag<T>());
+    if constexpr (!HWY_HAVE_SCALABLE && kV == 4) {
+      for (; i + 4 <= m; i += 4) {
+        for (std::size_t start = 0; start < n; start += kChunk) {
+          const std::size_t len = n - start < kChunk ? n - start : kChunk;
+          T D[4];
+          DotFourRows(hn::ScalableTag<T>(), len, A + i * lda + start, lda, x + start, D);
+          for (std::size_t q = 0; q < 4; ++q) {
+            T* yi = ElementPtr(y, incy, i + q);
+            *yi = *yi + alpha * D[q];
+          }
+        }
+      }
+    }
+    for (; i < m; ++i) {
+      T* yi = ElementPtr(y, incy, i);
+      for (std::size_t start = 0; start < n; start += kChunk) {
+        const std::size_t len = n - start < kChunk ? n - start : kChunk;
+        *yi = *yi + alpha * dot(len, A + i * lda + start, x + start);
+      }
+    }
+    return;
+  }
   HWY_ALIGN T buffer[kChunk];
   for (std::size_t start = 0; start < n; start += kChunk) {
     const std::size_t len = n - start < kChunk ? n - start : kChunk;
-    const T* xs = ElementPtr(x, incx, start);
-    if (incx != 1) {
-      GatherChunk(len, xs, incx, buffer);
-      xs = buffer;
-    }
+    GatherChunk(len, ElementPtr(x, incx, start), incx, buffer);
     for (std::size_t i = 0; i < m; ++i) {
       T* yi = ElementPtr(y, incy, i);
-      *yi = *yi + alpha * dot(len, A + i * lda + start, xs);
+      *yi = *yi + alpha * dot(len, A + i * lda + start, buffer);
     }
   }
 }
