@@ -44,6 +44,14 @@ namespace canon = ::coheriq::kernels::canonical;
 template <class T>
 inline constexpr std::size_t kP = canon::kPartials<T>;
 
+// The vectors that hold the P partials of T on a fixed-width target (4 zmm, 8 ymm, 16 NEON
+// registers); 0 on a scalable one, whose count is known at run time (OnPartialVectors).
+template <class T>
+inline constexpr std::size_t kFixedPartialVectors = HWY_HAVE_SCALABLE
+                                                        ? 0
+                                                        : kP<T> /
+                                                              hn::MaxLanes(hn::ScalableTag<T>());
+
 // ------------------------------ The partials and the tree
 
 // The P partials between the chunks of a reduction.
@@ -74,7 +82,7 @@ HWY_INLINE decltype(auto) OnPartialVectors(F f) {
       return f(d, std::integral_constant<std::size_t, 16>());
   }
 #else
-  constexpr std::size_t kV = kP<T> / hn::MaxLanes(hn::ScalableTag<T>());
+  constexpr std::size_t kV = kFixedPartialVectors<T>;
   static_assert(kV >= 1 && kV <= 16 && kV * hn::MaxLanes(hn::ScalableTag<T>()) == kP<T>,
                 "the partials must fill 1 to 16 vectors");
   return f(d, std::integral_constant<std::size_t, kV>());
@@ -331,35 +339,31 @@ template <class T>
 HWY_NOINLINE T Nrm2Fallback(std::size_t n, const T* x, std::ptrdiff_t incx);
 
 // nrm2's canonical sum of squares of x[0, n), n > kP, in its two parts, x[0, split) (whole
-// blocks) and x[split, n) (as many blocks or one fewer), in one pass: 2·kV partial vectors, eight
-// FMA chains on AVX-512, where one part's four would wait on the FMA latency. The second part's
-// last blocks are padded with zeros (its squares' partials are never -0, so a block of zero terms
-// changes nothing).
-template <std::size_t kV, class D, class T>
-HWY_INLINE T SumOfSquaresInOnePass(D d, std::size_t n, const T* HWY_RESTRICT x) {
+// blocks) and x[split, n) (as many blocks or one fewer), in one pass on the four partial vectors
+// of each part: eight FMA chains on AVX-512, where one part's four would wait on the FMA latency.
+// The second part's last blocks are padded with zeros (its squares' partials are never -0, so a
+// block of zero terms changes nothing).
+template <class D, class T>
+HWY_INLINE T SumOfSquaresInOnePass(D d, std::size_t n, std::size_t split, const T* HWY_RESTRICT x) {
+  static_assert(kFixedPartialVectors<T> == 4, "four partial vectors a part");
   const std::size_t lanes = hn::Lanes(d);
-  const std::size_t split = canon::nrm2_split<T>(n);
   const T* HWY_RESTRICT x2 = x + split;
   const std::size_t blocks = split / kP<T>, whole2 = (n - split) / kP<T>;
-  const auto square = [d](hn::Vec<D> acc, const T* p) HWY_ATTR {
-    const auto v = hn::LoadU(d, p);
-    return hn::MulAdd(v, v, acc);
-  };
   auto a0 = hn::Zero(d), a1 = a0, a2 = a0, a3 = a0, b0 = a0, b1 = a0, b2 = a0, b3 = a0;
-  // The terms of one block at p into the partial vectors acc0 .. acc(kV-1).
-#define COHERIQ_REPRO_SQUARES(acc, p)                          \
-  acc##0 = square(acc##0, p);                                  \
-  if constexpr (kV >= 2) acc##1 = square(acc##1, (p) + lanes); \
-  if constexpr (kV >= 4)                                       \
-    acc##2 = square(acc##2, (p) + 2 * lanes), acc##3 = square(acc##3, (p) + 3 * lanes);
+  // The terms of one block at p into the partial vectors acc0 .. acc3.
+#define COHERIQ_REPRO_SQUARES(acc, p)                                                  \
+  {                                                                                    \
+    const auto v0 = hn::LoadU(d, p), v1 = hn::LoadU(d, (p) + lanes);                   \
+    const auto v2 = hn::LoadU(d, (p) + 2 * lanes), v3 = hn::LoadU(d, (p) + 3 * lanes); \
+    acc##0 = hn::MulAdd(v0, v0, acc##0), acc##1 = hn::MulAdd(v1, v1, acc##1);          \
+    acc##2 = hn::MulAdd(v2, v2, acc##2), acc##3 = hn::MulAdd(v3, v3, acc##3);          \
+  }
   std::size_t block = 0;
   for (; block < whole2; ++block) {
     COHERIQ_REPRO_SQUARES(a, x + block * kP<T>)
     COHERIQ_REPRO_SQUARES(b, x2 + block * kP<T>)
   }
-  for (; block < blocks; ++block) {
-    COHERIQ_REPRO_SQUARES(a, x + block * kP<T>)
-  }
+  for (; block < blocks; ++block) COHERIQ_REPRO_SQUARES(a, x + block * kP<T>)
   if (const std::size_t done = whole2 * kP<T>; split + done < n) {
     HWY_ALIGN T last[kP<T>] = {};
     for (std::size_t i = done; i < n - split; ++i) last[i - done] = x2[i];
@@ -367,8 +371,8 @@ HWY_INLINE T SumOfSquaresInOnePass(D d, std::size_t n, const T* HWY_RESTRICT x) 
   }
 #undef COHERIQ_REPRO_SQUARES
   T first[1], second[1];
-  TreeOfFour<kV, 1>(d, a0, a1, a2, a3, first);
-  TreeOfFour<kV, 1>(d, b0, b1, b2, b3, second);
+  TreeOfFour<4, 1>(d, a0, a1, a2, a3, first);
+  TreeOfFour<4, 1>(d, b0, b1, b2, b3, second);
   return first[0] + second[0];
 }
 
@@ -379,11 +383,10 @@ HWY_INLINE T SumOfSquares(std::size_t n, const T* x, std::ptrdiff_t incx) {
   if (incx == 1) {
     // A single block is all in the first part (the second's +0 added changes nothing).
     if (split == n) return ReduceAll(n, x, x, SquareStep());
-    // One pass where the registers hold both parts' partials (fixed-width, at most four
-    // vectors each), else one part after the other.
-    if constexpr (!HWY_HAVE_SCALABLE && kP<T> / hn::MaxLanes(hn::ScalableTag<T>()) <= 4) {
-      constexpr std::size_t kV = kP<T> / hn::MaxLanes(hn::ScalableTag<T>());
-      return SumOfSquaresInOnePass<kV>(hn::ScalableTag<T>(), n, x);
+    // One pass where the registers hold both parts' partials (AVX-512: four vectors each),
+    // else one part after the other.
+    if constexpr (kFixedPartialVectors<T> == 4) {
+      return SumOfSquaresInOnePass(hn::ScalableTag<T>(), n, split, x);
     }
     return ReduceAll(split, x, x, SquareStep()) +
            ReduceAll(n - split, x + split, x + split, SquareStep());
@@ -487,7 +490,7 @@ HWY_ATTR void dotc_strided(std::size_t n, const std::complex<T>* x, std::ptrdiff
 template <class D, class T>
 HWY_INLINE void DotFourRows(D d, std::size_t n, const T* HWY_RESTRICT a, std::size_t lda,
                             const T* HWY_RESTRICT x, T* HWY_RESTRICT out) {
-  static_assert(kP<T> == 4 * hn::MaxLanes(D()), "four partial vectors a row");
+  static_assert(kFixedPartialVectors<T> == 4, "four partial vectors a row");
   const std::size_t lanes = hn::Lanes(d);
   auto r0 = hn::Zero(d), r1 = r0, r2 = r0, r3 = r0, r4 = r0, r5 = r0, r6 = r0, r7 = r0;
   auto r8 = r0, r9 = r0, r10 = r0, r11 = r0, r12 = r0, r13 = r0, r14 = r0, r15 = r0;
@@ -540,40 +543,38 @@ HWY_ATTR void gemv(Trans op, std::size_t m, std::size_t n, T alpha, const T* A, 
   if (alpha == T{0}) return;
   constexpr std::size_t kChunk = canon::kGemvChunk;
   static_assert(kChunk <= kStridedChunk, "gemv's chunk fits the gather buffer");
+  // body(start, len) for each chunk of columns, in order.
+  const auto each_chunk = [n](auto body) {
+    for (std::size_t start = 0; start < n; start += kChunk) {
+      body(start, n - start < kChunk ? n - start : kChunk);
+    }
+  };
+  const auto update = [&](std::size_t i, T dot_of_chunk) {
+    T* yi = ElementPtr(y, incy, i);
+    *yi = *yi + alpha * dot_of_chunk;
+  };
   if (incx == 1) {
     std::size_t i = 0;
-    constexpr std::size_t kV = kP<T> / hn::MaxLanes(hn::ScalableTag<T>());
-    if constexpr (!HWY_HAVE_SCALABLE && kV == 4) {
+    if constexpr (kFixedPartialVectors<T> == 4) {
       for (; i + 4 <= m; i += 4) {
-        for (std::size_t start = 0; start < n; start += kChunk) {
-          const std::size_t len = n - start < kChunk ? n - start : kChunk;
-          T D[4];
-          DotFourRows(hn::ScalableTag<T>(), len, A + i * lda + start, lda, x + start, D);
-          for (std::size_t q = 0; q < 4; ++q) {
-            T* yi = ElementPtr(y, incy, i + q);
-            *yi = *yi + alpha * D[q];
-          }
-        }
+        each_chunk([&](std::size_t start, std::size_t len) HWY_ATTR {
+          T dots[4];
+          DotFourRows(hn::ScalableTag<T>(), len, A + i * lda + start, lda, x + start, dots);
+          for (std::size_t q = 0; q < 4; ++q) update(i + q, dots[q]);
+        });
       }
     }
     for (; i < m; ++i) {
-      T* yi = ElementPtr(y, incy, i);
-      for (std::size_t start = 0; start < n; start += kChunk) {
-        const std::size_t len = n - start < kChunk ? n - start : kChunk;
-        *yi = *yi + alpha * dot(len, A + i * lda + start, x + start);
-      }
+      each_chunk([&](std::size_t start, std::size_t len)
+                     HWY_ATTR { update(i, dot(len, A + i * lda + start, x + start)); });
     }
     return;
   }
   HWY_ALIGN T buffer[kChunk];
-  for (std::size_t start = 0; start < n; start += kChunk) {
-    const std::size_t len = n - start < kChunk ? n - start : kChunk;
+  each_chunk([&](std::size_t start, std::size_t len) HWY_ATTR {
     GatherChunk(len, ElementPtr(x, incx, start), incx, buffer);
-    for (std::size_t i = 0; i < m; ++i) {
-      T* yi = ElementPtr(y, incy, i);
-      *yi = *yi + alpha * dot(len, A + i * lda + start, buffer);
-    }
-  }
+    for (std::size_t i = 0; i < m; ++i) update(i, dot(len, A + i * lda + start, buffer));
+  });
 }
 
 // ------------------------------ GEMM: the domain's k-blocks (gemm-inl.h, kReproducible)
