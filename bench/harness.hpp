@@ -25,6 +25,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -421,6 +422,110 @@ void add_gemm(std::string_view impl, F f) {
         f(n, a, b, c);
         benchmark::ClobberMemory();
       });
+      state.counters["flops"] = gemm_flops(state, n);
+    });
+  }
+}
+
+// ------------------------------ Reduced-precision GEMM
+
+// A bf16 operand element, as its 16 bits (the upper half of a float): the harness needs no bf16
+// type of its own; coheriq's bfloat16 and oneDNN's bf16 data type both store exactly this.
+using Bf16Bits = std::uint16_t;
+
+inline float bf16_value(Bf16Bits bits) {
+  const std::uint32_t wide = std::uint32_t{bits} << 16;
+  float out;
+  __builtin_memcpy(&out, &wide, sizeof out);
+  return out;
+}
+
+// The operands of the reduced-precision products are not the f32/f64 buffers: each (element
+// type, count, seed) gets its own, 64-byte aligned, filled once with deterministic values: bytes
+// over their full ranges (u8 and s8), bf16 in [-1, 1) (a float of 16 significant bits, cut).
+template <class T>
+const T* reduced_buffer(std::size_t n, std::uint32_t seed) {
+  static std::map<std::pair<std::size_t, std::uint32_t>, std::vector<T>> pool;
+  std::vector<T>& v = pool[{n, seed}];
+  if (v.empty()) {
+    v.resize(n + 64 / sizeof(T));
+    std::uint32_t state = seed * 2654435761u + 1u;
+    for (T& e : v) {
+      state = state * 1664525u + 1013904223u;
+      if constexpr (std::is_same_v<T, Bf16Bits>) {
+        const float value = static_cast<float>(state >> 8) / 8388608.0f - 1.0f;
+        std::uint32_t bits;
+        __builtin_memcpy(&bits, &value, sizeof bits);
+        e = static_cast<Bf16Bits>(bits >> 16);
+      } else {
+        e = static_cast<T>(state >> 24);
+      }
+    }
+  }
+  const auto address = reinterpret_cast<std::uintptr_t>(v.data());
+  return v.data() + (64 - address % 64) % 64 / sizeof(T);
+}
+
+// The first difference of C (n x n, from a reduced product of A and B) from the product computed
+// here, over a sample of 61 elements spread over C (every row and column class of the tiles is
+// hit for n >= 61): "" when there is none. Integer products must match exactly; bf16 ones to the
+// f32 accumulation's bound, n·2^-23 relative to the sum of the products' magnitudes (2^-22 for
+// the two roundings of a sum of products).
+template <class AT, class BT, class CT>
+std::string reduced_mismatch(std::size_t n, const AT* a, const BT* b, const CT* c) {
+  const std::size_t samples = n * n < 61 ? n * n : 61;
+  for (std::size_t s = 0; s < samples; ++s) {
+    const std::size_t at = s * (n * n) / samples + s % n;
+    const std::size_t i = at / n % n, j = at % n;
+    double exact = 0, magnitude = 0;
+    for (std::size_t p = 0; p < n; ++p) {
+      double term;
+      if constexpr (std::is_same_v<AT, Bf16Bits>) {
+        term = double(bf16_value(a[i * n + p])) * double(bf16_value(b[p * n + j]));
+      } else {
+        term = double(a[i * n + p]) * double(b[p * n + j]);
+      }
+      exact += term;
+      magnitude += term < 0 ? -term : term;
+    }
+    const double got = double(c[i * n + j]);
+    const double bound =
+        std::is_same_v<CT, float> ? double(n + 2) * 0x1p-23 * magnitude + 0x1p-126 : 0.0;
+    const double error = got > exact ? got - exact : exact - got;
+    if (!(error <= bound)) {
+      return "C(" + std::to_string(i) + ", " + std::to_string(j) + ") = " + std::to_string(got) +
+             " where the product is " + std::to_string(exact) + ": wrong, so not timed";
+    }
+  }
+  return "";
+}
+
+// Square row-major C = A·B (alpha 1, beta 0, no transposes) of a reduced-precision type: "u8s8s32"
+// (u8 A, s8 B, s32 C, exact and wrapping) or "bf16" (bf16 A and B, f32 C). prepare(n), outside the
+// timer, returns the product f(A, B, C), or throws when it cannot (the row fails with the
+// message); the first product is checked (reduced_mismatch) before any is timed. "flops" counts
+// 2·n³ operations, the integer multiply-adds included (int-ops per second).
+template <class AT, class BT, class CT, class Prepare>
+void add_reduced_gemm(std::string_view type, std::string_view impl, Prepare prepare) {
+  describe("gemm", type, kMatrixProduct);
+  for (std::size_t n : sizes().gemm) {
+    add(bench_name("gemm", type, n, impl), [n, prepare](benchmark::State& state) {
+      const AT* a = reduced_buffer<AT>(n * n, 3);
+      const BT* b = reduced_buffer<BT>(n * n, 4);
+      static_assert(sizeof(CT) == sizeof(float));
+      auto* c = reinterpret_cast<CT*>(buffer<float>(n * n, Fill::kMatrixC));  // C's room
+      try {
+        const auto product = prepare(n);
+        product(a, b, c);
+        const std::string wrong = reduced_mismatch(n, a, b, c);
+        if (!wrong.empty()) return state.SkipWithError(wrong.c_str());
+        timed_loop(state, Operands(false, {}), [&] {
+          product(a, b, c);
+          benchmark::ClobberMemory();
+        });
+      } catch (const std::exception& e) {
+        return state.SkipWithError(e.what());
+      }
       state.counters["flops"] = gemm_flops(state, n);
     });
   }

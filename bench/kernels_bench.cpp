@@ -250,26 +250,11 @@ void register_coheriq_small() {
 }
 
 // ------------------------------ Reduced precision (machine-specific kernels)
-// Their operands are not the harness's f32/f64 buffers: each (type, n) gets its own, 64-byte
-// aligned, filled once with deterministic values (bytes of the full ranges, bf16 of [-1, 1)).
-template <class T>
-const T* reduced_buffer(std::size_t n, std::uint32_t seed) {
-  static std::map<std::pair<std::size_t, std::uint32_t>, std::vector<T>> pool;
-  std::vector<T>& v = pool[{n, seed}];
-  if (v.empty()) {
-    v.resize(n + 64 / sizeof(T));
-    std::uint32_t state = seed * 2654435761u + 1u;
-    for (T& e : v) {
-      state = state * 1664525u + 1013904223u;
-      if constexpr (std::is_same_v<T, ck::bfloat16>) {
-        e = ck::bfloat16(static_cast<float>(state >> 8) / 8388608.0f - 1.0f);
-      } else {
-        e = static_cast<T>(state >> 24);
-      }
-    }
-  }
-  const auto address = reinterpret_cast<std::uintptr_t>(v.data());
-  return v.data() + (64 - address % 64) % 64 / sizeof(T);
+// Their operands are the harness's reduced_buffer ones (bf16 as its bits: ck::bfloat16 stores
+// exactly those).
+static_assert(sizeof(ck::bfloat16) == sizeof(Bf16Bits));
+const ck::bfloat16* as_bf16(const Bf16Bits* bits) {
+  return reinterpret_cast<const ck::bfloat16*>(bits);
 }
 
 void register_coheriq_reduced() {
@@ -286,41 +271,24 @@ void register_coheriq_reduced() {
   describe("dot", "bf16", kVectorRead2);
   for (std::size_t n : sizes().blas1) {
     add(bench_name("dot", "bf16", n, "coheriq"), [n](benchmark::State& state) {
-      const auto* x = reduced_buffer<ck::bfloat16>(n, 1);
-      const auto* y = reduced_buffer<ck::bfloat16>(n, 2);
+      const auto* x = as_bf16(reduced_buffer<Bf16Bits>(n, 1));
+      const auto* y = as_bf16(reduced_buffer<Bf16Bits>(n, 2));
       const Operands ops(is_cold(n), {{x, 2 * n}, {y, 2 * n}});
       timed_loop(state, ops, [&] { benchmark::DoNotOptimize(ck::dot_bf16(n, x, y)); });
       state.SetBytesProcessed(state.iterations() * as_i64(4 * n));
     });
   }
-  // "flops" counts 2·n³ operations, multiply-adds of integers included (int-ops per second).
-  describe("gemm", "u8s8s32", kMatrixProduct);
-  for (std::size_t n : sizes().gemm) {
-    add(bench_name("gemm", "u8s8s32", n, "coheriq"), [n](benchmark::State& state) {
-      const auto* a = reduced_buffer<std::uint8_t>(n * n, 3);
-      const auto* b = reduced_buffer<std::int8_t>(n * n, 4);
-      auto* c = buffer<float>(n * n, Fill::kMatrixC);  // n·n 4-byte elements: C's room
-      auto* ci = reinterpret_cast<std::int32_t*>(c);
-      timed_loop(state, Operands(false, {}), [&] {
-        ck::gemm_u8s8s32(n, n, n, a, n, b, n, ci, n);
-        benchmark::ClobberMemory();
+  add_reduced_gemm<std::uint8_t, std::int8_t, std::int32_t>(
+      "u8s8s32", "coheriq", [](std::size_t n) {
+        return [n](const std::uint8_t* a, const std::int8_t* b, std::int32_t* c) {
+          ck::gemm_u8s8s32(n, n, n, a, n, b, n, c, n);
+        };
       });
-      state.counters["flops"] = gemm_flops(state, n);
-    });
-  }
-  describe("gemm", "bf16", kMatrixProduct);
-  for (std::size_t n : sizes().gemm) {
-    add(bench_name("gemm", "bf16", n, "coheriq"), [n](benchmark::State& state) {
-      const auto* a = reduced_buffer<ck::bfloat16>(n * n, 3);
-      const auto* b = reduced_buffer<ck::bfloat16>(n * n, 4);
-      float* c = buffer<float>(n * n, Fill::kMatrixC);
-      timed_loop(state, Operands(false, {}), [&] {
-        ck::gemm_bf16(n, n, n, 1.0f, a, n, b, n, 0.0f, c, n);
-        benchmark::ClobberMemory();
-      });
-      state.counters["flops"] = gemm_flops(state, n);
-    });
-  }
+  add_reduced_gemm<Bf16Bits, Bf16Bits, float>("bf16", "coheriq", [](std::size_t n) {
+    return [n](const Bf16Bits* a, const Bf16Bits* b, float* c) {
+      ck::gemm_bf16(n, n, n, 1.0f, as_bf16(a), n, as_bf16(b), n, 0.0f, c, n);
+    };
+  });
 }
 
 // Registration order is the order of the tables: BLAS-1, math, gemm, BLAS-2, level 3, the small
@@ -362,6 +330,9 @@ std::vector<PeerStatus> register_peers() {
 #endif
 #ifdef COHERIQ_BENCH_WITH_MKL
   peers.push_back(register_mkl());
+#endif
+#ifdef COHERIQ_BENCH_WITH_ONEDNN
+  peers.push_back(register_onednn());
 #endif
   return peers;
 }

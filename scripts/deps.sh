@@ -11,7 +11,7 @@ packages=(
   libhwy-dev libcpu-features-dev                   # engines (build time only)
   doctest-dev libbenchmark-dev                     # tests and benchmarks
   nlohmann-json3-dev libcli11-dev                  # the coheriq command
-  libopenblas-dev libblis-dev libeigen3-dev libsleef-dev libxsmm-dev  # benchmark peers
+  libopenblas-dev libblis-dev libeigen3-dev libsleef-dev libxsmm-dev libdnnl-dev  # benchmark peers
   qemu-user                                        # emulated older CPUs (ISA hygiene)
   clang libclang-rt-14-dev                         # fuzzing, sanitizers
   binutils                                         # nm for the engine symbol check

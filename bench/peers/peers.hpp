@@ -13,7 +13,7 @@ namespace coheriq_bench {
 
 struct PeerStatus {
   std::string name;  // as in benchmark names: "openblas", "blis", "eigen", "libxsmm", "sleef",
-                     // "libmvec", "mkl"
+                     // "libmvec", "mkl", "onednn"
   bool available = false;
   std::string detail;  // version, ISA, threads; or why it is unavailable
 };
@@ -25,5 +25,6 @@ PeerStatus register_libxsmm();
 PeerStatus register_sleef();
 PeerStatus register_libmvec();
 PeerStatus register_mkl();
+PeerStatus register_onednn();
 
 }  // namespace coheriq_bench
