@@ -128,17 +128,24 @@ coheriq::EngineSpec describe() {
   };
   // In the reproducible mode the panels are the same and the k-blocks the domain's (at most
   // canonical::kGemmKc deep).
-  const auto packed = [&](const char* cls, const GemmTuning& blocking) {
+  // `widened`: what the packing does to a narrower operand, said after the layout.
+  const auto packed = [&](std::string_view cls, const GemmTuning& blocking,
+                          std::string_view widened = {}) {
     GemmTuning in_mode = blocking;
     in_mode.kc = canonical::kGemmKc;
-    e.layouts.push_back(
-        {cls, gemm_layout_name(l.name, blocking), gemm_layout_name(l.name, in_mode)});
+    e.layouts.push_back({std::string(cls),
+                         gemm_layout_name(l.name, blocking) + std::string(widened),
+                         gemm_layout_name(l.name, in_mode) + std::string(widened)});
   };
   if (takes(cand::pack_b_f32::name, cand::packed_f32::name)) {
-    packed("PackedMatrix<float>", kTuning.gemm.f32);
+    packed(cand::packed_f32::name, kTuning.gemm.f32);
   }
   if (takes(cand::pack_b_f64::name, cand::packed_f64::name)) {
-    packed("PackedMatrix<double>", kTuning.gemm.f64);
+    packed(cand::packed_f64::name, kTuning.gemm.f64);
+  }
+  // The generic bf16 GEMM packs B, widened, into the float GEMM's panels in each call's workspace.
+  if (takes(cand::gemm_bf16::name, cand::packed_bf16::name)) {
+    packed(cand::packed_bf16::name, kTuning.gemm.f32, ", bf16 widened to float");
   }
 #endif
   // The layouts its hand-written kernels define, as its line names them.

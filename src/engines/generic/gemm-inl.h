@@ -132,13 +132,33 @@ constexpr std::size_t GemmKBlock(std::size_t k) {
 
 // ------------------------------ Packing
 
+// The packing reads the operands as T, or as a narrower element type S that it widens to T (the
+// bf16 GEMM: bf16 operands packed as float, reduced-inl.h; each product of two bf16 is exact in
+// float). A widened operand is read untransposed only (gemm_bf16 has no transposes).
+template <class T, class S>
+HWY_INLINE T GemmWiden(S v) {
+  return static_cast<T>(v);
+}
+// One vector of D from lanes(d) elements of S at p.
+template <class D, class S>
+HWY_INLINE hn::VFromD<D> GemmLoadWidened(D d, const S* HWY_RESTRICT p) {
+  using T = hn::TFromD<D>;
+  if constexpr (std::is_same_v<S, T>) {
+    return hn::LoadU(d, p);
+  } else {
+    static_assert(sizeof(S) == 2 && sizeof(T) == 4, "widening packs bf16 into float only");
+    const hn::Rebind<hwy::bfloat16_t, D> dn;
+    return hn::PromoteTo(d, hn::LoadU(dn, reinterpret_cast<const hwy::bfloat16_t*>(p)));
+  }
+}
+
 // Packs rows [i0, i0 + mc) x columns [p0, p0 + kc) of op(A) into MR-row micro-panels of
 // MR * round_up(kc, 4) values. Inside a micro-panel k runs in groups of 4: group g holds, row
 // after row, the 4 values (i, 4g .. 4g + 3). Op(A) = A (the usual case) then packs by plain
 // 4-element copies from the rows of A, with no transposition. Rows past m and the unused tail
 // of the last group are zero, so the microkernel always runs a full MR x NR tile.
-template <class T>
-HWY_INLINE void GemmPackA(Trans ta, const T* HWY_RESTRICT A, std::size_t lda, std::size_t i0,
+template <class T, class S>
+HWY_INLINE void GemmPackA(Trans ta, const S* HWY_RESTRICT A, std::size_t lda, std::size_t i0,
                           std::size_t mc, std::size_t p0, std::size_t kc, T* HWY_RESTRICT dst) {
   using Shape = GemmShape<T>;
   constexpr std::size_t kMR = Shape::kMR;
@@ -152,23 +172,29 @@ HWY_INLINE void GemmPackA(Trans ta, const T* HWY_RESTRICT A, std::size_t lda, st
     if (ta == Trans::N) {
       // One group after the other, so that the writes are sequential and the MR rows of A are
       // read as MR parallel streams.
-      const T* HWY_RESTRICT src = A + (i0 + r) * lda + p0;
+      const S* HWY_RESTRICT src = A + (i0 + r) * lda + p0;
       T* HWY_RESTRICT out = dst;
       std::size_t p = 0;
       for (; p < kc_full; p += kG, out += kMR * kG) {
         for (std::size_t i = 0; i < rows; ++i) {
-          __builtin_memcpy(out + i * kG, src + i * lda + p, sizeof(T) * kG);
+          if constexpr (std::is_same_v<S, T>) {
+            __builtin_memcpy(out + i * kG, src + i * lda + p, sizeof(T) * kG);
+          } else {
+            for (std::size_t e = 0; e < kG; ++e) {
+              out[i * kG + e] = GemmWiden<T>(src[i * lda + p + e]);
+            }
+          }
         }
         for (std::size_t e = rows * kG; e < kMR * kG; ++e) out[e] = T(0);
       }
       if (p < kc) {
         for (std::size_t i = 0; i < kMR; ++i) {
           for (std::size_t e = 0; e < kG; ++e) {
-            out[i * kG + e] = i < rows && p + e < kc ? src[i * lda + p + e] : T(0);
+            out[i * kG + e] = i < rows && p + e < kc ? GemmWiden<T>(src[i * lda + p + e]) : T(0);
           }
         }
       }
-    } else {
+    } else if constexpr (std::is_same_v<S, T>) {  // a widened operand is never transposed
       // op(A) column p is a row of A: four rows of A, MR values each, interleaved into one group.
       HWY_ALIGN T group[kG * Shape::kLanes];
       for (std::size_t p = 0; p < kc; p += kG) {
@@ -201,8 +227,8 @@ HWY_INLINE void GemmPackA(Trans ta, const T* HWY_RESTRICT A, std::size_t lda, st
 // aligned, and so is every panel row. kStream writes op(B) = B around the caches (non-temporal
 // stores; the caller then calls hwy::FlushStream): for a packed matrix larger than the caches,
 // which is not read again soon, it saves the read-for-ownership traffic.
-template <class T, bool kStream = false>
-HWY_INLINE void GemmPackB(Trans tb, const T* HWY_RESTRICT B, std::size_t ldb, std::size_t n,
+template <class T, bool kStream = false, class S>
+HWY_INLINE void GemmPackB(Trans tb, const S* HWY_RESTRICT B, std::size_t ldb, std::size_t n,
                           std::size_t p0, std::size_t kc, T* HWY_RESTRICT dst) {
   using Shape = GemmShape<T>;
   constexpr std::size_t kG = Shape::kKGroup;
@@ -226,15 +252,21 @@ HWY_INLINE void GemmPackB(Trans tb, const T* HWY_RESTRICT B, std::size_t ldb, st
       for (std::size_t j = 0; j < n; j += nr, panel += kc * nr) {
         const std::size_t cols = GemmMin(nr, n - j);
         for (std::size_t r = 0; r < rows; ++r) {
-          const T* HWY_RESTRICT src = B + (p0 + p + r) * ldb + j;
+          const S* HWY_RESTRICT src = B + (p0 + p + r) * ldb + j;
           T* HWY_RESTRICT out = panel + r * nr;
           for (std::size_t v = 0; v < nr; v += lanes) {
             if (v + lanes <= cols) {
-              put(hn::LoadU(d, src + v), out + v);
-            } else if (v < cols) {
+              put(GemmLoadWidened(d, src + v), out + v);
+            } else if (v >= cols) {
+              put(hn::Zero(d), out + v);
+            } else if constexpr (std::is_same_v<S, T>) {
               put(hn::MaskedLoad(hn::FirstN(d, cols - v), d, src + v), out + v);
             } else {
-              put(hn::Zero(d), out + v);
+              // Highway 1.0.3's MaskedLoad of 16-bit lanes may read the whole vector on some
+              // targets: the columns left are widened one by one.
+              HWY_ALIGN T part[Shape::kLanes] = {};
+              for (std::size_t e = 0; e < cols - v; ++e) part[e] = GemmWiden<T>(src[v + e]);
+              put(hn::Load(d, part), out + v);
             }
           }
         }
@@ -243,20 +275,23 @@ HWY_INLINE void GemmPackB(Trans tb, const T* HWY_RESTRICT B, std::size_t ldb, st
     return;
   }
   // op(B) column j is row j of B: four rows of B, interleaved, give 4-column pieces of panel rows.
-  HWY_ALIGN T group[kG * Shape::kLanes];
-  for (std::size_t j = 0; j < n; j += nr, dst += kc * nr) {
-    for (std::size_t jq = 0; jq < nr; jq += kG) {
-      for (std::size_t p = 0; p < kc; p += lanes) {
-        const std::size_t steps = GemmMin(lanes, kc - p);
-        const auto mask = hn::FirstN(d, steps);
-        auto row = [&](std::size_t e) HWY_ATTR {
-          if (j + jq + e >= n) return hn::Zero(d);
-          return hn::MaskedLoad(mask, d, B + (j + jq + e) * ldb + p0 + p);
-        };
-        hn::StoreInterleaved4(row(0), row(1), row(2), row(3), d, group);
-        T* HWY_RESTRICT out = dst + p * nr + jq;
-        for (std::size_t e = 0; e < steps; ++e) {
-          __builtin_memcpy(out + e * nr, group + e * kG, sizeof(T) * kG);
+  // (A widened operand is never transposed.)
+  if constexpr (std::is_same_v<S, T>) {
+    HWY_ALIGN T group[kG * Shape::kLanes];
+    for (std::size_t j = 0; j < n; j += nr, dst += kc * nr) {
+      for (std::size_t jq = 0; jq < nr; jq += kG) {
+        for (std::size_t p = 0; p < kc; p += lanes) {
+          const std::size_t steps = GemmMin(lanes, kc - p);
+          const auto mask = hn::FirstN(d, steps);
+          auto row = [&](std::size_t e) HWY_ATTR {
+            if (j + jq + e >= n) return hn::Zero(d);
+            return hn::MaskedLoad(mask, d, B + (j + jq + e) * ldb + p0 + p);
+          };
+          hn::StoreInterleaved4(row(0), row(1), row(2), row(3), d, group);
+          T* HWY_RESTRICT out = dst + p * nr + jq;
+          for (std::size_t e = 0; e < steps; ++e) {
+            __builtin_memcpy(out + e * nr, group + e * kG, sizeof(T) * kG);
+          }
         }
       }
     }
@@ -545,10 +580,11 @@ HWY_INLINE void GemmMacroKernel(std::size_t mc, std::size_t nc, std::size_t kc,
 }
 
 // The loop nest of Gemm and GemmPacked. b_packed: op(B) in pack_b's layout, or nullptr to pack
-// each k-block of op(B) into b_work first. a_work holds up to mc_max packed rows of op(A).
-template <class T, bool kReproducible>
+// each k-block of op(B) into b_work first. a_work holds up to mc_max packed rows of op(A). A and B
+// may be of a narrower type that the packing widens to T (SA, SB: GemmWiden).
+template <class T, bool kReproducible, class SA = T, class SB = T>
 HWY_INLINE void GemmLoops(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, T alpha,
-                          const T* HWY_RESTRICT A, std::size_t lda, const T* HWY_RESTRICT B,
+                          const SA* HWY_RESTRICT A, std::size_t lda, const SB* HWY_RESTRICT B,
                           std::size_t ldb, const T* HWY_RESTRICT b_packed, T beta,
                           T* HWY_RESTRICT C, std::size_t ldc, T* HWY_RESTRICT a_work,
                           std::size_t mc_max, T* HWY_RESTRICT b_work) {
@@ -889,13 +925,31 @@ HWY_NOINLINE void GemmSmall(Trans ta, Trans tb, std::size_t m, std::size_t n, st
 // Each GEMM candidate is a template over kReproducible, false for the engine's table, true for its
 // table of the reproducible mode (engines/generic/reproducible-inl.h).
 
-// The A block, then one packed k-block of op(B).
+// The packed path's workspace: the A block, then one packed k-block of op(B).
+template <class T, bool kReproducible>
+HWY_INLINE std::size_t GemmPackedWorkspace(std::size_t m, std::size_t n, std::size_t k) {
+  return GemmABlockBytes<T, kReproducible>(m, k) + GemmMin(k, GemmKBlock<T, kReproducible>(k)) *
+                                                       GemmRoundUp(n, GemmShape<T>::NR()) *
+                                                       sizeof(T);
+}
+
+// The packed path (k > 0) in GemmPackedWorkspace's bytes at `workspace`; A and B of T, or of a
+// type the packing widens to T (gemm_bf16).
+template <class T, bool kReproducible, class SA, class SB>
+HWY_INLINE void GemmPackedPath(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k,
+                               T alpha, const SA* A, std::size_t lda, const SB* B, std::size_t ldb,
+                               T beta, T* C, std::size_t ldc, void* workspace) {
+  T* a_work = static_cast<T*>(workspace);
+  T* b_work = reinterpret_cast<T*>(static_cast<unsigned char*>(workspace) +
+                                   GemmABlockBytes<T, kReproducible>(m, k));
+  GemmLoops<T, kReproducible>(ta, tb, m, n, k, alpha, A, lda, B, ldb, nullptr, beta, C, ldc, a_work,
+                              GemmShape<T>::kMC, b_work);
+}
+
 template <class T, bool kReproducible = false>
 std::size_t gemm_workspace(std::size_t m, std::size_t n, std::size_t k) {
-  using Shape = GemmShape<T>;
   if (m == 0 || n == 0 || k == 0 || GemmIsSmall<T>(m, n, k)) return 0;
-  return GemmABlockBytes<T, kReproducible>(m, k) +
-         GemmMin(k, GemmKBlock<T, kReproducible>(k)) * GemmRoundUp(n, Shape::NR()) * sizeof(T);
+  return GemmPackedWorkspace<T, kReproducible>(m, n, k);
 }
 
 template <class T, bool kReproducible = false>
@@ -907,11 +961,27 @@ void gemm(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, T alp
   if (GemmIsSmall<T>(m, n, k)) {
     return GemmSmall<T, kReproducible>(ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
   }
-  T* a_work = static_cast<T*>(workspace);
-  T* b_work = reinterpret_cast<T*>(static_cast<unsigned char*>(workspace) +
-                                   GemmABlockBytes<T, kReproducible>(m, k));
-  GemmLoops<T, kReproducible>(ta, tb, m, n, k, alpha, A, lda, B, ldb, nullptr, beta, C, ldc, a_work,
-                              GemmShape<T>::kMC, b_work);
+  GemmPackedPath<T, kReproducible>(ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, workspace);
+}
+
+// The bf16 GEMM (C = alpha·A·B + beta·C, A m x k and B k x n, no transposes) on the packed path,
+// its packing widening both operands to float: the float GEMM's blocking and microkernel, and its
+// arithmetic (each product of two bf16 is exact in float), so in the reproducible mode the float
+// GEMM's canonical order. Every size packs: the small path reads its operands in place, as float.
+template <bool kReproducible = false>
+std::size_t GemmWorkspaceBf16(std::size_t m, std::size_t n, std::size_t k) {
+  if (m == 0 || n == 0 || k == 0) return 0;
+  return GemmPackedWorkspace<float, kReproducible>(m, n, k);
+}
+
+template <bool kReproducible = false>
+void GemmBf16(std::size_t m, std::size_t n, std::size_t k, float alpha, const bfloat16* A,
+              std::size_t lda, const bfloat16* B, std::size_t ldb, float beta, float* C,
+              std::size_t ldc, void* workspace) {
+  if (m == 0 || n == 0) return;
+  if (k == 0) return GemmScaleC(m, n, beta, C, ldc);
+  GemmPackedPath<float, kReproducible>(Trans::N, Trans::N, m, n, k, alpha, A, lda, B, ldb, beta, C,
+                                       ldc, workspace);
 }
 
 // The packed layout: op(B) in k-blocks of GemmKBlock(k) rows (the last one may be shorter), each a
@@ -964,9 +1034,9 @@ void gemm_packed(Trans ta, std::size_t m, std::size_t n, std::size_t k, T alpha,
   if (k == 0) return GemmScaleC(m, n, beta, C, ldc);
   // No workspace here: A is packed one micro-panel at a time into this buffer (2/3 of L1).
   HWY_ALIGN T a_panel[Shape::kMR * Shape::kKC];
-  GemmLoops<T, kReproducible>(ta, Trans::N, m, n, k, alpha, A, lda, nullptr, 0,
-                              static_cast<const T*>(packed), beta, C, ldc, a_panel, Shape::kMR,
-                              nullptr);
+  GemmLoops<T, kReproducible, T, T>(ta, Trans::N, m, n, k, alpha, A, lda, nullptr, 0,
+                                    static_cast<const T*>(packed), beta, C, ldc, a_panel,
+                                    Shape::kMR, nullptr);
 }
 
 // ------------------------------ Batches

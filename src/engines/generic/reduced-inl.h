@@ -5,8 +5,9 @@
 // no u8·i8 quad dot product (vpdpbusd) nor vdpbf16ps; the avx512_vnni and avx512_bf16 engines
 // add those with intrinsics.
 //
-// The GEMMs here pack nothing (workspace 0, the reference's "layout" of the packed B): each row
-// of C is accumulated in registers across k from rows of B, which are contiguous. Vector-length
+// gemm_u8s8s32 packs nothing (workspace 0, the reference's "layout" of the packed B): each row
+// of C is accumulated in registers across k from rows of B, which are contiguous. gemm_bf16 is
+// the float GEMM (gemm-inl.h) with its packing widening the bf16 operands. Vector-length
 // agnostic. Byte and bf16 tails are scalar: Highway 1.0.3's MaskedLoad of 8- and 16-bit lanes
 // on AVX2 loads the whole vector, which may read past the end of the data.
 //
@@ -19,6 +20,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "engines/generic/gemm-inl.h"
 #include "engines/generic/namespace.h"
 
 COHERIQ_GENERIC_BEGIN
@@ -141,61 +143,17 @@ HWY_ATTR float dot_bf16(std::size_t n, const bfloat16* x, const bfloat16* y) {
   return total;
 }
 
-// ------------------------------ gemm_bf16
+// ------------------------------ gemm_bf16: the float GEMM with bf16 operands widened in its
+// packing (gemm-inl.h, GemmBf16)
 
-HWY_ATTR std::size_t gemm_workspace_bf16(std::size_t, std::size_t, std::size_t) { return 0; }
-
-// C = alpha·acc + beta·C, beta == 0 without reading C.
-template <class D, class V>
-HWY_INLINE void StoreScaled(D df, V acc, float alpha, float beta, float* c) {
-  const auto scaled = hn::Mul(hn::Set(df, alpha), acc);
-  if (beta == 0.0f) {
-    hn::StoreU(scaled, df, c);
-  } else {
-    hn::StoreU(hn::MulAdd(hn::Set(df, beta), hn::LoadU(df, c), scaled), df, c);
-  }
+HWY_ATTR std::size_t gemm_workspace_bf16(std::size_t m, std::size_t n, std::size_t k) {
+  return GemmWorkspaceBf16(m, n, k);
 }
 
 HWY_ATTR void gemm_bf16(std::size_t m, std::size_t n, std::size_t k, float alpha, const bfloat16* A,
                         std::size_t lda, const bfloat16* B, std::size_t ldb, float beta, float* C,
-                        std::size_t ldc, void* /*work*/) {
-  const hn::ScalableTag<float> df;
-  const hn::Rebind<hwy::bfloat16_t, decltype(df)> dbf;
-  const std::size_t N = hn::Lanes(df);
-  const hwy::bfloat16_t* hb = HwyBF16(B);
-  for (std::size_t i = 0; i < m; ++i) {
-    const bfloat16* a = A + i * lda;
-    float* c = C + i * ldc;
-    std::size_t j = 0;
-    for (; j + 4 * N <= n; j += 4 * N) {
-      auto c0 = hn::Zero(df), c1 = hn::Zero(df), c2 = hn::Zero(df), c3 = hn::Zero(df);
-      for (std::size_t p = 0; p < k; ++p) {
-        const auto av = hn::Set(df, BF16ToFloat(a[p]));
-        const hwy::bfloat16_t* b = hb + p * ldb + j;
-        c0 = hn::MulAdd(av, hn::PromoteTo(df, hn::LoadU(dbf, b)), c0);
-        c1 = hn::MulAdd(av, hn::PromoteTo(df, hn::LoadU(dbf, b + N)), c1);
-        c2 = hn::MulAdd(av, hn::PromoteTo(df, hn::LoadU(dbf, b + 2 * N)), c2);
-        c3 = hn::MulAdd(av, hn::PromoteTo(df, hn::LoadU(dbf, b + 3 * N)), c3);
-      }
-      StoreScaled(df, c0, alpha, beta, c + j);
-      StoreScaled(df, c1, alpha, beta, c + j + N);
-      StoreScaled(df, c2, alpha, beta, c + j + 2 * N);
-      StoreScaled(df, c3, alpha, beta, c + j + 3 * N);
-    }
-    for (; j + N <= n; j += N) {
-      auto c0 = hn::Zero(df);
-      for (std::size_t p = 0; p < k; ++p) {
-        const auto av = hn::Set(df, BF16ToFloat(a[p]));
-        c0 = hn::MulAdd(av, hn::PromoteTo(df, hn::LoadU(dbf, hb + p * ldb + j)), c0);
-      }
-      StoreScaled(df, c0, alpha, beta, c + j);
-    }
-    for (; j < n; ++j) {
-      float total = 0.0f;
-      for (std::size_t p = 0; p < k; ++p) total += BF16ToFloat(a[p]) * BF16ToFloat(B[p * ldb + j]);
-      c[j] = beta == 0.0f ? alpha * total : alpha * total + beta * c[j];
-    }
-  }
+                        std::size_t ldc, void* work) {
+  GemmBf16(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, work);
 }
 
 COHERIQ_GENERIC_END

@@ -654,48 +654,14 @@ HWY_ATTR float dot_bf16(std::size_t n, const bfloat16* x, const bfloat16* y) {
   return Total(p);
 }
 
-// Every C element by the canonical GEMM: per k-block an FMA chain from zero, then alpha·acc, then
-// beta_b·C plus that (beta_b: the caller's beta for the first block, 1 after; C not read when 0).
+// The canonical float GEMM on the operands widened (gemm-inl.h, GemmBf16), with its workspace.
+HWY_ATTR std::size_t gemm_workspace_bf16(std::size_t m, std::size_t n, std::size_t k) {
+  return GemmWorkspaceBf16<true>(m, n, k);
+}
 HWY_ATTR void gemm_bf16(std::size_t m, std::size_t n, std::size_t k, float alpha, const bfloat16* A,
                         std::size_t lda, const bfloat16* B, std::size_t ldb, float beta, float* C,
-                        std::size_t ldc, void* /*work*/) {
-  const hn::ScalableTag<float> df;
-  const hn::Rebind<hwy::bfloat16_t, decltype(df)> dbf;
-  const std::size_t lanes = hn::Lanes(df);
-  const hwy::bfloat16_t* hb = HwyBF16(B);
-  if (k == 0) {
-    for (std::size_t i = 0; i < m; ++i) {
-      for (std::size_t j = 0; j < n; ++j)
-        C[i * ldc + j] = beta == 0.0f ? 0.0f : beta * C[i * ldc + j];
-    }
-    return;
-  }
-  const std::size_t k_block = canon::gemm_k_block(k);
-  for (std::size_t i = 0; i < m; ++i) {
-    const bfloat16* a = A + i * lda;
-    float* c = C + i * ldc;
-    for (std::size_t pc = 0; pc < k; pc += k_block) {
-      const std::size_t kc = k - pc < k_block ? k - pc : k_block;
-      const float block_beta = pc == 0 ? beta : 1.0f;
-      std::size_t j = 0;
-      for (; j + lanes <= n; j += lanes) {
-        auto acc = hn::Zero(df);
-        for (std::size_t p = pc; p < pc + kc; ++p) {
-          acc = hn::MulAdd(hn::Set(df, BF16ToFloat(a[p])),
-                           hn::PromoteTo(df, hn::LoadU(dbf, hb + p * ldb + j)), acc);
-        }
-        StoreScaled(df, acc, alpha, block_beta, c + j);
-      }
-      for (; j < n; ++j) {
-        float acc = 0.0f;
-        for (std::size_t p = pc; p < pc + kc; ++p) {
-          acc = ScalarFma(BF16ToFloat(a[p]), BF16ToFloat(B[p * ldb + j]), acc);
-        }
-        const float t = alpha * acc;
-        c[j] = block_beta == 0.0f ? t : ScalarFma(block_beta, c[j], t);
-      }
-    }
-  }
+                        std::size_t ldc, void* work) {
+  GemmBf16<true>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, work);
 }
 
 // ------------------------------ softmax and log_softmax: the sum of the exponentials
