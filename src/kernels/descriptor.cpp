@@ -143,7 +143,14 @@ coheriq::EngineSpec describe() {
   if (takes(cand::pack_b_f64::name, cand::packed_f64::name)) {
     packed(cand::packed_f64::name, kTuning.gemm.f64);
   }
-  // The generic bf16 GEMM packs B, widened, into the float GEMM's panels in each call's workspace.
+  // The generic reduced GEMMs pack B in each call's workspace: the integer one into pairs of k
+  // (engines/generic/reduced-inl.h), the bf16 one widened into the float GEMM's panels.
+  if (takes(cand::gemm_u8s8s32::name, cand::packed_u8s8::name)) {
+    const std::string name = std::string(l.name) +
+                             ": panels of two vectors of 16-bit k-pairs, k-blocks of at most " +
+                             std::to_string(kTuning.gemm_u8s8.kc);
+    e.layouts.push_back({std::string(cand::packed_u8s8::name), name, name});
+  }
   if (takes(cand::gemm_bf16::name, cand::packed_bf16::name)) {
     packed(cand::packed_bf16::name, kTuning.gemm.f32, ", bf16 widened to float");
   }

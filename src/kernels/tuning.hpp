@@ -53,6 +53,15 @@ struct GemmTuning {
   std::size_t small = 64;
 };
 
+// The blocking of the generic integer GEMM (gemm_u8s8s32, engines/generic/reduced-inl.h): k in
+// pairs of 16-bit lanes multiplied and added into 32-bit lanes (pmaddwd on x86), an mr x (two
+// vectors) register tile of C, the float GEMM's loops. Checked at compile time against the ISA's
+// registers (targets other than x86 keep two accumulators per vector of C).
+struct IntGemmTuning {
+  std::size_t mr = 4;    // register tile rows, at most 12
+  std::size_t kc = 512;  // k block, at most (even): packed B panel of kc/2 pair rows, for L1
+  std::size_t mc = 96;   // row block (a multiple of mr): the packed A block, for L2
+};
 // The BLAS-1 kernels' switches between code paths (engines/generic/blas1-inl.h). Each depends on
 // n only, so results stay bitwise reproducible.
 struct Blas1Tuning {
@@ -88,6 +97,7 @@ struct GemmThreading {
 // Everything an engine's record holds. Grouped by the code that reads it.
 struct Tuning {
   PerType<GemmTuning> gemm;
+  IntGemmTuning gemm_u8s8;
   GemmThreading gemm_threading;
   // pack_b writes a packed matrix of more bytes than this around the caches (streaming stores):
   // about a quarter of the last-level cache, beyond which it would not stay there for the product.

@@ -12,6 +12,7 @@ constexpr Tuning kTuning = [] {
   Tuning t = kDefaultTuning;
   t.gemm.f32 = {.mr = 6, .nr = 16, .kc = 384, .mc = 168, .nc = 80};
   t.gemm.f64 = {.mr = 6, .nr = 8, .kc = 384, .mc = 84, .nc = 40};
+  t.gemm_u8s8 = {.mr = 6, .kc = 512, .mc = 96};
   return t;
 }();
 

@@ -5,11 +5,10 @@
 // no u8·i8 quad dot product (vpdpbusd) nor vdpbf16ps; the avx512_vnni and avx512_bf16 engines
 // add those with intrinsics.
 //
-// gemm_u8s8s32 packs nothing (workspace 0, the reference's "layout" of the packed B): each row
-// of C is accumulated in registers across k from rows of B, which are contiguous. gemm_bf16 is
-// the float GEMM (gemm-inl.h) with its packing widening the bf16 operands. Vector-length
-// agnostic. Byte and bf16 tails are scalar: Highway 1.0.3's MaskedLoad of 8- and 16-bit lanes
-// on AVX2 loads the whole vector, which may read past the end of the data.
+// gemm_u8s8s32 is blocked and packed as the float GEMM is, on pairs of k widened to 16 bits;
+// gemm_bf16 is the float GEMM (gemm-inl.h) with its packing widening the bf16 operands. Vector-
+// length agnostic. Byte and bf16 tails are scalar: Highway 1.0.3's MaskedLoad of 8- and 16-bit
+// lanes on AVX2 loads the whole vector, which may read past the end of the data.
 //
 // ISA hygiene as in blas1-inl.h: no std:: calls on scalars.
 #ifndef COHERIQ_ENGINES_GENERIC_REDUCED_INL_H_
@@ -73,48 +72,218 @@ HWY_ATTR std::int32_t dot_u8s8(std::size_t n, const std::uint8_t* x, const std::
   return static_cast<std::int32_t>(total);
 }
 
-// ------------------------------ gemm_u8s8s32
+// ------------------------------ gemm_u8s8s32: blocked and packed, on 16-bit pairs of k
+//
+// k is taken in pairs (2g, 2g + 1). A cell is one pair of one row of A, or of one column of B, as
+// two 16-bit lanes of a 32-bit lane, the even element in the low half (u8 zero-extended, s8
+// sign-extended). ReorderWidenMulAccumulate multiplies the 16-bit lanes of two vectors of cells and
+// adds the products into 32-bit lanes; RearrangeToOddPlusEven then gives, lane by lane, the sum of
+// each pair: a[2g]·b[2g][j] + a[2g+1]·b[2g+1][j], at most 2·255·128 in magnitude, added with
+// wrapping 32-bit adds, so C is the exact product modulo 2^32, as the reference's.
+//
+// The loops are the float GEMM's (gemm-inl.h) on cells: k in blocks of at most KC; each k-block of
+// B packed into panels of NR = two vectors of cells (pair after pair, zero past n and past k);
+// rows of A in blocks of MC, packed as rows of cells (the bytes widened to 16 bits); an MR x NR
+// tile of C per microkernel call, written at the first k-block and added to at the later ones
+// (integer sums: the same result for any blocking). Tuning: the engine's record (gemm_u8s8).
 
-HWY_ATTR std::size_t gemm_workspace_u8s8s32(std::size_t, std::size_t, std::size_t) { return 0; }
+struct IntGemmShape {
+  using D = hn::ScalableTag<std::int32_t>;
+  static constexpr IntGemmTuning kBlocking = kTuning.gemm_u8s8;
+  static constexpr std::size_t kMR = kBlocking.mr;
+  static constexpr std::size_t kKC = kBlocking.kc;
+  static constexpr std::size_t kMC = kBlocking.mc;
+  static constexpr std::size_t kMaxRows = 12;  // the tile's named rows below
+  // x86's pmaddwd adds both products of a pair into one accumulator; the other targets keep the
+  // even and odd products apart (sum0, sum1) until RearrangeToOddPlusEven.
+  static constexpr std::size_t kSums = HWY_ARCH_X86 ? 1 : 2;
+  static_assert(kMR >= 1 && kMR <= kMaxRows, "tuning: gemm_u8s8 mr must be 1 to 12");
+  static_assert(kMR * 2 * kSums + 2 + 1 <= kEngine.vector_registers,
+                "tuning: the gemm_u8s8 register tile does not fit the ISA's vector registers");
+  static_assert(kKC >= 2 && kKC % 2 == 0, "tuning: gemm_u8s8 kc must be even");
+  static_assert(kMC >= kMR && kMC % kMR == 0, "tuning: gemm_u8s8 mc must be a multiple of mr");
+  static HWY_INLINE std::size_t Lanes() { return hn::Lanes(D()); }
+  static HWY_INLINE std::size_t NR() { return 2 * Lanes(); }
+  static constexpr std::size_t RoundUp(std::size_t x, std::size_t to) {
+    return (x + to - 1) / to * to;
+  }
+  // Pair rows of the largest k-block of a product of depth k.
+  static constexpr std::size_t Pairs(std::size_t k) { return ((k < kKC ? k : kKC) + 1) / 2; }
+  // Cells (4 bytes each) of the packed A block, a multiple of 16 (64 bytes) so that the B k-block
+  // after it is 64-byte aligned.
+  static HWY_INLINE std::size_t ABlockCells(std::size_t m, std::size_t k) {
+    const std::size_t rows = RoundUp(m, kMR) < kMC ? RoundUp(m, kMR) : kMC;
+    return RoundUp(rows * Pairs(k), 16);
+  }
+};
 
-// C row i, columns [j, j + 4N): four i32 vectors accumulated over k, B promoted i8 -> i32.
+// Pairs [g0, g0 + pairs) of op(B) = B (k x n) into panels of nr cells per pair row.
+HWY_INLINE void IntGemmPackB(const std::int8_t* HWY_RESTRICT B, std::size_t ldb, std::size_t k,
+                             std::size_t n, std::size_t g0, std::size_t pairs,
+                             std::int32_t* HWY_RESTRICT dst) {
+  const IntGemmShape::D d;
+  const hn::Rebind<std::int8_t, decltype(d)> d8;
+  const std::size_t lanes = IntGemmShape::Lanes(), nr = IntGemmShape::NR();
+  const auto low = hn::Set(d, 0xFFFF);
+  for (std::size_t g = 0; g < pairs; ++g) {
+    const std::size_t p = 2 * (g0 + g);
+    const std::int8_t* HWY_RESTRICT even = B + p * ldb;
+    const std::int8_t* HWY_RESTRICT odd = p + 1 < k ? B + (p + 1) * ldb : nullptr;
+    std::int32_t* HWY_RESTRICT row = dst + g * nr;
+    for (std::size_t j = 0; j < n; j += nr, row += pairs * nr) {
+      for (std::size_t v = j; v < j + nr; v += lanes) {
+        std::int32_t* HWY_RESTRICT out = row + (v - j);
+        if (v + lanes <= n) {
+          const auto e = hn::PromoteTo(d, hn::LoadU(d8, even + v));
+          const auto o = odd ? hn::PromoteTo(d, hn::LoadU(d8, odd + v)) : hn::Zero(d);
+          hn::Store(hn::Or(hn::And(e, low), hn::ShiftLeft<16>(o)), d, out);
+        } else {
+          for (std::size_t c = 0; c < lanes; ++c) {
+            const std::size_t col = v + c;
+            const std::uint32_t e = col < n ? static_cast<std::uint16_t>(even[col]) : 0u;
+            const std::uint32_t o = col < n && odd ? static_cast<std::uint16_t>(odd[col]) : 0u;
+            out[c] = static_cast<std::int32_t>(e | o << 16);
+          }
+        }
+      }
+    }
+  }
+}
+
+// Rows [i0, i0 + mc) of A, elements [p0, p0 + kc), as rows of (kc + 1) / 2 cells, `pairs` apart:
+// each byte widened to 16 bits, a zero after an odd kc.
+HWY_INLINE void IntGemmPackA(const std::uint8_t* HWY_RESTRICT A, std::size_t lda, std::size_t i0,
+                             std::size_t mc, std::size_t p0, std::size_t kc, std::size_t pairs,
+                             std::int32_t* HWY_RESTRICT dst) {
+  const hn::ScalableTag<std::uint16_t> d16;
+  const hn::Rebind<std::uint8_t, decltype(d16)> d8;
+  const std::size_t lanes = hn::Lanes(d16);
+  for (std::size_t r = 0; r < mc; ++r) {
+    const std::uint8_t* HWY_RESTRICT src = A + (i0 + r) * lda + p0;
+    auto* HWY_RESTRICT out = reinterpret_cast<std::uint16_t*>(dst + r * pairs);
+    std::size_t e = 0;
+    for (; e + lanes <= kc; e += lanes)
+      hn::StoreU(hn::PromoteTo(d16, hn::LoadU(d8, src + e)), d16, out + e);
+    for (; e < kc; ++e) out[e] = src[e];
+    if (kc % 2 != 0) out[kc] = 0;
+  }
+}
+
+// The tile's rows, named one by one (SVE vectors cannot be array elements); rows at and past
+// kRows are dead code.
+#define COHERIQ_INT_GEMM_ROWS(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11)
+
+// C rows [0, kRows) x columns [0, cols) (cols <= NR) = (add ? C : 0) + A cells · B panel over
+// `pairs` pair rows. Row i's cells start at a + i·a_row.
+template <std::size_t kRows>
+HWY_NOINLINE void IntGemmTile(std::size_t pairs, const std::int32_t* HWY_RESTRICT a,
+                              std::size_t a_row, const std::int32_t* HWY_RESTRICT b, bool add,
+                              std::int32_t* HWY_RESTRICT c, std::size_t ldc, std::size_t cols) {
+  using V = hn::Vec<IntGemmShape::D>;
+  const IntGemmShape::D d;
+  const hn::Repartition<std::int16_t, decltype(d)> d16;
+  const std::size_t lanes = hn::Lanes(d), nr = 2 * lanes;
+#define COHERIQ_INT_GEMM_ZERO(i)                                                  \
+  V acc##i##_0 = hn::Zero(d), acc##i##_1 = hn::Zero(d), odd##i##_0 = hn::Zero(d), \
+    odd##i##_1 = hn::Zero(d);
+  COHERIQ_INT_GEMM_ROWS(COHERIQ_INT_GEMM_ZERO)
+#undef COHERIQ_INT_GEMM_ZERO
+  // Rows 4 apart share a base pointer: each broadcast is a base plus 0 to 3 row strides.
+  const std::int32_t* HWY_RESTRICT a0 = a;
+  const std::int32_t* HWY_RESTRICT a4 = a + (kRows > 4 ? 4 * a_row : 0);
+  const std::int32_t* HWY_RESTRICT a8 = a + (kRows > 8 ? 8 * a_row : 0);
+#define COHERIQ_INT_GEMM_STEP(i)                                                   \
+  if constexpr (i < kRows) {                                                       \
+    const std::int32_t* HWY_RESTRICT base = i < 4 ? a0 : (i < 8 ? a4 : a8);        \
+    const auto ai = hn::BitCast(d16, hn::Set(d, base[(i % 4) * a_row]));           \
+    acc##i##_0 = hn::ReorderWidenMulAccumulate(d, ai, b0, acc##i##_0, odd##i##_0); \
+    acc##i##_1 = hn::ReorderWidenMulAccumulate(d, ai, b1, acc##i##_1, odd##i##_1); \
+  }
+  for (std::size_t g = 0; g < pairs; ++g, b += nr) {
+    const auto b0 = hn::BitCast(d16, hn::Load(d, b));
+    const auto b1 = hn::BitCast(d16, hn::Load(d, b + lanes));
+    COHERIQ_INT_GEMM_ROWS(COHERIQ_INT_GEMM_STEP)
+    ++a0;
+    ++a4;
+    ++a8;
+  }
+#undef COHERIQ_INT_GEMM_STEP
+  // A full tile adds to C and stores in place; a narrower one goes through a buffer of whole
+  // vectors, so that no access reaches past column cols (Highway 1.0.3's NEON MaskedLoad reads
+  // the whole vector).
+  HWY_ALIGN std::int32_t part[2 * hn::MaxLanes(d)];
+#define COHERIQ_INT_GEMM_PUT(i)                                                    \
+  if constexpr (i < kRows) {                                                       \
+    std::int32_t* HWY_RESTRICT out = c + i * ldc;                                  \
+    V r0 = hn::RearrangeToOddPlusEven(acc##i##_0, odd##i##_0);                     \
+    V r1 = hn::RearrangeToOddPlusEven(acc##i##_1, odd##i##_1);                     \
+    if (cols == nr) {                                                              \
+      if (add) {                                                                   \
+        r0 = hn::Add(r0, hn::LoadU(d, out));                                       \
+        r1 = hn::Add(r1, hn::LoadU(d, out + lanes));                               \
+      }                                                                            \
+      hn::StoreU(r0, d, out);                                                      \
+      hn::StoreU(r1, d, out + lanes);                                              \
+    } else {                                                                       \
+      for (std::size_t j = 0; j < nr; ++j) part[j] = add && j < cols ? out[j] : 0; \
+      hn::Store(hn::Add(r0, hn::Load(d, part)), d, part);                          \
+      hn::Store(hn::Add(r1, hn::Load(d, part + lanes)), d, part + lanes);          \
+      for (std::size_t j = 0; j < cols; ++j) out[j] = part[j];                     \
+    }                                                                              \
+  }
+  COHERIQ_INT_GEMM_ROWS(COHERIQ_INT_GEMM_PUT)
+#undef COHERIQ_INT_GEMM_PUT
+}
+
+#undef COHERIQ_INT_GEMM_ROWS
+
+// The tile of exactly `rows` (1 to kRows) rows: the accumulators are a fixed set of registers.
+template <std::size_t kRows>
+HWY_INLINE void IntGemmTileOf(std::size_t rows, std::size_t pairs, const std::int32_t* a,
+                              std::size_t a_row, const std::int32_t* b, bool add, std::int32_t* c,
+                              std::size_t ldc, std::size_t cols) {
+  if constexpr (kRows > 1) {
+    if (rows < kRows) return IntGemmTileOf<kRows - 1>(rows, pairs, a, a_row, b, add, c, ldc, cols);
+  }
+  IntGemmTile<kRows>(pairs, a, a_row, b, add, c, ldc, cols);
+}
+
+HWY_ATTR std::size_t gemm_workspace_u8s8s32(std::size_t m, std::size_t n, std::size_t k) {
+  using Shape = IntGemmShape;
+  if (m == 0 || n == 0 || k == 0) return 0;
+  return 4 * (Shape::ABlockCells(m, k) + Shape::Pairs(k) * Shape::RoundUp(n, Shape::NR()));
+}
+
 HWY_ATTR void gemm_u8s8s32(std::size_t m, std::size_t n, std::size_t k, const std::uint8_t* A,
                            std::size_t lda, const std::int8_t* B, std::size_t ldb, std::int32_t* C,
-                           std::size_t ldc, void* /*work*/) {
-  const hn::ScalableTag<std::int32_t> d32;
-  const hn::Rebind<std::int8_t, decltype(d32)> di8;
-  const std::size_t N = hn::Lanes(d32);
-  for (std::size_t i = 0; i < m; ++i) {
-    const std::uint8_t* a = A + i * lda;
-    std::int32_t* c = C + i * ldc;
-    std::size_t j = 0;
-    for (; j + 4 * N <= n; j += 4 * N) {
-      auto c0 = hn::Zero(d32), c1 = hn::Zero(d32), c2 = hn::Zero(d32), c3 = hn::Zero(d32);
-      for (std::size_t p = 0; p < k; ++p) {
-        const auto av = hn::Set(d32, std::int32_t{a[p]});
-        const std::int8_t* b = B + p * ldb + j;
-        c0 = hn::Add(c0, hn::Mul(av, hn::PromoteTo(d32, hn::LoadU(di8, b))));
-        c1 = hn::Add(c1, hn::Mul(av, hn::PromoteTo(d32, hn::LoadU(di8, b + N))));
-        c2 = hn::Add(c2, hn::Mul(av, hn::PromoteTo(d32, hn::LoadU(di8, b + 2 * N))));
-        c3 = hn::Add(c3, hn::Mul(av, hn::PromoteTo(d32, hn::LoadU(di8, b + 3 * N))));
-      }
-      hn::StoreU(c0, d32, c + j);
-      hn::StoreU(c1, d32, c + j + N);
-      hn::StoreU(c2, d32, c + j + 2 * N);
-      hn::StoreU(c3, d32, c + j + 3 * N);
+                           std::size_t ldc, void* work) {
+  using Shape = IntGemmShape;
+  if (m == 0 || n == 0) return;
+  if (k == 0) {
+    for (std::size_t i = 0; i < m; ++i) {
+      for (std::size_t j = 0; j < n; ++j) C[i * ldc + j] = 0;
     }
-    for (; j + N <= n; j += N) {
-      auto c0 = hn::Zero(d32);
-      for (std::size_t p = 0; p < k; ++p) {
-        const auto av = hn::Set(d32, std::int32_t{a[p]});
-        c0 = hn::Add(c0, hn::Mul(av, hn::PromoteTo(d32, hn::LoadU(di8, B + p * ldb + j))));
+    return;
+  }
+  const std::size_t nr = Shape::NR();
+  std::int32_t* const a_work = static_cast<std::int32_t*>(work);
+  std::int32_t* const b_work = a_work + Shape::ABlockCells(m, k);
+  for (std::size_t p0 = 0; p0 < k; p0 += Shape::kKC) {
+    const std::size_t kc = k - p0 < Shape::kKC ? k - p0 : Shape::kKC;
+    const std::size_t pairs = (kc + 1) / 2;
+    IntGemmPackB(B, ldb, k, n, p0 / 2, pairs, b_work);
+    for (std::size_t ic = 0; ic < m; ic += Shape::kMC) {
+      const std::size_t mc = m - ic < Shape::kMC ? m - ic : Shape::kMC;
+      IntGemmPackA(A, lda, ic, mc, p0, kc, pairs, a_work);
+      for (std::size_t jr = 0; jr < n; jr += nr) {
+        const std::int32_t* panel = b_work + jr * pairs;
+        const std::size_t cols = n - jr < nr ? n - jr : nr;
+        for (std::size_t ir = 0; ir < mc; ir += Shape::kMR) {
+          const std::size_t rows = mc - ir < Shape::kMR ? mc - ir : Shape::kMR;
+          IntGemmTileOf<Shape::kMR>(rows, pairs, a_work + ir * pairs, pairs, panel, p0 > 0,
+                                    C + (ic + ir) * ldc + jr, ldc, cols);
+        }
       }
-      hn::StoreU(c0, d32, c + j);
-    }
-    for (; j < n; ++j) {
-      std::uint32_t total = 0;
-      for (std::size_t p = 0; p < k; ++p) total += ProductU8S8(a[p], B[p * ldb + j]);
-      c[j] = static_cast<std::int32_t>(total);
     }
   }
 }
