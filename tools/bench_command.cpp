@@ -293,6 +293,11 @@ bool expensive_for_reference(const BenchName& n,
   const auto t = traits.find(n.kernel);
   return n.impl == "coheriq" && t != traits.end() && t->second.work == "cubic" && n.size >= 1024;
 }
+// From n = 4096 on a call would take minutes (f64: 137 G multiply-adds at about 0.5 GFLOP/s):
+// the reference's cell stays empty, and the speedup column with it.
+bool beyond_reference(const BenchName& n, const std::map<std::string, KernelTraits>& traits) {
+  return expensive_for_reference(n, traits) && n.size >= 4096;
+}
 
 // The engine in whose process the peers run: the one `auto` selects here when it is among those
 // benchmarked, else the last one named (the reference when it runs alone). The last column of
@@ -319,7 +324,7 @@ std::vector<Run> plan_runs(const std::vector<std::string>& engines, const std::s
       // in every run, so each engine is compared with what the machine delivered in its own run.
       const bool mine =
           n.impl == "coheriq" || n.impl == "stream" || n.impl == "peak" || engine == peer_run;
-      if (!mine) continue;
+      if (!mine || (engine == REFERENCE && beyond_reference(n, traits))) continue;
       (engine == REFERENCE && expensive_for_reference(n, traits) ? slow : main).names.push_back(n);
     }
     if (!main.names.empty()) runs.push_back(std::move(main));

@@ -99,7 +99,7 @@ int main(int argc, char** argv) {
   bench_app
       ->add_option("--sizes", bench.sizes,
                    "Sizes, comma-separated: vector lengths 1K, 64K, 16M (math 4K, 64K), gemm "
-                   "orders 256, 1024, 2048 (gemv 256 to 8192, the level 3 1024, 2048, the "
+                   "orders 256 to 4096 (gemv 256 to 8192, the level 3 1024, 2048, the "
                    "small group's batched products 4 to 128)")
       ->delimiter(',');
   bench_app->add_flag("--quick", bench.quick,
