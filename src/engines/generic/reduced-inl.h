@@ -104,16 +104,12 @@ struct IntGemmShape {
   static_assert(kMC >= kMR && kMC % kMR == 0, "tuning: gemm_u8s8 mc must be a multiple of mr");
   static HWY_INLINE std::size_t Lanes() { return hn::Lanes(D()); }
   static HWY_INLINE std::size_t NR() { return 2 * Lanes(); }
-  static constexpr std::size_t RoundUp(std::size_t x, std::size_t to) {
-    return (x + to - 1) / to * to;
-  }
   // Pair rows of the largest k-block of a product of depth k.
-  static constexpr std::size_t Pairs(std::size_t k) { return ((k < kKC ? k : kKC) + 1) / 2; }
+  static constexpr std::size_t Pairs(std::size_t k) { return (GemmMin(k, kKC) + 1) / 2; }
   // Cells (4 bytes each) of the packed A block, a multiple of 16 (64 bytes) so that the B k-block
   // after it is 64-byte aligned.
   static HWY_INLINE std::size_t ABlockCells(std::size_t m, std::size_t k) {
-    const std::size_t rows = RoundUp(m, kMR) < kMC ? RoundUp(m, kMR) : kMC;
-    return RoundUp(rows * Pairs(k), 16);
+    return GemmRoundUp(GemmMin(GemmRoundUp(m, kMR), kMC) * Pairs(k), 16);
   }
 };
 
@@ -251,7 +247,7 @@ HWY_INLINE void IntGemmTileOf(std::size_t rows, std::size_t pairs, const std::in
 HWY_ATTR std::size_t gemm_workspace_u8s8s32(std::size_t m, std::size_t n, std::size_t k) {
   using Shape = IntGemmShape;
   if (m == 0 || n == 0 || k == 0) return 0;
-  return 4 * (Shape::ABlockCells(m, k) + Shape::Pairs(k) * Shape::RoundUp(n, Shape::NR()));
+  return 4 * (Shape::ABlockCells(m, k) + Shape::Pairs(k) * GemmRoundUp(n, Shape::NR()));
 }
 
 HWY_ATTR void gemm_u8s8s32(std::size_t m, std::size_t n, std::size_t k, const std::uint8_t* A,
@@ -269,17 +265,17 @@ HWY_ATTR void gemm_u8s8s32(std::size_t m, std::size_t n, std::size_t k, const st
   std::int32_t* const a_work = static_cast<std::int32_t*>(work);
   std::int32_t* const b_work = a_work + Shape::ABlockCells(m, k);
   for (std::size_t p0 = 0; p0 < k; p0 += Shape::kKC) {
-    const std::size_t kc = k - p0 < Shape::kKC ? k - p0 : Shape::kKC;
+    const std::size_t kc = GemmMin(k - p0, Shape::kKC);
     const std::size_t pairs = (kc + 1) / 2;
     IntGemmPackB(B, ldb, k, n, p0 / 2, pairs, b_work);
     for (std::size_t ic = 0; ic < m; ic += Shape::kMC) {
-      const std::size_t mc = m - ic < Shape::kMC ? m - ic : Shape::kMC;
+      const std::size_t mc = GemmMin(m - ic, Shape::kMC);
       IntGemmPackA(A, lda, ic, mc, p0, kc, pairs, a_work);
       for (std::size_t jr = 0; jr < n; jr += nr) {
         const std::int32_t* panel = b_work + jr * pairs;
-        const std::size_t cols = n - jr < nr ? n - jr : nr;
+        const std::size_t cols = GemmMin(n - jr, nr);
         for (std::size_t ir = 0; ir < mc; ir += Shape::kMR) {
-          const std::size_t rows = mc - ir < Shape::kMR ? mc - ir : Shape::kMR;
+          const std::size_t rows = GemmMin(mc - ir, Shape::kMR);
           IntGemmTileOf<Shape::kMR>(rows, pairs, a_work + ir * pairs, pairs, panel, p0 > 0,
                                     C + (ic + ir) * ldc + jr, ldc, cols);
         }
