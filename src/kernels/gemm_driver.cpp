@@ -193,6 +193,13 @@ bool gemm_runs_alone(std::size_t m, std::size_t n, std::size_t k) {
 template bool gemm_runs_alone<float>(std::size_t, std::size_t, std::size_t);
 template bool gemm_runs_alone<double>(std::size_t, std::size_t, std::size_t);
 
+template <class T>
+std::size_t threads_for_work(double work) {
+  return work < gemm_threading<T>().min_parallel_work.template of<T>() ? 1 : num_threads();
+}
+template std::size_t threads_for_work<float>(double);
+template std::size_t threads_for_work<double>(double);
+
 namespace {
 
 // A batch runs in contiguous runs of products, one run per thread, each one call of the engine's

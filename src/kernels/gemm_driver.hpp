@@ -27,6 +27,13 @@ void gemm_packed(Trans ta, std::size_t m, std::size_t n, std::size_t k, T alpha,
 template <class T>
 bool gemm_runs_alone(std::size_t m, std::size_t n, std::size_t k);
 
+// The threads a computation of `work` multiply-adds of T (float or double) that is made of GEMM
+// calls may use: 1 below the work the engine's record gives GEMM threads for (its
+// min_parallel_work), else num_threads(). The level 3 cuts its routines by it. A first use of the
+// domain.
+template <class T>
+std::size_t threads_for_work(double work);
+
 // `batch` products of one shape (kernels.hpp), strided or by pointer arrays.
 template <class T>
 void gemm_batch_strided(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, T alpha,

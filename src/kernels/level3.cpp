@@ -24,9 +24,13 @@
 #include <algorithm>
 #include <complex>
 #include <cstddef>
+#include <exception>
+#include <mutex>
 
 #include "kernels/complex_gemm.hpp"
+#include "kernels/gemm_driver.hpp"
 #include "kernels/level3_support.hpp"
+#include "kernels/pool.hpp"
 #include "reference/blas.hpp"
 #include "reference/blas_rows.hpp"
 
@@ -101,6 +105,63 @@ void add_row(size_t n, T alpha, const T* x, T* y) {
 inline size_t split(size_t n) {
   const size_t half = (n / 2 + 15) / 16 * 16;
   return half < n ? half : n / 2;
+}
+
+// ------------------------------ Threads
+
+// Every GEMM call below runs on the pool by itself; what no GEMM call can cut is the rest, the
+// base blocks and the order in which a recursion waits for them (a trsm's halves one after the
+// other). So a call large enough for threads (driver::threads_for_work) is cut here too: trsm
+// and trmm into slices of B's columns (Left) or rows (Right), independent problems of the same
+// routine, and a rank update into the diagonal parts of its recursion, which write disjoint
+// blocks of C. Inside a slice or part the calls run on its thread (a team of one: pool.hpp).
+// Each element of a result is computed as the whole call computes it (GEMM's element does not
+// depend on the block it is in, the row operations are elementwise, the rank update's recursion
+// is the same), so the results stay bitwise the same for every thread count.
+
+// The threads for `work` multiply-adds of T (a complex one is four real ones).
+template <class T>
+size_t threads_for(double work) {
+  return driver::threads_for_work<real_t<T>>(is_complex_v<T> ? 4 * work : work);
+}
+
+// Runs part(p) for p in [0, parts) on the team, then rethrows on the calling thread the first
+// exception a part threw (a workspace that could not be allocated); the other parts finish.
+template <class Part>
+void run_parts(pool::Team& team, size_t parts, Part part) {
+  std::mutex failure_mutex;
+  std::exception_ptr failure;
+  auto guarded = [&](size_t p) noexcept {
+    try {
+      part(p);
+    } catch (...) {
+      const std::lock_guard<std::mutex> lock(failure_mutex);
+      if (!failure) failure = std::current_exception();
+    }
+  };
+  team.run(parts, guarded);
+  if (failure) std::rethrow_exception(failure);
+}
+
+// A triangular routine's `other` extent (B's columns on the Left, rows on the Right) in slices
+// of at least kMinSlice, starting on multiples of kSliceGrain: slice(lo, hi, scratch), with
+// `scratch_count` elements of scratch each. One slice, on the calling thread, when the call is
+// too small for threads or too narrow to cut (its GEMMs may then still take threads).
+inline constexpr size_t kMinSlice = 64;
+inline constexpr size_t kSliceGrain = 16;
+template <class T, class Slice>
+void in_slices(size_t order, size_t other, size_t scratch_count, Slice slice) {
+  const double work =
+      0.5 * static_cast<double>(order) * static_cast<double>(order) * static_cast<double>(other);
+  pool::Team team(std::min(threads_for<T>(work), other / kMinSlice));
+  const size_t parts = team.size();
+  Workspace<T> scratch(std::max<size_t>(scratch_count, 1) * parts);
+  if (parts <= 1) return slice(0, other, scratch.get());
+  const auto begin = [&](size_t p) {
+    return p == parts ? other : other * p / parts / kSliceGrain * kSliceGrain;
+  };
+  run_parts(team, parts,
+            [&](size_t p) { slice(begin(p), begin(p + 1), scratch.get() + p * scratch_count); });
 }
 
 // ------------------------------ trsm, trmm
@@ -324,9 +385,14 @@ void trsm(Side side, Uplo uplo, Op op, Diag diag, size_t m, size_t n, T alpha, c
           size_t lda, T* b, size_t ldb) {
   if (blocked_triangular(side, uplo, diag, m, n, alpha, a, lda, b, ldb)) {
     const Triangular<T> A{uplo, op, diag, a, lda};
-    if (side == Side::Left) return solve_left(A, 0, m, n, alpha, b, ldb);
-    Workspace<T> scratch(kBlock * kChunk);
-    return solve_right(A, 0, n, m, alpha, b, ldb, scratch.get());
+    if (side == Side::Left) {
+      return in_slices<T>(m, n, 0, [&](size_t lo, size_t hi, T*) {
+        solve_left(A, 0, m, hi - lo, alpha, b + lo, ldb);
+      });
+    }
+    return in_slices<T>(n, m, kBlock * kChunk, [&](size_t lo, size_t hi, T* scratch) {
+      solve_right(A, 0, n, hi - lo, alpha, b + lo * ldb, ldb, scratch);
+    });
   }
   kr::trsm(side, uplo, op, diag, m, n, alpha, a, lda, b, ldb);
 }
@@ -335,9 +401,15 @@ void trmm(Side side, Uplo uplo, Op op, Diag diag, size_t m, size_t n, T alpha, c
           size_t lda, T* b, size_t ldb) {
   if (blocked_triangular(side, uplo, diag, m, n, alpha, a, lda, b, ldb)) {
     const Triangular<T> A{uplo, op, diag, a, lda};
-    Workspace<T> scratch(is_complex_v<T> ? kBlock * kChunk : kProductScratch);
-    if (side == Side::Left) return multiply_left(A, 0, m, n, alpha, b, ldb, scratch.get());
-    return multiply_right(A, 0, n, m, alpha, b, ldb, scratch.get());
+    const size_t scratch = is_complex_v<T> ? kBlock * kChunk : kProductScratch;
+    if (side == Side::Left) {
+      return in_slices<T>(m, n, scratch, [&](size_t lo, size_t hi, T* work) {
+        multiply_left(A, 0, m, hi - lo, alpha, b + lo, ldb, work);
+      });
+    }
+    return in_slices<T>(n, m, scratch, [&](size_t lo, size_t hi, T* work) {
+      multiply_right(A, 0, n, hi - lo, alpha, b + lo * ldb, ldb, work);
+    });
   }
   kr::trmm(side, uplo, op, diag, m, n, alpha, a, lda, b, ldb);
 }
@@ -365,7 +437,6 @@ struct RankUpdate {
   T alpha, alpha2, beta;
   T* c;
   size_t ldc;
-  T* square;  // kRankBlock x kRankBlock
 
   // How op(X) and op(Y)' enter a GEMM as stored blocks of X and Y.
   Op first(const Operand<T>& x) const { return x.t ? (hermitian ? Op::C : Op::T) : Op::N; }
@@ -379,9 +450,10 @@ struct RankUpdate {
   }
 
   // The `uplo` triangle of C's diagonal block [i0, i0 + n): alpha·op(A)·op(B)' in full into
-  // `square` (n x n), then its triangle (plus its transpose's, conjugated when Hermitian, for
-  // the second term) + beta·C; the Hermitian diagonal takes real parts, as the reference does.
-  void diagonal(size_t i0, size_t n) const {
+  // `square` (n x n, n <= kRankBlock), then its triangle (plus its transpose's, conjugated when
+  // Hermitian, for the second term) + beta·C; the Hermitian diagonal takes real parts, as the
+  // reference does.
+  void diagonal(size_t i0, size_t n, T* square) const {
     gemm_blocks(first(a), second(b), n, n, k, alpha, a.row(i0), a.ld, b.row(i0), b.ld, T(0), square,
                 n);
     for (size_t i = 0; i < n; ++i) {
@@ -402,18 +474,39 @@ struct RankUpdate {
     }
   }
 
-  // C's `uplo` triangle on [i0, i0 + n): the two diagonal halves by recursion, the block between
-  // them by GEMM.
-  void run(size_t i0, size_t n) const {
-    if (n <= kRankBlock) return diagonal(i0, n);
-    const size_t n1 = split(n), n2 = n - n1, i1 = i0 + n1;
-    run(i0, n1);
-    // Lower: rows [i1, i0 + n) x columns [i0, i1); Upper: the transposed block.
+  // The block of C between the two diagonal halves of [i0, i0 + n) split at i1, by GEMM.
+  // Lower: rows [i1, i0 + n) x columns [i0, i1); Upper: the transposed block.
+  void between(size_t i0, size_t n, size_t i1) const {
+    const size_t n1 = i1 - i0, n2 = n - n1;
     const size_t rows = uplo == Uplo::Lower ? n2 : n1, cols = uplo == Uplo::Lower ? n1 : n2;
     const size_t r0 = uplo == Uplo::Lower ? i1 : i0, c0 = uplo == Uplo::Lower ? i0 : i1;
     product(a, b, rows, cols, r0, c0, alpha, beta);
     if (two) product(b, a, rows, cols, r0, c0, alpha2, T(1));
-    run(i1, n2);
+  }
+
+  // C's `uplo` triangle on [i0, i0 + n): the two diagonal halves by recursion, the block between
+  // them by GEMM.
+  void run(size_t i0, size_t n, T* square) const {
+    if (n <= kRankBlock) return diagonal(i0, n, square);
+    const size_t i1 = i0 + split(n);
+    run(i0, i1 - i0, square);
+    between(i0, n, i1);
+    run(i1, i0 + n - i1, square);
+  }
+
+  // The recursion's top `levels` levels: their blocks between halves (each GEMM on the pool),
+  // and the diagonal triangles below them appended to `parts` (each [i0, i0 + n)).
+  void top(size_t i0, size_t n, size_t levels, size_t (*parts)[2], size_t& count) const {
+    if (levels == 0 || n <= kRankBlock) {
+      parts[count][0] = i0;
+      parts[count][1] = n;
+      ++count;
+      return;
+    }
+    const size_t i1 = i0 + split(n);
+    top(i0, i1 - i0, levels - 1, parts, count);
+    between(i0, n, i1);
+    top(i1, i0 + n - i1, levels - 1, parts, count);
   }
 };
 
@@ -431,12 +524,30 @@ bool blocked_rank(Op op, size_t n, size_t k, T alpha, const T* a, size_t lda, co
 template <class T>
 void rank_update(bool two, bool hermitian, Uplo uplo, Op op, size_t n, size_t k, T alpha,
                  const T* a, size_t lda, const T* b, size_t ldb, T beta, T* c, size_t ldc) {
-  Workspace<T> square(kRankBlock * kRankBlock);
   const bool t = transposes(op);
   const T alpha2 = kernels::reference::conj_if(hermitian, alpha);
   const RankUpdate<T> update{two,   hermitian, uplo, {a, lda, t}, {b, ldb, t}, k,
-                             alpha, alpha2,    beta, c,           ldc,         square.get()};
-  update.run(0, n);
+                             alpha, alpha2,    beta, c,           ldc};
+  constexpr size_t kSquare = kRankBlock * kRankBlock;
+  const double work = 0.5 * static_cast<double>(n) * static_cast<double>(n) *
+                      static_cast<double>(k) * (two ? 2 : 1);
+  const size_t threads = threads_for<T>(work);
+  if (threads <= 1 || n <= 2 * kRankBlock) {
+    Workspace<T> square(kSquare);
+    return update.run(0, n, square.get());
+  }
+  // Threads: the top levels first, each GEMM between halves on the pool, until there are at
+  // least two diagonal parts a thread (at most kMostParts), then the parts on a team.
+  constexpr size_t kMostLevels = 4, kMostParts = size_t{1} << kMostLevels;
+  size_t levels = 1;
+  while (levels < kMostLevels && (size_t{1} << levels) < 2 * threads) ++levels;
+  Workspace<T> squares(kSquare << levels);  // one a part, allocated before anything runs
+  size_t parts[kMostParts][2];
+  size_t count = 0;
+  update.top(0, n, levels, parts, count);
+  pool::Team team(std::min(threads, count));
+  run_parts(team, count,
+            [&](size_t p) { update.run(parts[p][0], parts[p][1], squares.get() + kSquare * p); });
 }
 
 template <class T>

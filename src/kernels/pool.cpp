@@ -44,6 +44,9 @@ class Pool {
 namespace {
 
 thread_local bool in_worker = false;
+// The calling thread holds a team's region: a team it asks for meanwhile (a part of its region
+// calling a kernel that has threads of its own) is a team of one, as in a worker.
+thread_local bool holds_region = false;
 std::atomic<std::size_t> teams_run{0};
 // The parts of the last region this thread ran on more than one thread (last_parallel_parts).
 thread_local std::size_t last_parts = 0;
@@ -110,16 +113,19 @@ void Pool::work_loop(std::size_t index) noexcept {
 }
 
 Team::Team(std::size_t wanted) noexcept {
-  if (wanted <= 1 || in_worker) return;
+  if (wanted <= 1 || in_worker || holds_region) return;
   Pool* pool = instance();
   if (pool == nullptr || !pool->region.try_lock()) return;
   pool->grow(wanted - 1);
   pool_ = pool;
+  holds_region = true;
   size_ = std::min(wanted, pool->workers.size() + 1);
 }
 
 Team::~Team() {
-  if (pool_ != nullptr) pool_->region.unlock();
+  if (pool_ == nullptr) return;
+  holds_region = false;
+  pool_->region.unlock();
 }
 
 void Team::run(std::size_t parts, PartFunction body, void* context) noexcept {

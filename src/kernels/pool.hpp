@@ -3,8 +3,9 @@
 // each part calls the engine on its own block, so no ISA code knows about threads.
 //
 // The rule for concurrent callers: one parallel region runs at a time, process-wide. A call
-// made while another thread's region runs, or from inside a pool worker, gets a team of one and
-// runs every part on the calling thread. No call ever waits for another caller's region, so
+// made while another thread's region runs, from inside a pool worker, or by a thread that holds a
+// team (a part that calls a kernel with threads of its own) gets a team of one and runs every
+// part on the calling thread. No call ever waits for another caller's region, so
 // nothing deadlocks, and the threads busy with kernels are at most the pool (num_threads() - 1
 // workers) plus the user's own calling threads.
 //
@@ -27,7 +28,8 @@ using PartFunction = void (*)(void* context, std::size_t part) noexcept;
 class Team {
  public:
   // Up to `wanted` threads, the calling thread included: fewer when the pool is busy with
-  // another region, when called from a pool worker, or when threads cannot be created.
+  // another region, when called from a pool worker or by a thread that holds a team, or when
+  // threads cannot be created.
   explicit Team(std::size_t wanted) noexcept;
   Team(const Team&) = delete;
   Team& operator=(const Team&) = delete;

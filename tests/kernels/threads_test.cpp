@@ -6,7 +6,8 @@
 // - many user threads calling GEMM at once get the single-thread result (run under TSan too);
 // - a fork after the pool started leaves a child whose parallel GEMM works;
 // - a malformed COHERIQ_NUM_THREADS is a coheriq: error, and a refused gemm leaves C as it was;
-// - the driver's threading figures come from the tuning record of the engine providing the GEMM.
+// - the driver's threading figures come from the tuning record of the engine providing the GEMM;
+// - trsm, trmm and syrk cut into parts of their own for threads give the 1-thread bits.
 //
 // COHERIQ_TEST_QUICK=1 (the emulated runs) keeps a tenth of the determinism products (quick()).
 #define DOCTEST_CONFIG_IMPLEMENT
@@ -225,6 +226,81 @@ TEST_CASE("gemm_u8s8s32 and gemm_bf16 are bitwise identical for 1 to 7 threads")
   }
   ck::set_num_threads(0);
   CHECK(ck::pool::parallel_teams() - teams_before == products);  // none ran serially
+}
+
+// The level 3 beyond GEMM (src/kernels/level3.cpp) cuts trsm and trmm into slices of B and a
+// rank update into the diagonal parts of its recursion, each on the team: the result is the
+// 1-thread one, bit for bit, and the region had as many parts as the cut says. Order 256: above
+// the work that takes threads (192³ multiply-adds for f32 in every record) for trsm and trmm
+// (256³/2) and syrk (256²·256/2), with 256 / 64 = 4 slices at most. The reference engine runs its
+// own loops (no threads): nothing to check there.
+template <class T>
+void check_level3_cut() {
+  if (ck::active_engine() == "reference") {
+    MESSAGE("skipped under reference: its level 3 is the reference's loops, on one thread");
+    return;
+  }
+  constexpr std::size_t n = 256, ld = n + 3;
+  const std::vector<T> a = [&] {
+    std::vector<T> v = values<T>(n * ld, 21);
+    for (T& x : v) x /= T(16);                                  // solutions stay finite
+    for (std::size_t i = 0; i < n; ++i) v[i * ld + i] += T(1);  // and the diagonal away from 0
+    return v;
+  }();
+  const std::vector<T> b = values<T>(n * ld, 22);
+  using ck::Diag;
+  using ck::Op;
+  using ck::Side;
+  using ck::Uplo;
+  struct Run {
+    const char* name;
+    std::size_t parts_at_2;  // the region's parts on 2 threads
+    void (*run)(const std::vector<T>& tri, std::vector<T>& x);
+  };
+  const Run runs[] = {
+      {"trsm left lower N", 2,
+       [](const std::vector<T>& tri, std::vector<T>& x) {
+         ck::trsm(Side::Left, Uplo::Lower, Op::N, Diag::NonUnit, n, n, T(0.75), tri.data(), ld,
+                  x.data(), ld);
+       }},
+      {"trsm right upper T", 2,
+       [](const std::vector<T>& tri, std::vector<T>& x) {
+         ck::trsm(Side::Right, Uplo::Upper, Op::T, Diag::Unit, n, n, T(0.75), tri.data(), ld,
+                  x.data(), ld);
+       }},
+      {"trmm left upper N", 2,
+       [](const std::vector<T>& tri, std::vector<T>& x) {
+         ck::trmm(Side::Left, Uplo::Upper, Op::N, Diag::NonUnit, n, n, T(0.75), tri.data(), ld,
+                  x.data(), ld);
+       }},
+      {"syrk lower N", 4,  // two levels: four diagonal parts
+       [](const std::vector<T>& tri, std::vector<T>& x) {
+         ck::syrk(Uplo::Lower, Op::N, n, n, T(0.75), tri.data(), ld, T(0.5), x.data(), ld);
+       }},
+  };
+  for (const Run& r : runs) {
+    CAPTURE(r.name);
+    const auto result = [&](std::size_t threads) {
+      std::vector<T> x = b;
+      ck::set_num_threads(threads);
+      r.run(a, x);
+      return x;
+    };
+    const std::vector<T> one = result(1);
+    for (std::size_t threads : {std::size_t{2}, std::size_t{3}}) {
+      CAPTURE(threads);
+      const std::size_t teams_before = ck::pool::parallel_teams();
+      CHECK_MESSAGE(same_bits(result(threads), one), "differs from 1 thread");
+      CHECK(ck::pool::parallel_teams() > teams_before);
+      if (threads == 2) CHECK(ck::pool::last_parallel_parts() == r.parts_at_2);
+    }
+  }
+  ck::set_num_threads(0);
+}
+
+TEST_CASE("level-3 routines cut for threads give the 1-thread bits") {
+  check_level3_cut<float>();
+  check_level3_cut<double>();
 }
 
 namespace {
