@@ -19,6 +19,7 @@
 #include <cstddef>
 #include <cstring>
 
+#include "engines/generic/masked-inl.h"
 #include "engines/generic/namespace.h"
 
 COHERIQ_GENERIC_BEGIN
@@ -54,7 +55,7 @@ HWY_INLINE hn::Vec<D> Accumulate(D d, std::size_t n, const T* x, const T* y, Ste
   for (; i + N <= n; i += N) a0 = step(a0, hn::LoadU(d, x + i), hn::LoadU(d, y + i));
   if (i < n) {
     const auto mask = hn::FirstN(d, n - i);
-    a1 = step(a1, hn::MaskedLoad(mask, d, x + i), hn::MaskedLoad(mask, d, y + i));
+    a1 = step(a1, LoadSelected(mask, d, x + i), LoadSelected(mask, d, y + i));
   }
   if constexpr (kChains == 2) {
     return combine(a0, a1);
@@ -87,7 +88,7 @@ HWY_INLINE void ForEachVector(D d, std::size_t n, const T* x, Body4 body4, Body1
   for (; i + N <= n; i += N) body1(hn::LoadU(d, x + i), i);
   if (i < n) {
     const auto mask = hn::FirstN(d, n - i);
-    body_tail(hn::MaskedLoad(mask, d, x + i), mask, i);
+    body_tail(LoadSelected(mask, d, x + i), mask, i);
   }
 }
 
@@ -130,7 +131,7 @@ HWY_ATTR void axpy(std::size_t n, T a, const T* x, T* y) {
       [&](auto xv, std::size_t i)
           HWY_ATTR { hn::StoreU(hn::MulAdd(va, xv, hn::LoadU(d, y + i)), d, y + i); },
       [&](auto xv, auto mask, std::size_t i) HWY_ATTR {
-        hn::BlendedStore(hn::MulAdd(va, xv, hn::MaskedLoad(mask, d, y + i)), mask, d, y + i);
+        StoreSelected(hn::MulAdd(va, xv, LoadSelected(mask, d, y + i)), mask, d, y + i);
       });
 }
 
@@ -153,7 +154,7 @@ HWY_ATTR void scal(std::size_t n, T a, T* x) {
       },
       [&](auto xv, std::size_t i) HWY_ATTR { hn::StoreU(hn::Mul(va, xv), d, x + i); },
       [&](auto xv, auto mask, std::size_t i)
-          HWY_ATTR { hn::BlendedStore(hn::Mul(va, xv), mask, d, x + i); });
+          HWY_ATTR { StoreSelected(hn::Mul(va, xv), mask, d, x + i); });
 }
 
 // ------------------------------ Sum, Asum
@@ -233,7 +234,7 @@ HWY_INLINE double SumOfSquaresF64(std::size_t n, const float* x) {
   }
   for (; i < n; i += N) {
     const auto mask = hn::FirstN(df, n - i);
-    const auto xv = hn::PromoteTo(dd, hn::MaskedLoad(mask, df, x + i));
+    const auto xv = hn::PromoteTo(dd, LoadSelected(mask, df, x + i));
     s0 = hn::MulAdd(xv, xv, s0);
   }
   return hn::GetLane(hn::SumOfLanes(dd, hn::Add(s0, s1)));
@@ -295,7 +296,7 @@ HWY_INLINE std::size_t FindFirst(D d, std::size_t n, const T* x, Pred pred) {
   if (i < n) {
     const auto mask = hn::FirstN(d, n - i);
     const std::intptr_t lane =
-        hn::FindFirstTrue(d, hn::And(mask, pred(hn::MaskedLoad(mask, d, x + i))));
+        hn::FindFirstTrue(d, hn::And(mask, pred(LoadSelected(mask, d, x + i))));
     if (lane >= 0) return i + static_cast<std::size_t>(lane);
   }
   return n;
@@ -679,7 +680,7 @@ HWY_INLINE void CopyContiguous(std::size_t n, const T* x, T* y) {
         hn::StoreU(x3, d, y + i + 3 * N);
       },
       [&](auto xv, std::size_t i) HWY_ATTR { hn::StoreU(xv, d, y + i); },
-      [&](auto xv, auto mask, std::size_t i) HWY_ATTR { hn::BlendedStore(xv, mask, d, y + i); });
+      [&](auto xv, auto mask, std::size_t i) HWY_ATTR { StoreSelected(xv, mask, d, y + i); });
 }
 
 template <class T>
@@ -701,9 +702,9 @@ HWY_INLINE void SwapContiguous(std::size_t n, T* x, T* y) {
       },
       one,
       [&](auto xv, auto mask, std::size_t i) HWY_ATTR {
-        const auto yv = hn::MaskedLoad(mask, d, y + i);
-        hn::BlendedStore(xv, mask, d, y + i);
-        hn::BlendedStore(yv, mask, d, x + i);
+        const auto yv = LoadSelected(mask, d, y + i);
+        StoreSelected(xv, mask, d, y + i);
+        StoreSelected(yv, mask, d, x + i);
       });
 }
 
@@ -728,9 +729,9 @@ HWY_INLINE void RotContiguous(std::size_t n, T* x, T* y, T c, T s) {
       },
       one,
       [&](auto xv, auto mask, std::size_t i) HWY_ATTR {
-        const auto yv = hn::MaskedLoad(mask, d, y + i);
-        hn::BlendedStore(hn::MulAdd(vc, xv, hn::Mul(vs, yv)), mask, d, x + i);
-        hn::BlendedStore(hn::MulSub(vc, yv, hn::Mul(vs, xv)), mask, d, y + i);
+        const auto yv = LoadSelected(mask, d, y + i);
+        StoreSelected(hn::MulAdd(vc, xv, hn::Mul(vs, yv)), mask, d, x + i);
+        StoreSelected(hn::MulSub(vc, yv, hn::Mul(vs, xv)), mask, d, y + i);
       });
 }
 
@@ -870,8 +871,8 @@ HWY_INLINE void ComplexAxpyContiguous(std::size_t n, T ar, T ai, const T* x, T* 
   for (; i + N <= m; i += N) hn::StoreU(update(hn::LoadU(d, x + i), hn::LoadU(d, y + i)), d, y + i);
   if (i < m) {
     const auto mask = hn::FirstN(d, m - i);
-    const auto xv = hn::MaskedLoad(mask, d, x + i);
-    hn::BlendedStore(update(xv, hn::MaskedLoad(mask, d, y + i)), mask, d, y + i);
+    const auto xv = LoadSelected(mask, d, x + i);
+    StoreSelected(update(xv, LoadSelected(mask, d, y + i)), mask, d, y + i);
   }
 }
 
@@ -898,7 +899,7 @@ HWY_INLINE void ComplexDotContiguous(std::size_t n, const T* x, const T* y, T* r
   }
   if (i < m) {  // masked-off lanes load as 0
     const auto mask = hn::FirstN(d, m - i);
-    const auto xv = hn::MaskedLoad(mask, d, x + i), yv = hn::MaskedLoad(mask, d, y + i);
+    const auto xv = LoadSelected(mask, d, x + i), yv = LoadSelected(mask, d, y + i);
     p1 = hn::MulAdd(xv, yv, p1);
     s1 = hn::MulAdd(xv, hn::Reverse2(d, yv), s1);
   }

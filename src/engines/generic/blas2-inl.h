@@ -12,6 +12,7 @@
 #include <cstddef>
 
 #include "engines/generic/blas1-inl.h"
+#include "engines/generic/masked-inl.h"
 #include "engines/generic/namespace.h"
 
 COHERIQ_GENERIC_BEGIN
@@ -31,7 +32,7 @@ HWY_INLINE void ScaleByBeta(std::size_t m, T beta, T* y, std::ptrdiff_t incy) {
   const std::size_t N = hn::Lanes(d);
   std::size_t i = 0;
   for (; i + N <= m; i += N) hn::StoreU(hn::Zero(d), d, y + i);
-  if (i < m) hn::BlendedStore(hn::Zero(d), hn::FirstN(d, m - i), d, y + i);
+  if (i < m) StoreSelected(hn::Zero(d), hn::FirstN(d, m - i), d, y + i);
 }
 
 // y_i += alpha·(row i of A)·x for i < m, rows of len elements, x contiguous: four rows at a time
@@ -65,11 +66,11 @@ HWY_INLINE void DotRows(std::size_t m, std::size_t len, T alpha, const T* A, std
     }
     for (; j < len; j += N) {
       const auto mask = hn::FirstN(d, len - j);  // all lanes but in the last block
-      const auto xv = hn::MaskedLoad(mask, d, x + j);
-      s0 = hn::MulAdd(hn::MaskedLoad(mask, d, a0 + j), xv, s0);
-      s1 = hn::MulAdd(hn::MaskedLoad(mask, d, a1 + j), xv, s1);
-      s2 = hn::MulAdd(hn::MaskedLoad(mask, d, a2 + j), xv, s2);
-      s3 = hn::MulAdd(hn::MaskedLoad(mask, d, a3 + j), xv, s3);
+      const auto xv = LoadSelected(mask, d, x + j);
+      s0 = hn::MulAdd(LoadSelected(mask, d, a0 + j), xv, s0);
+      s1 = hn::MulAdd(LoadSelected(mask, d, a1 + j), xv, s1);
+      s2 = hn::MulAdd(LoadSelected(mask, d, a2 + j), xv, s2);
+      s3 = hn::MulAdd(LoadSelected(mask, d, a3 + j), xv, s3);
     }
     *ElementPtr(y, incy, i) += alpha * total(s0, t0);
     *ElementPtr(y, incy, i + 1) += alpha * total(s1, t1);
@@ -108,12 +109,12 @@ HWY_INLINE void AxpyRows(std::size_t m, std::size_t len, T alpha, const T* A, st
     }
     if (j < len) {
       const auto mask = hn::FirstN(d, len - j);
-      auto yv = hn::MaskedLoad(mask, d, y + j);
-      yv = hn::MulAdd(v0, hn::MaskedLoad(mask, d, a0 + j), yv);
-      yv = hn::MulAdd(v1, hn::MaskedLoad(mask, d, a1 + j), yv);
-      yv = hn::MulAdd(v2, hn::MaskedLoad(mask, d, a2 + j), yv);
-      yv = hn::MulAdd(v3, hn::MaskedLoad(mask, d, a3 + j), yv);
-      hn::BlendedStore(yv, mask, d, y + j);
+      auto yv = LoadSelected(mask, d, y + j);
+      yv = hn::MulAdd(v0, LoadSelected(mask, d, a0 + j), yv);
+      yv = hn::MulAdd(v1, LoadSelected(mask, d, a1 + j), yv);
+      yv = hn::MulAdd(v2, LoadSelected(mask, d, a2 + j), yv);
+      yv = hn::MulAdd(v3, LoadSelected(mask, d, a3 + j), yv);
+      StoreSelected(yv, mask, d, y + j);
     }
   }
   for (; i < m; ++i) axpy(len, alpha * *ElementPtr(x, incx, i), A + i * lda, y);

@@ -41,6 +41,7 @@
 #include <cstddef>
 #include <type_traits>  // std::true_type: a compile-time flag, no code
 
+#include "engines/generic/masked-inl.h"
 #include "engines/generic/namespace.h"  // kTuning.gemm: the engine's MR, NR, KC, MC, NC
 #include "hwy/cache_control.h"          // FlushStream, after the non-temporal stores of pack_b
 #include "kernels/candidates.hpp"
@@ -204,7 +205,7 @@ HWY_INLINE void GemmPackA(Trans ta, const S* HWY_RESTRICT A, std::size_t lda, st
           const auto mask = hn::FirstN(d, valid);
           auto row = [&](std::size_t e) HWY_ATTR {
             if (p + e >= kc || valid == 0) return hn::Zero(d);
-            return hn::MaskedLoad(mask, d, A + (p0 + p + e) * lda + i0 + r + c);
+            return LoadSelected(mask, d, A + (p0 + p + e) * lda + i0 + r + c);
           };
           hn::StoreInterleaved4(row(0), row(1), row(2), row(3), d, group);
           const std::size_t count = kG * GemmMin(lanes, kMR - c);
@@ -213,7 +214,7 @@ HWY_INLINE void GemmPackA(Trans ta, const S* HWY_RESTRICT A, std::size_t lda, st
             if (e + lanes <= count) {
               hn::StoreU(v, d, out + kG * c + e);
             } else {
-              hn::BlendedStore(v, hn::FirstN(d, count - e), d, out + kG * c + e);
+              StoreSelected(v, hn::FirstN(d, count - e), d, out + kG * c + e);
             }
           }
         }
@@ -260,7 +261,7 @@ HWY_INLINE void GemmPackB(Trans tb, const S* HWY_RESTRICT B, std::size_t ldb, st
             } else if (v >= cols) {
               put(hn::Zero(d), out + v);
             } else if constexpr (std::is_same_v<S, T>) {
-              put(hn::MaskedLoad(hn::FirstN(d, cols - v), d, src + v), out + v);
+              put(LoadSelected(hn::FirstN(d, cols - v), d, src + v), out + v);
             } else {
               // Highway 1.0.3's MaskedLoad of 16-bit lanes may read the whole vector on some
               // targets: the columns left are widened one by one.
@@ -285,7 +286,7 @@ HWY_INLINE void GemmPackB(Trans tb, const S* HWY_RESTRICT B, std::size_t ldb, st
           const auto mask = hn::FirstN(d, steps);
           auto row = [&](std::size_t e) HWY_ATTR {
             if (j + jq + e >= n) return hn::Zero(d);
-            return hn::MaskedLoad(mask, d, B + (j + jq + e) * ldb + p0 + p);
+            return LoadSelected(mask, d, B + (j + jq + e) * ldb + p0 + p);
           };
           hn::StoreInterleaved4(row(0), row(1), row(2), row(3), d, group);
           T* HWY_RESTRICT out = dst + p * nr + jq;
@@ -413,8 +414,8 @@ HWY_NOINLINE void GemmMicroKernel(std::size_t kc, const T* HWY_RESTRICT a, const
   const auto mask0 = hn::FirstN(d, GemmMin(nr, lanes));
   const auto mask1 = hn::FirstN(d, nr > lanes ? GemmMin(nr - lanes, lanes) : 0);
   const auto put = [&](V r, decltype(mask0) mask, T* HWY_RESTRICT out) HWY_ATTR {
-    if (beta != T(0)) r = hn::MulAdd(vbeta, hn::MaskedLoad(mask, d, out), r);
-    hn::BlendedStore(r, mask, d, out);
+    if (beta != T(0)) r = hn::MulAdd(vbeta, LoadSelected(mask, d, out), r);
+    StoreSelected(r, mask, d, out);
   };
 #define COHERIQ_GEMM_PUT(i)                                                         \
   if constexpr (i < kMR) {                                                          \
@@ -527,8 +528,8 @@ HWY_NOINLINE void GemmMicroKernel(std::size_t kc, const T* HWY_RESTRICT a, const
         hn::StoreU(r, d, out);
       } else {
         const auto mask = hn::FirstN(d, nr - j);
-        if (beta != T(0)) r = hn::MulAdd(vbeta, hn::MaskedLoad(mask, d, out), r);
-        hn::BlendedStore(r, mask, d, out);
+        if (beta != T(0)) r = hn::MulAdd(vbeta, LoadSelected(mask, d, out), r);
+        StoreSelected(r, mask, d, out);
       }
     }
   }
@@ -555,8 +556,8 @@ HWY_INLINE void GemmScaleC(std::size_t m, std::size_t n, T beta, T* HWY_RESTRICT
     }
     if (j < n) {
       const auto mask = hn::FirstN(d, n - j);
-      const auto r = beta == T(0) ? hn::Zero(d) : hn::Mul(vbeta, hn::MaskedLoad(mask, d, row + j));
-      hn::BlendedStore(r, mask, d, row + j);
+      const auto r = beta == T(0) ? hn::Zero(d) : hn::Mul(vbeta, LoadSelected(mask, d, row + j));
+      StoreSelected(r, mask, d, row + j);
     }
   }
 }
@@ -695,7 +696,7 @@ HWY_NOINLINE void GemmSmallTile(std::size_t kc, const T* HWY_RESTRICT a, std::si
     a8 += a_col;                                                      \
   }
 #define COHERIQ_GEMM_LOAD_FULL(p) hn::LoadU(d, p)
-#define COHERIQ_GEMM_LOAD_MASKED(p) hn::MaskedLoad(mask, d, p)
+#define COHERIQ_GEMM_LOAD_MASKED(p) LoadSelected(mask, d, p)
   const T* HWY_RESTRICT a0 = a;
   const T* HWY_RESTRICT a4 = a + (kRows > 4 ? 4 * a_row : 0);
   const T* HWY_RESTRICT a8 = a + (kRows > 8 ? 8 * a_row : 0);
@@ -714,23 +715,23 @@ HWY_NOINLINE void GemmSmallTile(std::size_t kc, const T* HWY_RESTRICT a, std::si
   // kRead), not per row.
   const V valpha = hn::Set(d, alpha);
   const V vbeta = hn::Set(d, beta);
-#define COHERIQ_GEMM_FINISH(i)                                                                \
-  if constexpr (i < kRows) {                                                                  \
-    T* HWY_RESTRICT out = c + i * ldc;                                                        \
-    if constexpr (kScale) {                                                                   \
-      acc##i##_0 = hn::Mul(valpha, acc##i##_0);                                               \
-      if constexpr (kVecs == 2) acc##i##_1 = hn::Mul(valpha, acc##i##_1);                     \
-    }                                                                                         \
-    if constexpr (kRead) {                                                                    \
-      if constexpr (kVecs == 1) {                                                             \
-        const V ci = full ? hn::LoadU(d, out) : hn::MaskedLoad(mask, d, out);                 \
-        acc##i##_0 = hn::MulAdd(vbeta, ci, acc##i##_0);                                       \
-      } else {                                                                                \
-        acc##i##_0 = hn::MulAdd(vbeta, hn::LoadU(d, out), acc##i##_0);                        \
-        const V ci = full ? hn::LoadU(d, out + lanes) : hn::MaskedLoad(mask, d, out + lanes); \
-        acc##i##_1 = hn::MulAdd(vbeta, ci, acc##i##_1);                                       \
-      }                                                                                       \
-    }                                                                                         \
+#define COHERIQ_GEMM_FINISH(i)                                                              \
+  if constexpr (i < kRows) {                                                                \
+    T* HWY_RESTRICT out = c + i * ldc;                                                      \
+    if constexpr (kScale) {                                                                 \
+      acc##i##_0 = hn::Mul(valpha, acc##i##_0);                                             \
+      if constexpr (kVecs == 2) acc##i##_1 = hn::Mul(valpha, acc##i##_1);                   \
+    }                                                                                       \
+    if constexpr (kRead) {                                                                  \
+      if constexpr (kVecs == 1) {                                                           \
+        const V ci = full ? hn::LoadU(d, out) : LoadSelected(mask, d, out);                 \
+        acc##i##_0 = hn::MulAdd(vbeta, ci, acc##i##_0);                                     \
+      } else {                                                                              \
+        acc##i##_0 = hn::MulAdd(vbeta, hn::LoadU(d, out), acc##i##_0);                      \
+        const V ci = full ? hn::LoadU(d, out + lanes) : LoadSelected(mask, d, out + lanes); \
+        acc##i##_1 = hn::MulAdd(vbeta, ci, acc##i##_1);                                     \
+      }                                                                                     \
+    }                                                                                       \
   }
 #define COHERIQ_GEMM_FINISH_ALL(scale_value, read_value) \
   {                                                      \
@@ -749,23 +750,23 @@ HWY_NOINLINE void GemmSmallTile(std::size_t kc, const T* HWY_RESTRICT a, std::si
   }
 #undef COHERIQ_GEMM_FINISH_ALL
 #undef COHERIQ_GEMM_FINISH
-#define COHERIQ_GEMM_PUT(i)                                 \
-  if constexpr (i < kRows) {                                \
-    T* HWY_RESTRICT out = c + i * ldc;                      \
-    if constexpr (kVecs == 1) {                             \
-      if (full) {                                           \
-        hn::StoreU(acc##i##_0, d, out);                     \
-      } else {                                              \
-        hn::BlendedStore(acc##i##_0, mask, d, out);         \
-      }                                                     \
-    } else {                                                \
-      hn::StoreU(acc##i##_0, d, out);                       \
-      if (full) {                                           \
-        hn::StoreU(acc##i##_1, d, out + lanes);             \
-      } else {                                              \
-        hn::BlendedStore(acc##i##_1, mask, d, out + lanes); \
-      }                                                     \
-    }                                                       \
+#define COHERIQ_GEMM_PUT(i)                              \
+  if constexpr (i < kRows) {                             \
+    T* HWY_RESTRICT out = c + i * ldc;                   \
+    if constexpr (kVecs == 1) {                          \
+      if (full) {                                        \
+        hn::StoreU(acc##i##_0, d, out);                  \
+      } else {                                           \
+        StoreSelected(acc##i##_0, mask, d, out);         \
+      }                                                  \
+    } else {                                             \
+      hn::StoreU(acc##i##_0, d, out);                    \
+      if (full) {                                        \
+        hn::StoreU(acc##i##_1, d, out + lanes);          \
+      } else {                                           \
+        StoreSelected(acc##i##_1, mask, d, out + lanes); \
+      }                                                  \
+    }                                                    \
   }
   COHERIQ_GEMM_SMALL_ROWS(COHERIQ_GEMM_PUT)
 #undef COHERIQ_GEMM_PUT

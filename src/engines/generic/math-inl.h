@@ -19,6 +19,7 @@
 #include <type_traits>
 
 #include "engines/generic/blas1-inl.h"  // softmax scales with scal
+#include "engines/generic/masked-inl.h"
 #include "engines/generic/namespace.h"
 
 // The algorithms are compiled for this engine's target too (Highway's target attributes, which
@@ -187,7 +188,7 @@ HWY_INLINE void MapUnary(std::size_t n, const T* x, T* y) {
     // At most N lanes: on an SVE length that is not a power of two (384 bits), the hardware has
     // more lanes than d, and FirstN(d, n - i) would enable them past the vector.
     const auto mask = hn::FirstN(d, HWY_MIN(n - i, N));
-    const V v = hn::MaskedLoad(mask, d, x + i);
+    const V v = LoadSelected(mask, d, x + i);
     V r;
     if constexpr (math::kOnePath<Algo>) {
       r = Algo::General(o, v);
@@ -196,7 +197,7 @@ HWY_INLINE void MapUnary(std::size_t n, const T* x, T* y) {
     } else {
       r = Algo::General(o, v);
     }
-    hn::BlendedStore(r, mask, d, y + i);
+    StoreSelected(r, mask, d, y + i);
   }
 }
 
@@ -228,7 +229,7 @@ HWY_INLINE void MapBinary(std::size_t n, const T* a, const T* b, T* z) {
   }
   for (; i < n; i += N) {
     const auto mask = hn::FirstN(d, HWY_MIN(n - i, N));  // at most N lanes, as in MapUnary
-    const V av = hn::MaskedLoad(mask, d, a + i), bv = hn::MaskedLoad(mask, d, b + i);
+    const V av = LoadSelected(mask, d, a + i), bv = LoadSelected(mask, d, b + i);
     V r;
     if constexpr (math::kOnePath<Algo>) {
       r = Algo::General(o, av, bv);
@@ -237,7 +238,7 @@ HWY_INLINE void MapBinary(std::size_t n, const T* a, const T* b, T* z) {
     } else {
       r = Algo::General(o, av, bv);
     }
-    hn::BlendedStore(r, mask, d, z + i);
+    StoreSelected(r, mask, d, z + i);
   }
 }
 
@@ -434,7 +435,7 @@ HWY_INLINE typename HwyOps<T>::V NegMax(const HwyOps<T>& o, std::size_t n, const
   }
   for (; i < n; i += N) {
     const auto mask = hn::FirstN(d, HWY_MIN(n - i, N));  // at most N lanes, as in MapUnary
-    m0 = hn::Max(m0, hn::IfThenElse(mask, hn::MaskedLoad(mask, d, x + i), neg_inf));
+    m0 = hn::Max(m0, hn::IfThenElse(mask, LoadSelected(mask, d, x + i), neg_inf));
   }
   return hn::Neg(hn::MaxOfLanes(d, hn::Max(m0, m1)));
 }
@@ -484,7 +485,7 @@ HWY_INLINE void ShiftedExps(const HwyOps<T>& o, std::size_t n, const T* x,
   }
   if (i < n) {
     const auto mask = hn::FirstN(d, n - i);
-    const V v = hn::MaskedLoad(mask, d, x + i);
+    const V v = LoadSelected(mask, d, x + i);
     const V diff =
         hn::IfThenElse(mask, hn::Add(v, neg_max), hn::Set(d, -std::numeric_limits<T>::infinity()));
     use(i, diff, hn::IfThenElseZero(mask, exp_shifted(v, diff)));
@@ -504,7 +505,7 @@ HWY_INLINE void SoftmaxWith(std::size_t n, const T* x, T* y, Add add, Add2 add2,
   ShiftedExps(
       o, n, x, NegMax(o, n, x),
       [&](std::size_t i, V, V e) HWY_ATTR {
-        hn::BlendedStore(e, hn::FirstN(d, HWY_MIN(n - i, N)), d, y + i);
+        StoreSelected(e, hn::FirstN(d, HWY_MIN(n - i, N)), d, y + i);
         add(i, e);
       },
       [&](std::size_t i, V, V ea, V, V eb) HWY_ATTR {
@@ -564,8 +565,8 @@ HWY_INLINE void LogSoftmaxWith(std::size_t n, const T* x, T* y, Add add, Add2 ad
   }
   if (i < n) {
     const auto mask = hn::FirstN(d, HWY_MIN(n - i, N));
-    const V v = hn::MaskedLoad(mask, d, x + i);
-    hn::BlendedStore(math::LogSoftmax::Of(o, v, neg_max, log_sum), mask, d, y + i);
+    const V v = LoadSelected(mask, d, x + i);
+    StoreSelected(math::LogSoftmax::Of(o, v, neg_max, log_sum), mask, d, y + i);
   }
 }
 
