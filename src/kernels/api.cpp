@@ -310,8 +310,7 @@ void gemv_checked(Trans op, std::size_t m, std::size_t n, T alpha, const T* A, s
   const bool t = op == Trans::T;
   check_vector("gemv", "x", "incx", t ? "m" : "n", t ? m : n, incx, sizeof(T));
   check_vector("gemv", "y", "incy", t ? "n" : "m", t ? n : m, incy, sizeof(T));
-  coheriq::call<Domain, typename Blas2Candidates<T>::gemv>(op, m, n, alpha, A, lda, x, incx, beta,
-                                                           y, incy);
+  driver::gemv(op, m, n, alpha, A, lda, x, incx, beta, y, incy);
 }
 
 template <class T>

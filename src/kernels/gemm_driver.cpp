@@ -193,6 +193,72 @@ bool gemm_runs_alone(std::size_t m, std::size_t n, std::size_t k) {
 template bool gemm_runs_alone<float>(std::size_t, std::size_t, std::size_t);
 template bool gemm_runs_alone<double>(std::size_t, std::size_t, std::size_t);
 
+// ------------------------------ gemv on the pool
+
+namespace {
+
+// The record of the engine that provides gemv, looked up once (as gemm_threading_of).
+template <class T>
+const GemvThreading& gemv_threading() {
+  using Gemv = typename Blas2Candidates<T>::gemv;
+  static constinit std::atomic<const GemvThreading*> figures{nullptr};
+  const GemvThreading* f = figures.load(std::memory_order_acquire);
+  if (f == nullptr) {
+    // A first use (locks the domain): the workers' coheriq::call below cannot throw.
+    (void)coheriq::call<Domain, typename GemmCandidates<T>::gemm_workspace>(
+        std::size_t{1}, std::size_t{1}, std::size_t{1});
+    f = &tuning_in_effect(Gemv::name).gemv_threading;
+    figures.store(f, std::memory_order_release);
+  }
+  return *f;
+}
+
+}  // namespace
+
+// Blocks of y, each the engine's gemv on its rows of A (Trans::N) or its columns (Trans::T) with
+// the whole x: an element of y is computed as one call computes it (an engine's gemv computes
+// y_i from row or column i alone, in an order that does not depend on where a block of rows
+// starts when it starts at a multiple of the grain: docs/engine-guide.md), so y is bitwise the
+// same for every thread count. A is streamed once either way; two cores read it at close to
+// twice one core's bandwidth here (docs/performance.md).
+template <class T>
+void gemv(Trans op, std::size_t m, std::size_t n, T alpha, const T* A, std::size_t lda, const T* x,
+          std::ptrdiff_t incx, T beta, T* y, std::ptrdiff_t incy) {
+  using Gemv = typename Blas2Candidates<T>::gemv;
+  const GemvThreading& t = gemv_threading<T>();
+  const std::size_t extent = op == Trans::N ? m : n;
+  const double bytes = static_cast<double>(m) * static_cast<double>(n) * sizeof(T);
+  const std::size_t wanted =
+      bytes < static_cast<double>(t.min_parallel_bytes)
+          ? 1
+          : std::min(num_threads(), extent / std::max<std::size_t>(t.min_block, 1));
+  pool::Team team(wanted);
+  const std::size_t parts = team.size();
+  if (parts <= 1) {
+    coheriq::call<Domain, Gemv>(op, m, n, alpha, A, lda, x, incx, beta, y, incy);
+    return;
+  }
+  const std::size_t grain = std::max<std::size_t>(t.grain, 1);
+  const auto begin = [&](std::size_t p) {
+    return p == parts ? extent : extent * p / parts / grain * grain;
+  };
+  auto block = [&](std::size_t p) noexcept {
+    const std::size_t lo = begin(p), hi = begin(p + 1);
+    T* y_lo = y + static_cast<std::ptrdiff_t>(lo) * incy;  // element lo, for either sign of incy
+    if (op == Trans::N) {
+      coheriq::call<Domain, Gemv>(op, hi - lo, n, alpha, A + lo * lda, lda, x, incx, beta, y_lo,
+                                  incy);
+    } else {
+      coheriq::call<Domain, Gemv>(op, m, hi - lo, alpha, A + lo, lda, x, incx, beta, y_lo, incy);
+    }
+  };
+  team.run(parts, block);
+}
+template void gemv<float>(Trans, std::size_t, std::size_t, float, const float*, std::size_t,
+                          const float*, std::ptrdiff_t, float, float*, std::ptrdiff_t);
+template void gemv<double>(Trans, std::size_t, std::size_t, double, const double*, std::size_t,
+                           const double*, std::ptrdiff_t, double, double*, std::ptrdiff_t);
+
 template <class T>
 std::size_t threads_for_work(double work) {
   return work < gemm_threading<T>().min_parallel_work.template of<T>() ? 1 : num_threads();

@@ -27,6 +27,13 @@ void gemm_packed(Trans ta, std::size_t m, std::size_t n, std::size_t k, T alpha,
 template <class T>
 bool gemm_runs_alone(std::size_t m, std::size_t n, std::size_t k);
 
+// y := alpha·op(A)·x + beta·y (the gemv candidate's arguments, checked), for T = float or
+// double: on the pool once A is large enough for the engine's record (GemvThreading), y cut into
+// blocks, each element computed as one call computes it.
+template <class T>
+void gemv(Trans op, std::size_t m, std::size_t n, T alpha, const T* A, std::size_t lda, const T* x,
+          std::ptrdiff_t incx, T beta, T* y, std::ptrdiff_t incy);
+
 // The threads a computation of `work` multiply-adds of T (float or double) that is made of GEMM
 // calls may use: 1 below the work the engine's record gives GEMM threads for (its
 // min_parallel_work), else num_threads(). The level 3 cuts its routines by it. A first use of the

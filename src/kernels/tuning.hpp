@@ -94,11 +94,25 @@ struct GemmThreading {
   std::size_t columns_per_extra_thread = 768;
 };
 
+// How gemv uses the pool (kernels/gemm_driver.cpp): y cut into blocks, each one call of the
+// engine's gemv on its rows (Trans::N) or columns (Trans::T) of A.
+struct GemvThreading {
+  // A of fewer bytes runs on the calling thread: one core reads an A that its L2 and L3 hold at
+  // 75-87 GB/s, and two threads lost there (waking a worker costs about 28 us); from 16 MiB, where
+  // one core falls to 40-60 GB/s, two read at 64-88 (docs/decisions.md, "gemv on the pool").
+  std::size_t min_parallel_bytes = std::size_t{16} << 20;
+  // Each block is at least this many elements of y, and starts at a multiple of `grain` (the
+  // generic gemv takes rows in fours; whole cache lines of y).
+  std::size_t min_block = 64;
+  std::size_t grain = 16;
+};
+
 // Everything an engine's record holds. Grouped by the code that reads it.
 struct Tuning {
   PerType<GemmTuning> gemm;
   IntGemmTuning gemm_u8s8;
   GemmThreading gemm_threading;
+  GemvThreading gemv_threading;
   // pack_b writes a packed matrix of more bytes than this around the caches (streaming stores):
   // about a quarter of the last-level cache, beyond which it would not stay there for the product.
   std::size_t pack_b_stream_bytes = std::size_t{8} << 20;

@@ -7,7 +7,8 @@
 // - a fork after the pool started leaves a child whose parallel GEMM works;
 // - a malformed COHERIQ_NUM_THREADS is a coheriq: error, and a refused gemm leaves C as it was;
 // - the driver's threading figures come from the tuning record of the engine providing the GEMM;
-// - trsm, trmm and syrk cut into parts of their own for threads give the 1-thread bits.
+// - trsm, trmm and syrk cut into parts of their own for threads, and gemv cut into blocks of y,
+//   give the 1-thread bits.
 //
 // COHERIQ_TEST_QUICK=1 (the emulated runs) keeps a tenth of the determinism products (quick()).
 #define DOCTEST_CONFIG_IMPLEMENT
@@ -301,6 +302,38 @@ void check_level3_cut() {
 TEST_CASE("level-3 routines cut for threads give the 1-thread bits") {
   check_level3_cut<float>();
   check_level3_cut<double>();
+}
+
+// gemv on the pool (kernels/gemm_driver.cpp): y cut into blocks once A passes the record's
+// min_parallel_bytes (16 MiB by default: 4200 x 1050 floats are 17.6 MB), every element as one
+// thread computes it, for both transposes and a negative increment of y.
+TEST_CASE("gemv cut for threads gives the 1-thread bits") {
+  constexpr std::size_t m = 4200, n = 1050, lda = n + 3;
+  const std::vector<float> a = values<float>(m * lda, 31);
+  const std::vector<float> x = values<float>(m, 32), y0 = values<float>(m, 33);
+  for (const Trans op : {Trans::N, Trans::T}) {
+    for (const std::ptrdiff_t incy : {std::ptrdiff_t{1}, std::ptrdiff_t{-1}}) {
+      CAPTURE(op == Trans::N ? "N" : "T");
+      CAPTURE(incy);
+      const std::size_t out = op == Trans::N ? m : n;
+      const auto result = [&](std::size_t threads) {
+        std::vector<float> y(y0.begin(), y0.begin() + static_cast<std::ptrdiff_t>(out));
+        float* y_first = incy < 0 ? y.data() + out - 1 : y.data();  // element 0
+        ck::set_num_threads(threads);
+        ck::gemv(op, m, n, 0.75f, a.data(), lda, x.data(), 1, 0.5f, y_first, incy);
+        return y;
+      };
+      const std::vector<float> one = result(1);
+      for (const std::size_t threads : {std::size_t{2}, std::size_t{3}}) {
+        CAPTURE(threads);
+        const std::size_t teams_before = ck::pool::parallel_teams();
+        CHECK_MESSAGE(same_bits(result(threads), one), "differs from 1 thread");
+        CHECK(ck::pool::parallel_teams() == teams_before + 1);
+        CHECK(ck::pool::last_parallel_parts() == threads);
+      }
+    }
+  }
+  ck::set_num_threads(0);
 }
 
 namespace {
