@@ -116,6 +116,10 @@ struct Tuning {
   // pack_b writes a packed matrix of more bytes than this around the caches (streaming stores):
   // about a quarter of the last-level cache, beyond which it would not stay there for the product.
   std::size_t pack_b_stream_bytes = std::size_t{8} << 20;
+  // A batch of small products whose operands pass this many bytes streams them from memory (the
+  // last-level cache holds less): its products fetch the next one's operands ahead from a smaller
+  // size than a batch the cache holds (engines/generic/gemm-inl.h, GemmSmallBatch).
+  std::size_t batch_stream_bytes = std::size_t{32} << 20;
   Blas1Tuning blas1;
 };
 

@@ -1071,12 +1071,20 @@ HWY_NOINLINE void GemmSmallBatch(const GemmSmallPlan<T>& p, Trans ta, Trans tb, 
   // A and B as stored (op(A) is m x k, op(B) k x n).
   const std::size_t a_rows = ta == Trans::N ? m : k, a_cols = ta == Trans::N ? k : m;
   const std::size_t b_rows = tb == Trans::N ? k : n, b_cols = tb == Trans::N ? n : k;
-  // Below about 25³ multiply-adds the prefetches cost more instructions than the misses they
-  // save (a line per 3·n/16 multiply-adds at order n); and a product much deeper than it is wide
-  // (8 x 8 x 256) reads its operands as two long streams, which the hardware prefetches: asking
-  // for the next product's too made such a batch 1.6-2.2x slower. Measured with and without on
-  // the Zen 5 guest: 1.1-1.6x faster batches from order 32 to 64 and at 23 x 29 x 31, f32 and f64.
-  const bool prefetch = m * n * k >= 16384 && k <= 2 * (m > n ? m : n);
+  // A batch the last-level cache holds: below about 25³ multiply-adds the prefetches cost more
+  // instructions than the misses they save (a line per 3·n/16 multiply-adds at order n; f32
+  // order 16, 30 MB, 89 -> 71-74 GFLOP/s with them). A batch streamed from memory
+  // (batch_stream_bytes, the engine's record): from 1024 multiply-adds, each product waits for
+  // its operands otherwise (f32 order 24, 67 MB: 39 -> 83-87 GFLOP/s; f64 16 and 24: 18-23 ->
+  // 29-43). A product much deeper than it is wide (8 x 8 x 256) reads its operands as two long
+  // streams, which the hardware prefetches: asking for the next product's too made such a batch
+  // 1.6-2.2x slower. Measured with and without on the Zen 5 guest: 1.1-1.6x faster batches from
+  // order 32 to 64 and at 23 x 29 x 31, f32 and f64.
+  const std::size_t work = m * n * k;
+  const double bytes = static_cast<double>(batch) *
+                       static_cast<double>(a_rows * a_cols + b_rows * b_cols + m * n) * sizeof(T);
+  const bool streamed = bytes > static_cast<double>(kTuning.batch_stream_bytes);
+  const bool prefetch = (work >= 16384 || (streamed && work >= 1024)) && k <= 2 * (m > n ? m : n);
   const T *a, *b;
   T* c;
   if (batch != 0) operands(0, a, b, c);
