@@ -189,21 +189,21 @@ Stored stored_op(std::string_view matrix, Op op, std::string_view rows_name, std
 // The leading dimension must hold a row of the matrix as stored, and the matrix must fit in
 // memory. (A packed matrix holds k·n elements, no more than B spans: pack_b's allocation is
 // covered too.)
-// The checks pass without building a string: gemm of order 8 runs in tens of nanoseconds, and
-// three names built per call were a quarter of it (perf, small_nn_call.f32/8).
+// A passing check builds no string: gemm of order 8 runs in tens of nanoseconds, and three names
+// built per call were a quarter of it (perf, small_nn_call.f32/8).
 void check_matrix(std::string_view function, const Stored& s, std::size_t element_bytes) {
-  if (s.ld >= s.cols && fits(s.rows, s.ld, s.cols, element_bytes)) return;
   const auto with_trans = [&] {
     return s.how.empty() ? std::string() : " for " + std::string(s.how);
   };
-  const std::string ld_name(s.ld_name);
   if (s.ld < s.cols) {
+    const std::string ld_name(s.ld_name);
     throw_invalid(function, ld_name + " = " + std::to_string(s.ld) + " is smaller than a row of " +
                                 std::string(s.matrix) + " (" + std::string(s.cols_name) + " = " +
                                 std::to_string(s.cols) + with_trans() + "); pass " + ld_name +
                                 " >= " + std::to_string(s.cols));
   }
   if (!fits(s.rows, s.ld, s.cols, element_bytes)) {
+    const std::string ld_name(s.ld_name);
     throw_too_large(function, s.matrix,
                     std::string(s.rows_name) + " = " + std::to_string(s.rows) + " rows of " +
                         std::string(s.cols_name) + " = " + std::to_string(s.cols) + " elements" +

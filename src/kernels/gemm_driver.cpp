@@ -6,6 +6,8 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
+#include <utility>
 
 #include "kernels/candidates.hpp"
 #include "kernels/pool.hpp"
@@ -38,17 +40,23 @@ using GemmWorkspace = ThreadWorkspace<GemmSlot>;
 // workspace query is a first use), so the engine in effect is fixed when they are read. gemm and
 // gemm_packed come from one engine (the PackedMatrix<T> class), so both read gemm's. An atomic,
 // not a guarded static: threads that race here store the same address, and a fork during the
-// lookup cannot leave the child waiting on a guard.
-template <class Gemm, class Workspace>
-const GemmThreading& gemm_threading_of() {
-  static constinit std::atomic<const GemmThreading*> figures{nullptr};
-  const GemmThreading* f = figures.load(std::memory_order_acquire);
+// lookup cannot leave the child waiting on a guard. figures_of reads any field of the record
+// (kField) for the engine that provides Candidate; gemv reads its GemvThreading the same way.
+template <class Candidate, class Workspace, auto kField>
+const auto& figures_of() {
+  using Figures = std::remove_cvref_t<decltype(std::declval<const Tuning&>().*kField)>;
+  static constinit std::atomic<const Figures*> figures{nullptr};
+  const Figures* f = figures.load(std::memory_order_acquire);
   if (f == nullptr) {
     (void)coheriq::call<Domain, Workspace>(std::size_t{1}, std::size_t{1}, std::size_t{1});
-    f = &tuning_in_effect(Gemm::name).gemm_threading;
+    f = &(tuning_in_effect(Candidate::name).*kField);
     figures.store(f, std::memory_order_release);
   }
   return *f;
+}
+template <class Gemm, class Workspace>
+const GemmThreading& gemm_threading_of() {
+  return figures_of<Gemm, Workspace, &Tuning::gemm_threading>();
 }
 template <class T>
 const GemmThreading& gemm_threading() {
@@ -64,11 +72,7 @@ struct GemmSplit {
   std::size_t parts;
   std::size_t grain;
 
-  std::size_t begin(std::size_t part) const {
-    if (part >= parts) return extent;
-    const std::size_t at = extent * part / parts;
-    return at / grain * grain;
-  }
+  std::size_t begin(std::size_t part) const { return block_begin(extent, parts, grain, part); }
   std::size_t largest() const {
     std::size_t most = 0;
     for (std::size_t p = 0; p < parts; ++p) most = std::max(most, begin(p + 1) - begin(p));
@@ -195,25 +199,13 @@ template bool gemm_runs_alone<double>(std::size_t, std::size_t, std::size_t);
 
 // ------------------------------ gemv on the pool
 
-namespace {
-
-// The record of the engine that provides gemv, looked up once (as gemm_threading_of).
+// The record of the engine that provides gemv (its lookup locks the domain: the workers'
+// coheriq::call below cannot throw).
 template <class T>
 const GemvThreading& gemv_threading() {
-  using Gemv = typename Blas2Candidates<T>::gemv;
-  static constinit std::atomic<const GemvThreading*> figures{nullptr};
-  const GemvThreading* f = figures.load(std::memory_order_acquire);
-  if (f == nullptr) {
-    // A first use (locks the domain): the workers' coheriq::call below cannot throw.
-    (void)coheriq::call<Domain, typename GemmCandidates<T>::gemm_workspace>(
-        std::size_t{1}, std::size_t{1}, std::size_t{1});
-    f = &tuning_in_effect(Gemv::name).gemv_threading;
-    figures.store(f, std::memory_order_release);
-  }
-  return *f;
+  return figures_of<typename Blas2Candidates<T>::gemv, typename GemmCandidates<T>::gemm_workspace,
+                    &Tuning::gemv_threading>();
 }
-
-}  // namespace
 
 // Blocks of y, each the engine's gemv on its rows of A (Trans::N) or its columns (Trans::T) with
 // the whole x: an element of y is computed as one call computes it (an engine's gemv computes
@@ -239,11 +231,9 @@ void gemv(Trans op, std::size_t m, std::size_t n, T alpha, const T* A, std::size
     return;
   }
   const std::size_t grain = std::max<std::size_t>(t.grain, 1);
-  const auto begin = [&](std::size_t p) {
-    return p == parts ? extent : extent * p / parts / grain * grain;
-  };
   auto block = [&](std::size_t p) noexcept {
-    const std::size_t lo = begin(p), hi = begin(p + 1);
+    const std::size_t lo = block_begin(extent, parts, grain, p);
+    const std::size_t hi = block_begin(extent, parts, grain, p + 1);
     T* y_lo = y + static_cast<std::ptrdiff_t>(lo) * incy;  // element lo, for either sign of incy
     if (op == Trans::N) {
       coheriq::call<Domain, Gemv>(op, hi - lo, n, alpha, A + lo * lda, lda, x, incx, beta, y_lo,

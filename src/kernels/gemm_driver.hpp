@@ -11,6 +11,13 @@
 
 namespace coheriq::kernels::driver {
 
+// Where block `part` of `parts` starts when `extent` rows or columns are cut among threads: an
+// even share, rounded down to a multiple of `grain`; `extent` for part >= parts.
+constexpr std::size_t block_begin(std::size_t extent, std::size_t parts, std::size_t grain,
+                                  std::size_t part) {
+  return part >= parts ? extent : extent * part / parts / grain * grain;
+}
+
 // Row-major C = alpha·op(A)·op(B) + beta·C, for T = float or double.
 template <class T>
 void gemm(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, T alpha, const T* A,

@@ -157,11 +157,10 @@ void in_slices(size_t order, size_t other, size_t scratch_count, Slice slice) {
   const size_t parts = team.size();
   Workspace<T> scratch(std::max<size_t>(scratch_count, 1) * parts);
   if (parts <= 1) return slice(0, other, scratch.get());
-  const auto begin = [&](size_t p) {
-    return p == parts ? other : other * p / parts / kSliceGrain * kSliceGrain;
-  };
-  run_parts(team, parts,
-            [&](size_t p) { slice(begin(p), begin(p + 1), scratch.get() + p * scratch_count); });
+  run_parts(team, parts, [&](size_t p) {
+    slice(driver::block_begin(other, parts, kSliceGrain, p),
+          driver::block_begin(other, parts, kSliceGrain, p + 1), scratch.get() + p * scratch_count);
+  });
 }
 
 // ------------------------------ trsm, trmm
