@@ -16,10 +16,13 @@
 // a panel of columns at a time, is the only other pass; beta other than 0 and 1 scales C first,
 // by the textbook product, as the reference does.
 //
-// What stays on the reference engine's loop (kr::gemm, the reference's own order): a small
-// product (the expansion costs more than it saves), alpha == 0 or k == 0 (C := beta·C, A and B
-// not read), and a non-finite alpha or operand: the real product multiplies every zero, so an Inf
-// or NaN would spread to other parts than the reference's products spread it. The generic
+// What stays on the reference engine's loop (kr::gemm, the reference's own order): alpha == 0 or
+// k == 0 (C := beta·C, A and B not read), and a non-finite alpha or operand: the real product
+// multiplies every zero, so an Inf or NaN would spread to other parts than the reference's products
+// spread it. Not a small product: an element of C gets the same bits whatever the m and n of the
+// call that computes it (a part of a matrix updated on its own agrees with the whole updated at
+// once, as LAPACK's ?GGEV3 test requires, bit for bit), so the choice of loop cannot depend on
+// them; the real product costs a tiny one about 0.1 µs more (docs/decisions.md). The generic
 // engines' gemm.c32 and gemm.c64 (level3.cpp), and the bulk work of the complex level 3 there.
 // Its workspace and finiteness checks are level3_support.hpp's (shared with level3.cpp).
 #pragma once
@@ -43,9 +46,6 @@ namespace coheriq::kernels::level3 {
 namespace k = coheriq::kernels;
 namespace kr = coheriq::kernels::reference::blas;
 
-// Below this many complex multiply-adds (m·n·k) the loop is as fast as the real product:
-// measured, docs/decisions.md ("Complex GEMM on the real GEMM").
-inline constexpr size_t kComplexGemmMinWork = size_t{8} * 8 * 8;
 // The expanded op(B) is formed a panel of columns at a time, at most this many bytes (so memory
 // stays bounded for any n), in the thread's cached buffer (thread_workspace.hpp: its pages are
 // faulted in once, not on every call; 4% of a cgemm at n = 1024 when it was allocated per call).
@@ -178,7 +178,7 @@ void gemm(Op opa, Op opb, size_t m, size_t n, size_t k, T alpha, const T* a, siz
   if (m == 0 || n == 0) return;
   const bool finite = finite_scalar(alpha) && alpha != T(0) && k != 0 &&
                       finite_complex(opa, m, k, a, lda) && finite_complex(opb, k, n, b, ldb);
-  if (!finite || m * n * k < kComplexGemmMinWork) {
+  if (!finite) {
     kr::gemm(opa, opb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
     return;
   }

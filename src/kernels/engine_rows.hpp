@@ -23,8 +23,9 @@ using std::size_t;
 
 // The row operations (kr::RowOps): the strided dot and axpy for real T, dotu/dotc and
 // axpy/axpyc for complex T, of the engine in effect. Each row is one call, so the loops keep the
-// reference's order of rows and its zero skips, and each row runs at the engine's speed. A row of
-// fewer than short_row<T>() elements runs the scalar loop inline instead: a call costs about 7 ns
+// reference's order of rows and its zero skips, and each row runs at the engine's speed. A
+// reduction row (dot) of fewer than short_row<T>() elements runs the scalar loop inline instead
+// (element-wise rows always call: blas_rows.hpp says why): a call costs about 7 ns
 // before its first element. Measured (Zen 5, avx512 family): a band row's axpy and dot took 19.3 ns
 // as calls against 14.9 ns as the scalar loop at 32 floats, 20.1 against 22.1 at 48; at band width
 // 32 (blas_routines_bench, ref/ours) ctbsv_, ctbmv_ and chbmv_ gave 0.68, 0.93 and 0.97 as calls

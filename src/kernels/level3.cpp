@@ -70,8 +70,10 @@ template <class T>
 void gemm_blocks(Op opa, Op opb, size_t m, size_t n, size_t k, T alpha, const T* a, size_t lda,
                  const T* b, size_t ldb, T beta, T* c, size_t ldc) {
   if constexpr (is_complex_v<T>) {
-    // The routine scanned its operands once: a block big enough goes straight to the product.
-    if (m * n * k < kComplexGemmMinWork) {
+    // The routine scanned its operands once: a block goes straight to the product (of any size:
+    // complex_gemm.hpp says why), but for C := beta·C, which the product does not take.
+    if (m == 0 || n == 0) return;
+    if (k == 0 || alpha == T(0)) {
       level3::gemm(opa, opb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
     } else {
       real_product(opa, opb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);

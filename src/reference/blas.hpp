@@ -115,8 +115,8 @@ struct RowOps {
   SubtractDot subtract_dot;
   AxpyDot axpy_dot;
   Axpy2 axpy2;
-  // Rows of fewer elements run the scalar loops inline, without a call through the pointers
-  // (SIZE_MAX: always).
+  // Reductions (dot, subtract_dot) of fewer elements run the scalar loops inline, without a
+  // call through the pointers (SIZE_MAX: always); element-wise rows always call (blas_rows.hpp).
   size_t scalar_below;
 };
 // The scalar loops (all four types).

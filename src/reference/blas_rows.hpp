@@ -179,8 +179,13 @@ void scalar_axpy2(bool conj, size_t n, T a, const T* u, ptrdiff_t incu, T b, con
   }
 }
 
-// The row operations of `rows` on n elements: the scalar loops above, inline, below
-// rows.scalar_below elements, else through rows' pointers.
+// The row operations of `rows` on n elements, through rows' pointers; the reductions (dot,
+// subtract_dot) run the scalar loops above inline below rows.scalar_below elements. The
+// element-wise rows (axpy, axpy_dot, axpy2) always go through the pointers: an element's bits must
+// not depend on the length of the row it is in, so that a routine called on part of a matrix
+// gives that part the bits the call on the whole gives it (LAPACK's ?GGEV3 test compares the
+// eigenvalues of two calls that update different ranges of the same matrix, bit for bit; the
+// inline loop does not fuse where the engine does). A reduction's result depends on its row alone.
 template <class T>
 T row_op_dot(const RowOps<T>& rows, bool conj_x, size_t n, const T* x, ptrdiff_t incx, const T* y,
              ptrdiff_t incy) {
@@ -190,7 +195,6 @@ T row_op_dot(const RowOps<T>& rows, bool conj_x, size_t n, const T* x, ptrdiff_t
 template <class T>
 void row_op_axpy(const RowOps<T>& rows, bool conj_x, size_t n, T a, const T* x, ptrdiff_t incx,
                  T* y, ptrdiff_t incy) {
-  if (n < rows.scalar_below) return scalar_axpy(conj_x, n, a, x, incx, y, incy);
   rows.axpy(conj_x, n, a, x, incx, y, incy);
 }
 template <class T>
@@ -202,13 +206,11 @@ T row_op_subtract_dot(const RowOps<T>& rows, T total, bool conj_x, size_t n, con
 template <class T>
 T row_op_axpy_dot(const RowOps<T>& rows, bool conj_axpy, bool conj_dot, size_t n, T a, const T* p,
                   T* y, ptrdiff_t incy, const T* x, ptrdiff_t incx) {
-  if (n < rows.scalar_below) return scalar_axpy_dot(conj_axpy, conj_dot, n, a, p, y, incy, x, incx);
   return rows.axpy_dot(conj_axpy, conj_dot, n, a, p, y, incy, x, incx);
 }
 template <class T>
 void row_op_axpy2(const RowOps<T>& rows, bool conj, size_t n, T a, const T* u, ptrdiff_t incu, T b,
                   const T* v, ptrdiff_t incv, T* y) {
-  if (n < rows.scalar_below) return scalar_axpy2(conj, n, a, u, incu, b, v, incv, y);
   rows.axpy2(conj, n, a, u, incu, b, v, incv, y);
 }
 

@@ -36,7 +36,8 @@ HWY_INLINE void ScaleByBeta(std::size_t m, T beta, T* y, std::ptrdiff_t incy) {
 }
 
 // y_i += alpha·(row i of A)·x for i < m, rows of len elements, x contiguous: four rows at a time
-// share each load of x, each row with two accumulators (eight FMA chains in flight).
+// share each load of x, each row with two accumulators (eight FMA chains in flight); the last
+// rows, one at a time, the same way.
 template <class T>
 HWY_INLINE void DotRows(std::size_t m, std::size_t len, T alpha, const T* A, std::size_t lda,
                         const T* x, T* y, std::ptrdiff_t incy) {
@@ -44,6 +45,21 @@ HWY_INLINE void DotRows(std::size_t m, std::size_t len, T alpha, const T* A, std
   const std::size_t N = hn::Lanes(d);
   const auto total = [d](auto a, auto b)
                          HWY_ATTR { return hn::GetLane(hn::SumOfLanes(d, hn::Add(a, b))); };
+  // One row as each row of a block of four computes it (two accumulators, the masked tail in the
+  // first), so that a row's bits do not depend on where the call's rows start or end.
+  const auto row_dot = [&](const T* a) HWY_ATTR {
+    auto s = hn::Zero(d), t = hn::Zero(d);
+    std::size_t j = 0;
+    for (; j + 2 * N <= len; j += 2 * N) {
+      s = hn::MulAdd(hn::LoadU(d, a + j), hn::LoadU(d, x + j), s);
+      t = hn::MulAdd(hn::LoadU(d, a + j + N), hn::LoadU(d, x + j + N), t);
+    }
+    for (; j < len; j += N) {
+      const auto mask = hn::FirstN(d, len - j);
+      s = hn::MulAdd(LoadSelected(mask, d, a + j), LoadSelected(mask, d, x + j), s);
+    }
+    return total(s, t);
+  };
   std::size_t i = 0;
   for (; i + 4 <= m; i += 4) {
     const T* a0 = A + i * lda;
@@ -77,7 +93,7 @@ HWY_INLINE void DotRows(std::size_t m, std::size_t len, T alpha, const T* A, std
     *ElementPtr(y, incy, i + 2) += alpha * total(s2, t2);
     *ElementPtr(y, incy, i + 3) += alpha * total(s3, t3);
   }
-  for (; i < m; ++i) *ElementPtr(y, incy, i) += alpha * dot(len, A + i * lda, x);
+  for (; i < m; ++i) *ElementPtr(y, incy, i) += alpha * row_dot(A + i * lda);
 }
 
 // y += Σ_i t_i·(row i of A), t_i = alpha·x_i, for i < m, rows of len elements, y contiguous: four
