@@ -74,7 +74,7 @@ void gemm_blocks(Op opa, Op opb, size_t m, size_t n, size_t k, T alpha, const T*
     // complex_gemm.hpp says why), but for C := beta·C, which the product does not take.
     if (m == 0 || n == 0) return;
     if (k == 0 || alpha == T(0)) {
-      level3::gemm(opa, opb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+      kr::gemm(opa, opb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
     } else {
       real_product(opa, opb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
     }

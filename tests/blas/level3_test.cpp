@@ -49,9 +49,9 @@ constexpr int kUpper = 121, kLower = 122, kNonUnit = 131, kUnit = 132, kLeft = 1
 
 // ------------------------------ The four types
 
+using coheriq::blas_testing::kComplex;
 using coheriq::blas_testing::real_t;
-template <class T>
-constexpr bool kComplex = !std::is_same_v<T, real_t<T>>;
+using coheriq::blas_testing::routine_name;
 
 // re + i·im (re alone for a real type).
 template <class T>
@@ -92,13 +92,6 @@ std::string str(const T& x) {
   std::ostringstream out;
   out << x;
   return out.str();
-}
-
-template <class T>
-std::string name(const char* stem, bool cblas) {
-  const bool single = sizeof(real_t<T>) == 4;
-  const char* letter = kComplex<T> ? (single ? "c" : "z") : (single ? "s" : "d");
-  return cblas ? std::string("cblas_") + letter + stem : std::string(letter) + stem + "_";
 }
 
 // A CBLAS scalar argument of type S: by value when real, by pointer when complex.
@@ -306,8 +299,8 @@ struct TriangularCase {
 template <class T>
 void triangular_routine(const char* stem) {
   using R = real_t<T>;
-  const Pair<FTri<T>> f(name<T>(stem, false));
-  const Pair<CTri<T>> c(name<T>(stem, true));
+  const Pair<FTri<T>> f(routine_name<T>(stem, false));
+  const Pair<CTri<T>> c(routine_name<T>(stem, true));
   std::mt19937 random(11);
   const T alpha = make<T>(R(0.7), R(-0.4));
   for (const bool row : {false, true}) {
@@ -379,10 +372,10 @@ void rank_routine() {
   using Alpha = std::conditional_t<kHermitian && !kTwo, R, T>;
   using Beta = std::conditional_t<kHermitian, R, T>;
   const char* stem = kTwo ? (kHermitian ? "her2k" : "syr2k") : (kHermitian ? "herk" : "syrk");
-  const Pair<FSyr2k<T, Alpha, Beta>> f2(name<T>(stem, false));
-  const Pair<CSyr2k<T, Alpha, Beta>> c2(name<T>(stem, true));
-  const Pair<FSyrk<T, Alpha, Beta>> fk(name<T>(stem, false));
-  const Pair<CSyrk<T, Alpha, Beta>> ck(name<T>(stem, true));
+  const Pair<FSyr2k<T, Alpha, Beta>> f2(routine_name<T>(stem, false));
+  const Pair<CSyr2k<T, Alpha, Beta>> c2(routine_name<T>(stem, true));
+  const Pair<FSyrk<T, Alpha, Beta>> fk(routine_name<T>(stem, false));
+  const Pair<CSyrk<T, Alpha, Beta>> ck(routine_name<T>(stem, true));
   std::vector<int> transes{kNoTrans};
   if (!kComplex<T> || !kHermitian) transes.push_back(kTrans);
   if (!kComplex<T> || kHermitian) transes.push_back(kConjTrans);
@@ -475,8 +468,8 @@ constexpr int kSymmOrders[] = {1, 11, 12, 31, 32, 33, 47, 64, 65, 97, 1100};
 template <class T>
 void symmetric_routine(const char* stem) {
   using R = real_t<T>;
-  const Pair<FSymm<T>> f(name<T>(stem, false));
-  const Pair<CSymm<T>> c(name<T>(stem, true));
+  const Pair<FSymm<T>> f(routine_name<T>(stem, false));
+  const Pair<CSymm<T>> c(routine_name<T>(stem, true));
   std::mt19937 random(17);
   const R nan = std::numeric_limits<R>::quiet_NaN(), inf = std::numeric_limits<R>::infinity();
   for (const bool row : {false, true})
@@ -549,9 +542,9 @@ template <class T>
 std::uint64_t hermitian_hash(const char* side, const char* uplo, const char* trans, Matrix<T>& a,
                              Matrix<T>& b, const Matrix<T>& c, Matrix<T>& g, std::uint64_t h) {
   using R = real_t<T>;
-  const Pair<FSymm<T>> hemm(name<T>("hemm", false));
-  const Pair<FSyrk<T, R, R>> herk(name<T>("herk", false));
-  const Pair<FSyr2k<T, T, R>> her2k(name<T>("her2k", false));
+  const Pair<FSymm<T>> hemm(routine_name<T>("hemm", false));
+  const Pair<FSyrk<T, R, R>> herk(routine_name<T>("herk", false));
+  const Pair<FSyr2k<T, T, R>> her2k(routine_name<T>("her2k", false));
   const int p = a.rows;
   const T alpha = make<T>(R(0.7), R(0.3));
   const R real_alpha = R(0.7), real_beta = R(1.3);
@@ -575,10 +568,10 @@ std::uint64_t hermitian_hash(const char* side, const char* uplo, const char* tra
 // twice the size), through the Fortran entry points.
 template <class T>
 std::uint64_t results_hash() {
-  const Pair<FTri<T>> trsm(name<T>("trsm", false)), trmm(name<T>("trmm", false));
-  const Pair<FSyrk<T, T, T>> syrk(name<T>("syrk", false));
-  const Pair<FSyr2k<T, T, T>> syr2k(name<T>("syr2k", false));
-  const Pair<FSymm<T>> symm(name<T>("symm", false));
+  const Pair<FTri<T>> trsm(routine_name<T>("trsm", false)), trmm(routine_name<T>("trmm", false));
+  const Pair<FSyrk<T, T, T>> syrk(routine_name<T>("syrk", false));
+  const Pair<FSyr2k<T, T, T>> syr2k(routine_name<T>("syr2k", false));
+  const Pair<FSymm<T>> symm(routine_name<T>("symm", false));
   const int p = 320;
   std::mt19937 random(19);
   std::uint64_t h = 1469598103934665603ull;

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <type_traits>
 
 namespace coheriq::blas_testing {
 
@@ -24,6 +25,17 @@ struct RealOf<std::complex<R>> {
 };
 template <class T>
 using real_t = typename RealOf<T>::type;
+// Whether T is one of the complex types.
+template <class T>
+constexpr bool kComplex = !std::is_same_v<T, real_t<T>>;
+
+// A routine's name for type T: Fortran's ("sgemm_" ... "zgemm_") or CBLAS's ("cblas_sgemm" ...).
+template <class T>
+std::string routine_name(const char* stem, bool cblas) {
+  const bool single = sizeof(real_t<T>) == 4;
+  const char* letter = kComplex<T> ? (single ? "c" : "z") : (single ? "s" : "d");
+  return cblas ? std::string("cblas_") + letter + stem : std::string(letter) + stem + "_";
+}
 
 inline void* open_library(const char* path) {
   void* handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);

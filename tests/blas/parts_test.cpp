@@ -23,18 +23,10 @@
 
 namespace {
 
+using coheriq::blas_testing::kComplex;
 using coheriq::blas_testing::ours;
+using coheriq::blas_testing::routine_name;
 using coheriq::blas_testing::symbol;
-
-template <class T>
-constexpr bool kComplex = !std::is_same_v<T, coheriq::blas_testing::real_t<T>>;
-
-template <class T>
-std::string name_of(const char* base) {
-  using R = coheriq::blas_testing::real_t<T>;
-  const char* p = sizeof(R) == 4 ? (kComplex<T> ? "c" : "s") : (kComplex<T> ? "z" : "d");
-  return std::string(p) + base + "_";
-}
 
 template <class T>
 using Axpy = void (*)(const int*, const T*, const T*, const int*, T*, const int*);
@@ -86,11 +78,11 @@ constexpr int kTrials = 60;
 
 TEST_CASE_TEMPLATE("a part of a vector or matrix gets the bits the call on the whole gives it", T,
                    float, double, std::complex<float>, std::complex<double>) {
-  const auto axpy = symbol<Axpy<T>>(ours(), name_of<T>("axpy").c_str());
-  const std::string ger_name = name_of<T>(kComplex<T> ? "gerc" : "ger");
+  const auto axpy = symbol<Axpy<T>>(ours(), routine_name<T>("axpy", false).c_str());
+  const std::string ger_name = routine_name<T>(kComplex<T> ? "gerc" : "ger", false);
   const auto ger = symbol<Ger<T>>(ours(), ger_name.c_str());
-  const auto gemv = symbol<Gemv<T>>(ours(), name_of<T>("gemv").c_str());
-  const auto gemm = symbol<Gemm<T>>(ours(), name_of<T>("gemm").c_str());
+  const auto gemv = symbol<Gemv<T>>(ours(), routine_name<T>("gemv", false).c_str());
+  const auto gemm = symbol<Gemm<T>>(ours(), routine_name<T>("gemm", false).c_str());
   Values<T> values(29);
 
   SUBCASE("axpy") {
@@ -107,7 +99,7 @@ TEST_CASE_TEMPLATE("a part of a vector or matrix gets the bits the call on the w
         axpy(&len, &alpha, x.data() + at, &inc, part.data() + at, &inc);
         CHECK_MESSAGE(std::memcmp(whole.data() + at, part.data() + at,
                                   std::size_t(len) * inc * sizeof(T)) == 0,
-                      name_of<T>("axpy"), " inc ", inc, ": elements ", start, " to ",
+                      routine_name<T>("axpy", false), " inc ", inc, ": elements ", start, " to ",
                       start + len - 1);
       }
     }
@@ -149,8 +141,8 @@ TEST_CASE_TEMPLATE("a part of a vector or matrix gets the bits the call on the w
         }
         CHECK_MESSAGE(std::memcmp(whole.data() + start, part.data() + start,
                                   std::size_t(len) * sizeof(T)) == 0,
-                      name_of<T>("gemv"), " ", std::string(trans), ": elements ", start, " to ",
-                      start + len - 1);
+                      routine_name<T>("gemv", false), " ", std::string(trans), ": elements ", start,
+                      " to ", start + len - 1);
       }
     }
   }
@@ -176,9 +168,9 @@ TEST_CASE_TEMPLATE("a part of a vector or matrix gets the bits the call on the w
           const T* b_part = b.data() + (bt ? std::size_t(j0) : std::size_t(j0) * ldb);
           gemm(ta, tb, &m, &n, &k, &alpha, a_part, &lda, b_part, &ldb, &beta,
                part.data() + std::size_t(j0) * M + i0, &M, 1, 1);
-          CHECK_MESSAGE(same_block(whole, part, M, i0, j0, m, n), name_of<T>("gemm"), " ",
-                        std::string(ta) + tb, " k ", k, ": rows ", i0, " + ", m, ", columns ", j0,
-                        " + ", n);
+          CHECK_MESSAGE(same_block(whole, part, M, i0, j0, m, n), routine_name<T>("gemm", false),
+                        " ", std::string(ta) + tb, " k ", k, ": rows ", i0, " + ", m, ", columns ",
+                        j0, " + ", n);
         }
       }
     }
