@@ -4,7 +4,6 @@
 // whatever the shell exported; `--env NAME=VALUE` (given by tests/framework/CMakeLists.txt to the
 // env-* groups) then sets one before any coheriq code runs, as if the process had been started
 // with it.
-#define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
 #include <cstdio>

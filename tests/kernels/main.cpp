@@ -7,7 +7,6 @@
 //
 // --register-test-engines (used by the kernels.selfcheck.* entries only) first registers two
 // engines that prove this rule: one whose base does not exist, one that needs AVX2.
-#define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
 #include <coheriq/coheriq.hpp>

@@ -11,7 +11,6 @@
 //   give the 1-thread bits.
 //
 // COHERIQ_TEST_QUICK=1 (the emulated runs) keeps a tenth of the determinism products (quick()).
-#define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
 #include <coheriq/coheriq.hpp>
