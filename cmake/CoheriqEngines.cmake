@@ -298,7 +298,8 @@ function(coheriq_kernels_engine name)
   endforeach()
 
   add_library(coheriq_engine_${name} OBJECT ${kernels_tu})
-  target_compile_options(coheriq_engine_${name} PRIVATE ${COHERIQ_ISA_${isa}_FLAGS})
+  target_compile_options(coheriq_engine_${name} PRIVATE ${COHERIQ_ISA_${isa}_FLAGS}
+                                                        ${COHERIQ_NO_SCOPE_CHECKS})
   coheriq_simd_headers(coheriq_engine_${name})
   add_library(coheriq_descriptor_${name} OBJECT ${PROJECT_SOURCE_DIR}/src/kernels/descriptor.cpp)
   foreach(target IN ITEMS coheriq_engine_${name} coheriq_descriptor_${name})
