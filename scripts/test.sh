@@ -39,8 +39,8 @@ run_stage() {
 
 # The engines this host runs, as the default stage's `coheriq info` lists them ("supported"):
 # the sanitizer stage builds only these, since it runs its suites natively and the others' entries
-# would only skip (their ASan TUs are the largest of the build: avx512's 280 s of CPU). Without
-# that build (a stage list without default), every engine.
+# would only skip (avx512's TU alone is 59 s of CPU under ASan on a Zen 3 guest; docs/decisions.md,
+# "A sanitizer stage builds what it runs"). Without that build (no default stage), every engine.
 sanitizer_engines() {
   local cli=build/default/tools/coheriq
   if [ -x "$cli" ]; then
