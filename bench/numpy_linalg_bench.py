@@ -20,12 +20,14 @@ variables are removed for these processes only). A time is the best of R calls (
 time of the calling thread (time.thread_time): other processes' time slices do not count.
 Sizes: f64, n = 2048 (svd 1024); solve has one right-hand side, lstsq a square system.
 """
+import argparse
 import os
 import subprocess
 import sys
 import tempfile
 
-NUMPY_PYTHON = "/usr/bin/python3"
+from blas_bench import NUMPY_PYTHON, environment as blas_bench_environment
+
 MULTIARCH = "/usr/lib/x86_64-linux-gnu"
 OPENBLAS_BLAS = f"{MULTIARCH}/openblas-pthread/libblas.so.3"
 REFERENCE_LAPACK = f"{MULTIARCH}/lapack/liblapack.so.3"
@@ -65,10 +67,10 @@ print(" ".join(mapped))
 
 
 def environment(folder=None):
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "LD_PRELOAD", "LD_LIBRARY_PATH",
-                        "COHERIQ_ENGINE")}
-    env.update(OPENBLAS_NUM_THREADS="1", COHERIQ_NUM_THREADS="1")
+    """blas_bench.py's (one thread each, OpenBLAS at its own kernel choice), with `folder` as the
+    only library path."""
+    env = blas_bench_environment()
+    env.pop("LD_LIBRARY_PATH", None)
     if folder:
         env["LD_LIBRARY_PATH"] = folder
     return env
@@ -89,18 +91,14 @@ def seconds(n, repeat, call, folder, expect):
 
 
 def main():
-    args = sys.argv[1:]
-    repeat, only = 3, None
-    while len(args) > 1 and args[-2] in ("--repeat", "--only"):
-        if args[-2] == "--repeat":
-            repeat = int(args[-1])
-        else:
-            only = set(args[-1].split(","))
-        args = args[:-2]
-    if len(args) != 1:
-        print(__doc__)
-        return 2
-    library = os.path.join(args[0], "src", "blas", "libcoheriq_blas.so")
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("build")
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--only", type=lambda v: set(v.split(",")), default=None)
+    args = parser.parse_args()
+    repeat, only = args.repeat, args.only
+    library = os.path.join(args.build, "src", "blas", "libcoheriq_blas.so")
     for path in (library, NUMPY_PYTHON, OPENBLAS_BLAS, REFERENCE_LAPACK):
         if not os.path.exists(path):
             print(f"coheriq: numpy_linalg_bench.py: {path} is missing; build coheriq_blas and run "
