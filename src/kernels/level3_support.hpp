@@ -50,9 +50,11 @@ class Workspace {
 };
 
 // Whether n elements are all finite: no exponent field all ones (Inf and NaN), in integer
-// operations the compiler vectorizes at the baseline ISA (a compare and an OR per element; an
-// unsigned maximum, which SSE2 lacks, took 12% of an strmm at n = 1024). A complex element is
-// finite when both of its parts are.
+// operations the compiler vectorizes at the baseline ISA: the field plus its lowest bit carries
+// into the sign bit exactly when the field is all ones, so an AND, an ADD and an OR per element,
+// which SSE2 has for 64-bit lanes too (a compare, which it has not for them, left the f64 loop
+// scalar: 19% of a dsyrk at n = 64, k = 1024; an unsigned maximum took 12% of an strmm at n =
+// 1024). A complex element is finite when both of its parts are.
 template <class T>
 bool finite_row(const T* p, size_t n) {
   if constexpr (is_complex_v<T>) {
@@ -60,15 +62,16 @@ bool finite_row(const T* p, size_t n) {
   } else {
     using Bits = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
     // +Inf is the exponent field all ones and nothing else.
-    constexpr T inf = std::numeric_limits<T>::infinity();
-    const Bits exponent = std::bit_cast<Bits>(inf);
+    constexpr Bits exponent = std::bit_cast<Bits>(std::numeric_limits<T>::infinity());
+    constexpr Bits lowest = exponent & (~exponent + 1);
+    constexpr Bits sign = ~(~Bits{0} >> 1);
     Bits special = 0;
     for (size_t j = 0; j < n; ++j) {
       Bits bits;
       std::memcpy(&bits, p + j, sizeof bits);
-      special |= Bits((bits & exponent) == exponent);
+      special |= (bits & exponent) + lowest;
     }
-    return special == 0;
+    return (special & sign) == 0;
   }
 }
 template <class T>
