@@ -143,8 +143,10 @@
 // `batch` products of one shape, each exactly as gemm (operand i at A + i·stride_a, or A[i]),
 // with gemm's workspace; gemm_plan writes, into kGemmPlanBytes at `plan`, the engine's own plan
 // of a shape it runs small (unpacked, on the calling thread; false: none, the caller uses gemm),
-// and gemm_planned runs a product by that plan with gemm's bits (GemmPlan). All nine are one
-// class: on several threads, gemm is pack_b and
+// and gemm_planned runs a product by that plan with gemm's bits (GemmPlan); gemmt computes only
+// the `uplo` triangle of an n x n C (the diagonal included), each element with gemm's bits for
+// the same call, and writes nothing else (the level 3's rank updates: src/kernels/level3.cpp),
+// with gemmt_workspace's bytes. All eleven are one class: on several threads, gemm is pack_b and
 // gemm_packed (the threads share one packed op(B)), and the workspace fits the engine's own
 // blocking, so they must all come from the same engine.
 #define COHERIQ_KERNELS_GEMM_TYPED(X, T, S)                                                       \
@@ -182,7 +184,13 @@
   X(gemm_planned, S, gemm_planned<T>, touches<packed_##S>, void,                                  \
     (const void* plan, std::size_t k, T alpha, const T* A, const T* B, std::size_t ldb, T beta,   \
      T* C, std::size_t ldc),                                                                      \
-    (plan, k, alpha, A, B, ldb, beta, C, ldc))
+    (plan, k, alpha, A, B, ldb, beta, C, ldc))                                                    \
+  X(gemmt_workspace, S, gemmt_workspace<T>, touches<packed_##S>, std::size_t,                     \
+    (std::size_t n, std::size_t k), (n, k))                                                       \
+  X(gemmt, S, gemmt<T>, touches<packed_##S>, void,                                                \
+    (Uplo uplo, Trans ta, Trans tb, std::size_t n, std::size_t k, T alpha, const T* A,            \
+     std::size_t lda, const T* B, std::size_t ldb, T beta, T* C, std::size_t ldc, void* work),    \
+    (uplo, ta, tb, n, k, alpha, A, lda, B, ldb, beta, C, ldc, work))
 #define COHERIQ_KERNELS_GEMM(X)             \
   COHERIQ_KERNELS_GEMM_TYPED(X, float, f32) \
   COHERIQ_KERNELS_GEMM_TYPED(X, double, f64)

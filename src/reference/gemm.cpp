@@ -13,11 +13,14 @@
 namespace coheriq::kernels::reference {
 namespace {
 
-template <class T>
-void multiply(std::size_t m, std::size_t n, std::size_t k, T alpha, Operand<T> a, Operand<T> b,
-              T beta, T* C, std::size_t ldc) {
+// C := alpha·op(A)·op(B) + beta·C on the elements (i, j), i < m, with j in columns(i)
+// (reference.hpp: every column of n, or gemmt's triangle).
+template <class T, class ColumnsOf>
+void multiply(std::size_t m, std::size_t k, T alpha, Operand<T> a, Operand<T> b, T beta, T* C,
+              std::size_t ldc, ColumnsOf columns) {
   for (std::size_t i = 0; i < m; ++i) {
-    for (std::size_t j = 0; j < n; ++j) {
+    const auto [first, last] = columns(i);
+    for (std::size_t j = first; j < last; ++j) {
       CompensatedSum dot;
       for (std::size_t p = 0; p < k; ++p) {
         if constexpr (std::is_same_v<T, float>) {
@@ -54,7 +57,8 @@ template <class T>
 void gemm(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, T alpha, const T* A,
           std::size_t lda, const T* B, std::size_t ldb, T beta, T* C, std::size_t ldc,
           void* /*workspace*/) {
-  multiply(m, n, k, alpha, Operand<T>{A, lda, ta}, Operand<T>{B, ldb, tb}, beta, C, ldc);
+  multiply(m, k, alpha, Operand<T>{A, lda, ta}, Operand<T>{B, ldb, tb}, beta, C, ldc,
+           all_columns(n));
 }
 
 // ------------------------------ Packing: op(B) row-major k x n, contiguous
@@ -80,8 +84,8 @@ void pack_b(Trans tb, std::size_t k, std::size_t n, const T* B, std::size_t ldb,
 template <class T>
 void gemm_packed(Trans ta, std::size_t m, std::size_t n, std::size_t k, T alpha, const T* A,
                  std::size_t lda, const void* packed, T beta, T* C, std::size_t ldc) {
-  multiply(m, n, k, alpha, Operand<T>{A, lda, ta},
-           Operand<T>{static_cast<const T*>(packed), n, Trans::N}, beta, C, ldc);
+  multiply(m, k, alpha, Operand<T>{A, lda, ta},
+           Operand<T>{static_cast<const T*>(packed), n, Trans::N}, beta, C, ldc, all_columns(n));
 }
 
 // ------------------------------ Batches: one gemm per product
@@ -104,6 +108,21 @@ void gemm_batch(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k,
   for (std::size_t i = 0; i < batch; ++i) {
     gemm(ta, tb, m, n, k, alpha, A[i], lda, B[i], ldb, beta, C[i], ldc, workspace);
   }
+}
+
+// ------------------------------ The triangle of C: gemm's elements there, nothing else
+
+template <class T>
+std::size_t gemmt_workspace(std::size_t, std::size_t) {
+  return 0;
+}
+
+template <class T>
+void gemmt(Uplo uplo, Trans ta, Trans tb, std::size_t n, std::size_t k, T alpha, const T* A,
+           std::size_t lda, const T* B, std::size_t ldb, T beta, T* C, std::size_t ldc,
+           void* /*workspace*/) {
+  multiply(n, k, alpha, Operand<T>{A, lda, ta}, Operand<T>{B, ldb, tb}, beta, C, ldc,
+           triangle_columns(uplo, n));
 }
 
 // ------------------------------ Plans: none (GemmPlan calls gemm)

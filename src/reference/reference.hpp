@@ -30,6 +30,20 @@ struct Operand {
   }
 };
 
+// The columns [first, last) of row i of C that a product writes: every one of n (gemm), or those
+// of C's `uplo` triangle (gemmt), as functions of i.
+struct Columns {
+  std::size_t first, last;
+};
+inline auto all_columns(std::size_t n) {
+  return [n](std::size_t) { return Columns{0, n}; };
+}
+inline auto triangle_columns(Uplo uplo, std::size_t n) {
+  return [uplo, n](std::size_t i) {
+    return uplo == Uplo::Lower ? Columns{0, i + 1} : Columns{i, n};
+  };
+}
+
 // Every candidate of src/kernels/candidates.hpp; Domain::reference() returns it (engine.cpp).
 extern const coheriq::OverrideTable overrides;
 

@@ -204,27 +204,21 @@ struct WidenedBf16 {
   }
 };
 
-// C = alpha·op(A)·op(B) + beta·C in the canonical order: for each k-block, one FMA chain from +0
-// in k order, t = alpha·acc (acc when alpha == 1), C = t under a block beta of 0, else
-// fma(beta_b, C, t), beta_b the caller's beta for the first block and 1 after. k == 0: C = beta·C,
-// zeros when beta == 0. beta == 0 does not read C. a(i, p) and b(p, j) are the operands' elements.
-template <class T, class A, class B>
-void canonical_gemm(std::size_t m, std::size_t n, std::size_t k, T alpha, A a, B b, T beta, T* C,
-                    std::size_t ldc) {
-  if (m == 0 || n == 0) return;
-  if (k == 0) {
-    for (std::size_t i = 0; i < m; ++i) {
-      for (std::size_t j = 0; j < n; ++j) {
-        T& c = C[i * ldc + j];
-        c = beta == T(0) ? T(0) : beta * c;
-      }
-    }
-    return;
-  }
+// C = alpha·op(A)·op(B) + beta·C in the canonical order, on the elements (i, j), i < m, with j
+// in columns(i) (reference.hpp: every column, or gemmt's triangle): for each k-block, one FMA
+// chain from +0 in k order, t = alpha·acc (acc when alpha == 1), C = t under a block beta of 0,
+// else fma(beta_b, C, t), beta_b the caller's beta for the first block and 1 after. k == 0: C =
+// beta·C, zeros when beta == 0. beta == 0 does not read C. a(i, p) and b(p, j) are the operands'
+// elements.
+template <class T, class A, class B, class ColumnsOf>
+void canonical_gemm(std::size_t m, std::size_t k, T alpha, A a, B b, T beta, T* C, std::size_t ldc,
+                    ColumnsOf columns) {
   const std::size_t k_block = canonical::gemm_k_block(k);
   for (std::size_t i = 0; i < m; ++i) {
-    for (std::size_t j = 0; j < n; ++j) {
+    const auto [first, last] = columns(i);
+    for (std::size_t j = first; j < last; ++j) {
       T& c = C[i * ldc + j];
+      if (k == 0) c = beta == T(0) ? T(0) : beta * c;
       for (std::size_t p0 = 0; p0 < k; p0 += k_block) {
         const std::size_t p1 = std::min(k, p0 + k_block);
         T acc = T(0);
@@ -342,15 +336,17 @@ template <class T>
 void gemm(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, T alpha, const T* A,
           std::size_t lda, const T* B, std::size_t ldb, T beta, T* C, std::size_t ldc,
           void* /*work*/) {
-  canonical_gemm(m, n, k, alpha, Operand<T>{A, lda, ta}, Operand<T>{B, ldb, tb}, beta, C, ldc);
+  canonical_gemm(m, k, alpha, Operand<T>{A, lda, ta}, Operand<T>{B, ldb, tb}, beta, C, ldc,
+                 all_columns(n));
 }
 
 // The reference's packed layout (gemm.cpp): op(B) row-major k x n, contiguous.
 template <class T>
 void gemm_packed(Trans ta, std::size_t m, std::size_t n, std::size_t k, T alpha, const T* A,
                  std::size_t lda, const void* packed, T beta, T* C, std::size_t ldc) {
-  canonical_gemm(m, n, k, alpha, Operand<T>{A, lda, ta},
-                 Operand<T>{static_cast<const T*>(packed), n, Trans::N}, beta, C, ldc);
+  canonical_gemm(m, k, alpha, Operand<T>{A, lda, ta},
+                 Operand<T>{static_cast<const T*>(packed), n, Trans::N}, beta, C, ldc,
+                 all_columns(n));
 }
 
 template <class T>
@@ -359,8 +355,9 @@ void gemm_batch_strided(Trans ta, Trans tb, std::size_t m, std::size_t n, std::s
                         std::size_t ldb, std::size_t stride_b, T beta, T* C, std::size_t ldc,
                         std::size_t stride_c, std::size_t batch, void* /*work*/) {
   for (std::size_t i = 0; i < batch; ++i) {
-    canonical_gemm(m, n, k, alpha, Operand<T>{A + i * stride_a, lda, ta},
-                   Operand<T>{B + i * stride_b, ldb, tb}, beta, C + i * stride_c, ldc);
+    canonical_gemm(m, k, alpha, Operand<T>{A + i * stride_a, lda, ta},
+                   Operand<T>{B + i * stride_b, ldb, tb}, beta, C + i * stride_c, ldc,
+                   all_columns(n));
   }
 }
 
@@ -369,9 +366,18 @@ void gemm_batch(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k,
                 const T* const* A, std::size_t lda, const T* const* B, std::size_t ldb, T beta,
                 T* const* C, std::size_t ldc, std::size_t batch, void* /*work*/) {
   for (std::size_t i = 0; i < batch; ++i) {
-    canonical_gemm(m, n, k, alpha, Operand<T>{A[i], lda, ta}, Operand<T>{B[i], ldb, tb}, beta, C[i],
-                   ldc);
+    canonical_gemm(m, k, alpha, Operand<T>{A[i], lda, ta}, Operand<T>{B[i], ldb, tb}, beta, C[i],
+                   ldc, all_columns(n));
   }
+}
+
+// The triangle of C (engines/generic/gemm-inl.h: gemm's elements there, nothing else).
+template <class T>
+void gemmt(Uplo uplo, Trans ta, Trans tb, std::size_t n, std::size_t k, T alpha, const T* A,
+           std::size_t lda, const T* B, std::size_t ldb, T beta, T* C, std::size_t ldc,
+           void* /*work*/) {
+  canonical_gemm(n, k, alpha, Operand<T>{A, lda, ta}, Operand<T>{B, ldb, tb}, beta, C, ldc,
+                 triangle_columns(uplo, n));
 }
 
 // ------------------------------ BLAS-2
@@ -443,7 +449,8 @@ float dot_bf16(std::size_t n, const bfloat16* x, const bfloat16* y) {
 void gemm_bf16(std::size_t m, std::size_t n, std::size_t k, float alpha, const bfloat16* A,
                std::size_t lda, const bfloat16* B, std::size_t ldb, float beta, float* C,
                std::size_t ldc, void* /*work*/) {
-  canonical_gemm(m, n, k, alpha, WidenedBf16{A, lda}, WidenedBf16{B, ldb}, beta, C, ldc);
+  canonical_gemm(m, k, alpha, WidenedBf16{A, lda}, WidenedBf16{B, ldb}, beta, C, ldc,
+                 all_columns(n));
 }
 
 // ------------------------------ The level 2 and 3: forwarders to the blocked forms, which call
@@ -500,6 +507,8 @@ COHERIQ_KERNELS_BLAS3_COMPLEX_TYPED(COHERIQ_REPRODUCIBLE_FORWARD_LEVEL3, T, S)
   template void gemm_batch<T>(Trans, Trans, std::size_t, std::size_t, std::size_t, T,             \
                               const T* const*, std::size_t, const T* const*, std::size_t, T,      \
                               T* const*, std::size_t, std::size_t, void*);                        \
+  template void gemmt<T>(Uplo, Trans, Trans, std::size_t, std::size_t, T, const T*, std::size_t,  \
+                         const T*, std::size_t, T, T*, std::size_t, void*);                       \
   template void gemv<T>(Trans, std::size_t, std::size_t, T, const T*, std::size_t, const T*,      \
                         std::ptrdiff_t, T, T*, std::ptrdiff_t);                                   \
   template void ger<T>(std::size_t, std::size_t, T, const T*, std::ptrdiff_t, const T*,           \

@@ -95,6 +95,10 @@ void gemm_batch(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k,
                 const T* const* A, std::size_t lda, const T* const* B, std::size_t ldb, T beta,
                 T* const* C, std::size_t ldc, std::size_t batch, void* work);
 
+template <class T>
+void gemmt(Uplo uplo, Trans ta, Trans tb, std::size_t n, std::size_t k, T alpha, const T* A,
+           std::size_t lda, const T* B, std::size_t ldb, T beta, T* C, std::size_t ldc, void* work);
+
 // ------------------------------ BLAS-2
 
 template <class T>

@@ -938,6 +938,10 @@ void level3() {
         }
       }
     }
+    // The real rank updates' diagonal blocks (the order 70 crosses one): the triangle GEMM.
+    if constexpr (!kIsComplex<T>) {
+      for (const char* op : {"gemmt.", "gemmt_workspace."}) reached().insert(op + s);
+    }
     for (Side side : kSides) {
       const size_t order = side == Side::Left ? sh.m : sh.n;
       const Matrix<T> a(order, order, rng);

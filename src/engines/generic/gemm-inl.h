@@ -562,33 +562,88 @@ HWY_INLINE void GemmScaleC(std::size_t m, std::size_t n, T beta, T* HWY_RESTRICT
   }
 }
 
-// Multiplies a packed A block (mc x kc, micro-panels) by a packed B block (kc x nc, panels)
-// into the C block at c.
+// Which tiles of C a product writes: every one (gemm), or those with an element in the `uplo`
+// triangle of C, the diagonal included (gemmt).
+struct GemmWhole {};
+struct GemmTriangle {
+  Uplo uplo;
+};
+
+// The tile of C at row i0 and column j0 of the product (mr x nr at c) on the `uplo` triangle
+// only: computed by the microkernel when it lies inside, skipped when it lies outside, and across
+// the diagonal computed into a tile on the stack with beta = 0 (alpha·acc, as the microkernel
+// forms it) and merged into C on the triangle's elements as the microkernel merges (beta·C + that,
+// one FMA; beta == 0 not reading C). So every element written has gemm's bits.
 template <class T>
+HWY_INLINE void GemmTriangleTile(Uplo uplo, std::size_t i0, std::size_t j0, std::size_t kc,
+                                 const T* HWY_RESTRICT a, const T* HWY_RESTRICT b, T alpha, T beta,
+                                 T* HWY_RESTRICT c, std::size_t ldc, std::size_t mr,
+                                 std::size_t nr) {
+  const bool lower = uplo == Uplo::Lower;  // (i, j) with j <= i; Upper: j >= i
+  const std::size_t last_row = i0 + mr - 1, last_col = j0 + nr - 1;
+  if (lower ? j0 > last_row : last_col < i0) return;
+  if (lower ? last_col <= i0 : j0 >= last_row) {
+    return GemmMicroKernel<T>(kc, a, b, alpha, beta, c, ldc, mr, nr);
+  }
+  using Shape = GemmShape<T>;
+  constexpr std::size_t kTileLd = Shape::kNRVectors * Shape::kLanes;
+  HWY_ALIGN T tile[Shape::kMR * kTileLd];
+  GemmMicroKernel<T>(kc, a, b, alpha, T(0), tile, kTileLd, mr, nr);
+  const typename Shape::D d;
+  const std::size_t lanes = Shape::Lanes();
+  const auto vbeta = hn::Set(d, beta);
+  for (std::size_t r = 0; r < mr; ++r) {
+    // The row's columns on the triangle: [lo, hi) of the tile's.
+    const std::size_t i = i0 + r;
+    const std::size_t lo = lower || i <= j0 ? 0 : i - j0;
+    const std::size_t hi = !lower ? nr : i < j0 ? 0 : GemmMin(nr, i - j0 + 1);
+    for (std::size_t v = lo / lanes * lanes; v < hi; v += lanes) {
+      // Lanes [lo - v, hi - v) of this vector, each count at most `lanes` (GemmMicroKernel).
+      const auto mask =
+          hn::AndNot(hn::FirstN(d, lo > v ? lo - v : 0), hn::FirstN(d, GemmMin(hi - v, lanes)));
+      T* HWY_RESTRICT out = c + r * ldc + v;
+      auto x = hn::LoadU(d, tile + r * kTileLd + v);
+      if (beta != T(0)) x = hn::MulAdd(vbeta, LoadSelected(mask, d, out), x);
+      StoreSelected(x, mask, d, out);
+    }
+  }
+}
+
+// Multiplies a packed A block (mc x kc, micro-panels) by a packed B block (kc x nc, panels)
+// into the C block at c, which starts at row i0 and column j0 of the product (Part: which of its
+// tiles are written).
+template <class T, class Part = GemmWhole>
 HWY_INLINE void GemmMacroKernel(std::size_t mc, std::size_t nc, std::size_t kc,
                                 const T* HWY_RESTRICT a_block, const T* HWY_RESTRICT b_block,
-                                T alpha, T beta, T* HWY_RESTRICT c, std::size_t ldc) {
+                                T alpha, T beta, T* HWY_RESTRICT c, std::size_t ldc, Part part = {},
+                                std::size_t i0 = 0, std::size_t j0 = 0) {
   using Shape = GemmShape<T>;
   const std::size_t a_panel_size = Shape::kMR * GemmRoundUp(kc, Shape::kKGroup);
   const std::size_t nr = Shape::NR();
   for (std::size_t ir = 0; ir < mc; ir += Shape::kMR, a_block += a_panel_size) {
     const std::size_t mr = GemmMin(Shape::kMR, mc - ir);
     for (std::size_t jr = 0; jr < nc; jr += nr) {
-      GemmMicroKernel<T>(kc, a_block, b_block + jr * kc, alpha, beta, c + ir * ldc + jr, ldc, mr,
-                         GemmMin(nr, nc - jr));
+      if constexpr (std::is_same_v<Part, GemmWhole>) {
+        GemmMicroKernel<T>(kc, a_block, b_block + jr * kc, alpha, beta, c + ir * ldc + jr, ldc, mr,
+                           GemmMin(nr, nc - jr));
+      } else {
+        GemmTriangleTile<T>(part.uplo, i0 + ir, j0 + jr, kc, a_block, b_block + jr * kc, alpha,
+                            beta, c + ir * ldc + jr, ldc, mr, GemmMin(nr, nc - jr));
+      }
     }
   }
 }
 
-// The loop nest of Gemm and GemmPacked. b_packed: op(B) in pack_b's layout, or nullptr to pack
-// each k-block of op(B) into b_work first. a_work holds up to mc_max packed rows of op(A). A and B
-// may be of a narrower type that the packing widens to T (SA, SB: GemmWiden).
-template <class T, bool kReproducible, class SA = T, class SB = T>
+// The loop nest of Gemm and GemmPacked (and of gemmt: Part). b_packed: op(B) in pack_b's layout,
+// or nullptr to pack each k-block of op(B) into b_work first. a_work holds up to mc_max packed
+// rows of op(A). A and B may be of a narrower type that the packing widens to T (SA, SB:
+// GemmWiden).
+template <class T, bool kReproducible, class SA = T, class SB = T, class Part = GemmWhole>
 HWY_INLINE void GemmLoops(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, T alpha,
                           const SA* HWY_RESTRICT A, std::size_t lda, const SB* HWY_RESTRICT B,
                           std::size_t ldb, const T* HWY_RESTRICT b_packed, T beta,
                           T* HWY_RESTRICT C, std::size_t ldc, T* HWY_RESTRICT a_work,
-                          std::size_t mc_max, T* HWY_RESTRICT b_work) {
+                          std::size_t mc_max, T* HWY_RESTRICT b_work, Part part = {}) {
   using Shape = GemmShape<T>;
   const std::size_t n_padded = GemmRoundUp(n, Shape::NR());
   const std::size_t nc_max = Shape::NC();
@@ -608,7 +663,7 @@ HWY_INLINE void GemmLoops(Trans ta, Trans tb, std::size_t m, std::size_t n, std:
       GemmPackA(ta, A, lda, ic, mc, pc, kc, a_work);
       for (std::size_t jc = 0; jc < n; jc += nc_max) {
         GemmMacroKernel(mc, GemmMin(nc_max, n - jc), kc, a_work, b_kblock + jc * kc, alpha,
-                        block_beta, C + ic * ldc + jc, ldc);
+                        block_beta, C + ic * ldc + jc, ldc, part, ic, jc);
       }
     }
   }
@@ -935,16 +990,16 @@ HWY_INLINE std::size_t GemmPackedWorkspace(std::size_t m, std::size_t n, std::si
 }
 
 // The packed path (k > 0) in GemmPackedWorkspace's bytes at `workspace`; A and B of T, or of a
-// type the packing widens to T (gemm_bf16).
-template <class T, bool kReproducible, class SA, class SB>
+// type the packing widens to T (gemm_bf16); the tiles `part` says (GemmTriangle: gemmt).
+template <class T, bool kReproducible, class SA, class SB, class Part = GemmWhole>
 HWY_INLINE void GemmPackedPath(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k,
                                T alpha, const SA* A, std::size_t lda, const SB* B, std::size_t ldb,
-                               T beta, T* C, std::size_t ldc, void* workspace) {
+                               T beta, T* C, std::size_t ldc, void* workspace, Part part = {}) {
   T* a_work = static_cast<T*>(workspace);
   T* b_work = reinterpret_cast<T*>(static_cast<unsigned char*>(workspace) +
                                    GemmABlockBytes<T, kReproducible>(m, k));
   GemmLoops<T, kReproducible>(ta, tb, m, n, k, alpha, A, lda, B, ldb, nullptr, beta, C, ldc, a_work,
-                              GemmShape<T>::kMC, b_work);
+                              GemmShape<T>::kMC, b_work, part);
 }
 
 template <class T, bool kReproducible = false>
@@ -963,6 +1018,30 @@ void gemm(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, T alp
     return GemmSmall<T, kReproducible>(ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
   }
   GemmPackedPath<T, kReproducible>(ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, workspace);
+}
+
+// The `uplo` triangle of C (n x n) = alpha·op(A)·op(B) + beta·C, every element as gemm computes
+// it: the packed path for every size (its bits are the small path's), the tiles off the triangle
+// skipped (GemmTriangleTile), so about half of gemm's work for a square.
+template <class T, bool kReproducible = false>
+std::size_t gemmt_workspace(std::size_t n, std::size_t k) {
+  return n == 0 || k == 0 ? 0 : GemmPackedWorkspace<T, kReproducible>(n, n, k);
+}
+
+template <class T, bool kReproducible = false>
+void gemmt(Uplo uplo, Trans ta, Trans tb, std::size_t n, std::size_t k, T alpha, const T* A,
+           std::size_t lda, const T* B, std::size_t ldb, T beta, T* C, std::size_t ldc,
+           void* workspace) {
+  if (n == 0) return;
+  if (k == 0) {
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::size_t lo = uplo == Uplo::Lower ? 0 : i, hi = uplo == Uplo::Lower ? i + 1 : n;
+      GemmScaleC(1, hi - lo, beta, C + i * ldc + lo, ldc);
+    }
+    return;
+  }
+  GemmPackedPath<T, kReproducible>(ta, tb, n, n, k, alpha, A, lda, B, ldb, beta, C, ldc, workspace,
+                                   GemmTriangle{uplo});
 }
 
 // The bf16 GEMM (C = alpha·A·B + beta·C, A m x k and B k x n, no transposes) on the packed path,
