@@ -145,7 +145,7 @@
 // of a shape it runs small (unpacked, on the calling thread; false: none, the caller uses gemm),
 // and gemm_planned runs a product by that plan with gemm's bits (GemmPlan); gemmt computes only
 // the `uplo` triangle of an n x n C (the diagonal included), each element with gemm's bits for
-// the same call, and writes nothing else (the level 3's rank updates: src/kernels/level3.cpp),
+// the same call, and writes nothing else (the real syrk's diagonal blocks: src/kernels/level3.cpp),
 // with gemmt_workspace's bytes. All eleven are one class: on several threads, gemm is pack_b and
 // gemm_packed (the threads share one packed op(B)), and the workspace fits the engine's own
 // blocking, so they must all come from the same engine.

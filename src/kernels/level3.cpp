@@ -5,8 +5,8 @@
 // the complex operands, for complex ones), and so runs on the engine in effect and its thread pool,
 // bitwise the same for every thread count, as GEMM is; the diagonal blocks run the reference's row
 // forms on axpy and scal (trsm; trmm for complex types: the engine's axpy, real and complex, and
-// scal for real types) or a small GEMM (the rank updates: the triangle GEMM for real types, a
-// square for complex ones; trmm for real types, on the block written dense). Each function has the
+// scal for real types) or a small GEMM (the rank updates: the triangle GEMM for a real syrk, a
+// square for the others; trmm for real types, on the block written dense). Each function has the
 // row-major signature of its kr:: kernel (src/reference/blas.hpp), which is also the candidate's.
 //
 // The reference's semantics hold (docs/kernels.md): alpha == 0, a small problem, or a non-finite
@@ -54,8 +54,8 @@ template <class T>
 inline constexpr size_t kBaseBlock = is_complex_v<T> ? kComplexBlock : kBlock;
 inline constexpr size_t kSmall = 12;
 inline constexpr size_t kMinOther = 8;
-// Diagonal blocks of the rank updates are of this order at most: a real one computed by the
-// triangle GEMM (gemmt), a complex one formed whole by GEMM into a square.
+// Diagonal blocks of the rank updates are of this order at most: a real syrk's computed by the
+// triangle GEMM (gemmt), the others formed whole by GEMM into a square.
 inline constexpr size_t kRankBlock = 64;
 // symm and hemm expand their matrix into rows of this many bytes at most per GEMM.
 inline constexpr size_t kPanelBytes = size_t{4} << 20;
@@ -451,21 +451,19 @@ struct RankUpdate {
                 c + i0 * ldc + j0, ldc);
   }
 
-  // The `uplo` triangle of C's diagonal block [i0, i0 + n) (n <= kRankBlock). Real types: by
-  // the engine's triangle GEMM (gemmt, which skips the tiles off the triangle), as `between`
-  // forms its blocks: s·op(X)·op(Y)' + beta·C, then the second term added. Complex types:
-  // alpha·op(A)·op(B)' in full into `square` (n x n), then its triangle (plus its transpose's,
-  // conjugated when Hermitian, for the second term) + beta·C; the Hermitian diagonal takes real
-  // parts, as the reference does.
+  // The `uplo` triangle of C's diagonal block [i0, i0 + n) (n <= kRankBlock). syrk: by the
+  // engine's triangle GEMM (gemmt, which skips the tiles off the triangle: about 0.6 of the
+  // square's work at n = 64), alpha·op(A)·op(A)ᵀ + beta·C as `between` forms its blocks. The
+  // others: alpha·op(A)·op(B)' in full into `square` (n x n), then its triangle (plus its
+  // transpose's, conjugated when Hermitian, for the second term: one product for both, where
+  // two triangles would take 1.2 squares and pack twice) + beta·C; the Hermitian diagonal takes
+  // real parts, as the reference does.
   void diagonal(size_t i0, size_t n, T* square) const {
     if constexpr (!is_complex_v<T>) {
-      const auto triangle = [&](const Operand<T>& x, const Operand<T>& y, T s, T beta_c) {
-        driver::gemmt(uplo, trans(x.t), trans(!y.t), n, k, s, x.row(i0), x.ld, y.row(i0), y.ld,
-                      beta_c, c + i0 * ldc + i0, ldc);
-      };
-      triangle(a, b, alpha, beta);
-      if (two) triangle(b, a, alpha2, T(1));
-      return;
+      if (!two) {
+        return driver::gemmt(uplo, trans(a.t), trans(!a.t), n, k, alpha, a.row(i0), a.ld, a.row(i0),
+                             a.ld, beta, c + i0 * ldc + i0, ldc);
+      }
     }
     gemm_blocks(first(a), second(b), n, n, k, alpha, a.row(i0), a.ld, b.row(i0), b.ld, T(0), square,
                 n);
@@ -541,13 +539,13 @@ void rank_update(bool two, bool hermitian, Uplo uplo, Op op, size_t n, size_t k,
   const T alpha2 = kernels::reference::conj_if(hermitian, alpha);
   const RankUpdate<T> update{two,   hermitian, uplo, {a, lda, t}, {b, ldb, t}, k,
                              alpha, alpha2,    beta, c,           ldc};
-  // The complex diagonal blocks' squares (RankUpdate::diagonal), one a part.
-  constexpr size_t kSquare = is_complex_v<T> ? kRankBlock * kRankBlock : 0;
+  // The diagonal blocks' squares (RankUpdate::diagonal: not syrk's), one a part.
+  const size_t square_size = two || is_complex_v<T> ? kRankBlock * kRankBlock : 0;
   const double work = 0.5 * static_cast<double>(n) * static_cast<double>(n) *
                       static_cast<double>(k) * (two ? 2 : 1);
   const size_t threads = threads_for<T>(work);
   if (threads <= 1 || n <= kRankBlock) {
-    Workspace<T> square(kSquare);
+    Workspace<T> square(square_size);
     return update.run(0, n, square.get());
   }
   // Threads: the top levels first, each GEMM between halves on the pool, until there are at
@@ -555,13 +553,14 @@ void rank_update(bool two, bool hermitian, Uplo uplo, Op op, size_t n, size_t k,
   constexpr size_t kMostLevels = 4, kMostParts = size_t{1} << kMostLevels;
   size_t levels = 1;
   while (levels < kMostLevels && (size_t{1} << levels) < 2 * threads) ++levels;
-  Workspace<T> squares(kSquare << levels);  // one a part, allocated before anything runs
+  Workspace<T> squares(square_size << levels);  // one a part, allocated before anything runs
   size_t parts[kMostParts][2];
   size_t count = 0;
   update.top(0, n, levels, parts, count);
   pool::Team team(std::min(threads, count));
-  run_parts(team, count,
-            [&](size_t p) { update.run(parts[p][0], parts[p][1], squares.get() + kSquare * p); });
+  run_parts(team, count, [&](size_t p) {
+    update.run(parts[p][0], parts[p][1], squares.get() + square_size * p);
+  });
 }
 
 template <class T>

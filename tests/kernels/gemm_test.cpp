@@ -129,7 +129,7 @@ TEST_CASE_TEMPLATE("gemm propagates NaN from A to its row and Inf from B to its 
   }
 }
 
-// The triangle GEMM behind the real rank updates (the gemmt candidate, kernels_table.hpp): on C's
+// The triangle GEMM behind the real syrk (the gemmt candidate, kernels_table.hpp): on C's
 // `uplo` triangle, bit for bit what gemm writes there for the same call, and nothing anywhere
 // else, C's padding included. Orders around the tiles' edges (a diagonal tile crossed at every
 // offset), depths across a k-block, every transpose, beta == 0 over NaN, and padded, misaligned

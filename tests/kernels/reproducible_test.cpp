@@ -938,7 +938,7 @@ void level3() {
         }
       }
     }
-    // The real rank updates' diagonal blocks (the order 70 crosses one): the triangle GEMM.
+    // The real syrk's diagonal blocks (the order 70 crosses one): the triangle GEMM.
     if constexpr (!kIsComplex<T>) {
       for (const char* op : {"gemmt.", "gemmt_workspace."}) reached().insert(op + s);
     }
