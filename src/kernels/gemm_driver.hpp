@@ -29,8 +29,8 @@ void gemm_packed(Trans ta, std::size_t m, std::size_t n, std::size_t k, T alpha,
                  std::size_t lda, const void* packed, T beta, T* C, std::size_t ldc);
 
 // The `uplo` triangle of the n x n C := alpha·op(A)·op(B) + beta·C (the gemmt candidate: gemm's
-// bits there, nothing written elsewhere), on the calling thread: its callers (the level 3's rank
-// updates) cut their work among threads themselves.
+// bits there, nothing written elsewhere), on the calling thread: its caller (the level 3's real
+// syrk, on its diagonal blocks) cuts its work among threads itself.
 template <class T>
 void gemmt(Uplo uplo, Trans ta, Trans tb, std::size_t n, std::size_t k, T alpha, const T* A,
            std::size_t lda, const T* B, std::size_t ldb, T beta, T* C, std::size_t ldc);

@@ -29,7 +29,8 @@
 //   ir: one A micro-panel (MR x kc, L1) is reused against every B panel of the column block.
 //   jr: microkernel.
 // pack_b's layout is the sequence of the B k-blocks for the whole matrix, so gemm_packed runs the
-// same loops without packing B (and gives the same bits: the k-blocks depend on k alone). It has
+// same loops without packing B (and gives the same bits: the k-blocks depend on k alone); gemmt
+// runs them on C's triangle, skipping the tiles off it (GemmTriangleTile). It has
 // no workspace: it packs A one micro-panel at a time into a buffer on the stack (MC = MR), which
 // streams the B k-block once per MR rows; the 9 bytes per cycle that takes (128 bytes per 14
 // cycles with zmm) are within what L3 delivers (MC rows of A in a workspace measured no faster:
