@@ -78,11 +78,16 @@ def run(args, cmd, env_extra=None, timeout=600, prefix=None, binary=None, **kwar
 
 
 def fake_bench(args):
-    """An executable copy of fake_kernels_bench.py in the work directory."""
+    """An executable copy of fake_kernels_bench.py in the work directory, put in place by a
+    rename: the checks share the directory and ctest runs them in parallel, and a copy written
+    in place could be read half-written by a run another check starts (tools.bench.sigint once
+    saw its run end before it started, under qemu in CI's aarch64 stage)."""
     os.makedirs(args.work, exist_ok=True)
     path = os.path.join(args.work, "fake_kernels_bench")
-    shutil.copy(os.path.join(HERE, "fake_kernels_bench.py"), path)
-    os.chmod(path, 0o755)
+    staging = f"{path}.{os.getpid()}"
+    shutil.copy(os.path.join(HERE, "fake_kernels_bench.py"), staging)
+    os.chmod(staging, 0o755)
+    os.replace(staging, path)
     return path
 
 
@@ -563,7 +568,10 @@ def interrupt_run(args, name, extra_env, within):
                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.time() + 30
     while not (os.path.exists(pidfile) and os.path.getsize(pidfile) > 0 and os.listdir(tmp)):
-        check(time.time() < deadline and proc.poll() is None, "the run did not start")
+        if proc.poll() is not None:
+            _, err = proc.communicate()
+            raise Failure(f"the run ended (exit {proc.returncode}) before it started: {err.strip()}")
+        check(time.time() < deadline, "the run did not start within 30 s")
         time.sleep(0.05)
     child = int(open(pidfile).read())
     check(len(os.listdir(tmp)) == 1, f"expected one temporary directory: {os.listdir(tmp)}")
