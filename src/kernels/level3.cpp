@@ -458,9 +458,12 @@ struct RankUpdate {
   // transpose's, conjugated when Hermitian, for the second term: one product for both, where
   // two triangles would take 1.2 squares and pack twice) + beta·C; the Hermitian diagonal takes
   // real parts, as the reference does.
+  // Whether the diagonal blocks go through a square of kRankBlock² (all but a real syrk's).
+  bool uses_square() const { return two || is_complex_v<T>; }
+
   void diagonal(size_t i0, size_t n, T* square) const {
     if constexpr (!is_complex_v<T>) {
-      if (!two) {
+      if (!uses_square()) {
         return driver::gemmt(uplo, trans(a.t), trans(!a.t), n, k, alpha, a.row(i0), a.ld, a.row(i0),
                              a.ld, beta, c + i0 * ldc + i0, ldc);
       }
@@ -539,8 +542,8 @@ void rank_update(bool two, bool hermitian, Uplo uplo, Op op, size_t n, size_t k,
   const T alpha2 = kernels::reference::conj_if(hermitian, alpha);
   const RankUpdate<T> update{two,   hermitian, uplo, {a, lda, t}, {b, ldb, t}, k,
                              alpha, alpha2,    beta, c,           ldc};
-  // The diagonal blocks' squares (RankUpdate::diagonal: not syrk's), one a part.
-  const size_t square_size = two || is_complex_v<T> ? kRankBlock * kRankBlock : 0;
+  // The diagonal blocks' squares, one a part.
+  const size_t square_size = update.uses_square() ? kRankBlock * kRankBlock : 0;
   const double work = 0.5 * static_cast<double>(n) * static_cast<double>(n) *
                       static_cast<double>(k) * (two ? 2 : 1);
   const size_t threads = threads_for<T>(work);
