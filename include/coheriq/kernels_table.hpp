@@ -219,7 +219,7 @@
 // The level-2 rows of the BLAS-3 kind (below): public functions that check their arguments and
 // forward (src/kernels/api.cpp), the enums of <coheriq/kernels.hpp>, a vector as gemv's (x, inc).
 // Reference: src/reference/blas2.cpp (the reference BLAS's loops); generic:
-// src/engines/generic/blas3-inl.h (src/kernels/level2.cpp: the loops on the engine's dots and
+// src/engines/generic/forwarded-inl.h (src/kernels/level2.cpp: the loops on the engine's dots and
 // axpys, symv on its gemv).
 // symv (real, f32 and f64): y := alpha·A·x + beta·y, A n x n symmetric given by its `uplo`
 // triangle, incy != 0; trmv: x := op(A)·x, A n x n triangular, any Op, incx != 0; trsv: x :=
@@ -262,7 +262,7 @@
 // symmetric or Hermitian matrix is the `uplo` triangle of its rows; Unit diagonals are not read.
 // The reference BLAS's rules hold (alpha == 0 reads neither A nor B, beta == 0 does not read C,
 // a Hermitian diagonal is real; docs/kernels.md). Reference: src/reference/blas3.cpp (the
-// reference BLAS's loops); generic: src/engines/generic/blas3-inl.h (the blocked forms of
+// reference BLAS's loops); generic: src/engines/generic/forwarded-inl.h (the blocked forms of
 // src/kernels/level3.cpp, on the engine's GEMM and vector kernels).
 //
 // Over the element type T: float/f32, double/f64, std::complex<float>/c32 and
@@ -324,6 +324,25 @@
   COHERIQ_KERNELS_BLAS3_COMPLEX_TYPED(X, float, c32)        \
   COHERIQ_KERNELS_BLAS3_COMPLEX_TYPED(X, double, c64)
 
+// ------------------------------ BLAS-3 base blocks
+// Internal candidates that the blocked level 3 (src/kernels/level3.cpp) runs on its diagonal
+// blocks, real types only (reference: src/reference/blas3.cpp; generic:
+// src/engines/generic/blas3-inl.h). trsm_rows: B (m x n, rows ldb apart) := alpha·op(A)⁻¹·B, op(A)
+// (m x m, op(A) = A for Trans::N, Aᵀ for Trans::T) triangular, lower when uplo == Lower for N and
+// Upper for T, in the row form with its order fixed element by element, so that every engine
+// writes the same bits: the rows of B in the order they are solved (first to last when op(A) is
+// lower, last to first when upper), each b_i := alpha·b_i (a rounded product; skipped when alpha ==
+// 1), then b_i := fma(-t, b_l, b_i) for the rows l already solved, in ascending l, skipping t =
+// op(A)(i, l) == 0, then b_i := b_i / op(A)(i, i) unless diag is Unit (whose diagonal is not read).
+#define COHERIQ_KERNELS_BLAS3_BLOCKS_TYPED(X, T, S)                                     \
+  X(trsm_rows, S, trsm_rows<T>, touches<>, void,                                        \
+    (Uplo uplo, Trans ta, Diag diag, std::size_t m, std::size_t n, T alpha, const T* A, \
+     std::size_t lda, T* B, std::size_t ldb),                                           \
+    (uplo, ta, diag, m, n, alpha, A, lda, B, ldb))
+#define COHERIQ_KERNELS_BLAS3_BLOCKS(X)             \
+  COHERIQ_KERNELS_BLAS3_BLOCKS_TYPED(X, float, f32) \
+  COHERIQ_KERNELS_BLAS3_BLOCKS_TYPED(X, double, f64)
+
 // ------------------------------ Reduced precision (machine-specific kernels)
 // S names the element types. The public functions (dot_u8s8, gemm_u8s8s32, dot_bf16, gemm_bf16)
 // are written in src/kernels/api.cpp; the GEMMs get a workspace as gemm does, sized by their
@@ -351,7 +370,10 @@
   COHERIQ_KERNELS_PUBLIC(X)           \
   COHERIQ_KERNELS_GEMM(X)             \
   COHERIQ_KERNELS_REDUCED(X)          \
-  COHERIQ_KERNELS_BLAS2(X) COHERIQ_KERNELS_BLAS2_CHECKED(X) COHERIQ_KERNELS_BLAS3(X)
+  COHERIQ_KERNELS_BLAS2(X)            \
+  COHERIQ_KERNELS_BLAS2_CHECKED(X)    \
+  COHERIQ_KERNELS_BLAS3(X)            \
+  COHERIQ_KERNELS_BLAS3_BLOCKS(X)
 
 // The same rows by how their implementations are declared: the typed families (templates over T,
 // impl = op<T>), with T and S as given, and the others (impl a function of its own).
@@ -365,5 +387,6 @@
   COHERIQ_KERNELS_BLAS2_TRIANGULAR_TYPED(X, T, S) \
   COHERIQ_KERNELS_BLAS2_HERMITIAN_TYPED(X, T, S)  \
   COHERIQ_KERNELS_BLAS3_TYPED(X, T, S)            \
-  COHERIQ_KERNELS_BLAS3_COMPLEX_TYPED(X, T, S)
+  COHERIQ_KERNELS_BLAS3_COMPLEX_TYPED(X, T, S)    \
+  COHERIQ_KERNELS_BLAS3_BLOCKS_TYPED(X, T, S)
 #define COHERIQ_KERNELS_UNTYPED(X) COHERIQ_KERNELS_REDUCED(X)

@@ -42,6 +42,17 @@ template <>
 struct Blas2Candidates<double> {
   COHERIQ_KERNELS_BLAS2_TYPED(COHERIQ_KERNELS_GEMM_CANDIDATE, double, f64)
 };
+// And for the level 3's base blocks: Blas3BlockCandidates<T>::trsm_rows.
+template <class T>
+struct Blas3BlockCandidates;
+template <>
+struct Blas3BlockCandidates<float> {
+  COHERIQ_KERNELS_BLAS3_BLOCKS_TYPED(COHERIQ_KERNELS_GEMM_CANDIDATE, float, f32)
+};
+template <>
+struct Blas3BlockCandidates<double> {
+  COHERIQ_KERNELS_BLAS3_BLOCKS_TYPED(COHERIQ_KERNELS_GEMM_CANDIDATE, double, f64)
+};
 #undef COHERIQ_KERNELS_GEMM_CANDIDATE
 
 }  // namespace coheriq::kernels

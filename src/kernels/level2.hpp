@@ -1,7 +1,7 @@
 // The generic engines' level-2 candidates (coheriq/kernels_table.hpp,
 // COHERIQ_KERNELS_BLAS2_CHECKED): symv over float and double, trmv and trsv over the four types,
 // hemv over the complex types; defined and instantiated in level2.cpp. Baseline code, declared
-// here for the engines' kernels TUs (engines/generic/blas3-inl.h), which forward to it, as the
+// here for the engines' kernels TUs (engines/generic/forwarded-inl.h), which forward to it, as the
 // level 3 of level3.hpp.
 #pragma once
 

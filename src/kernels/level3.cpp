@@ -27,6 +27,7 @@
 #include <exception>
 #include <mutex>
 
+#include "kernels/candidates.hpp"
 #include "kernels/complex_gemm.hpp"
 #include "kernels/gemm_driver.hpp"
 #include "kernels/level3_support.hpp"
@@ -187,24 +188,31 @@ struct Triangular {
 };
 
 // The base blocks: the reference's row forms (kr::trsm's and kr::trmm's order of operations
-// and zero skips) on op(A)'s diagonal block at r0, each row operation one of the engine's
-// vector kernels for real types (k::axpy, k::scal, so a base block runs at the engine's speed
-// too), the reference engine's kr::axpy and kr::scal and the reference's division for complex
-// ones. Rows of B are b + i·ldb, i < m, each n long.
+// and zero skips) on op(A)'s diagonal block at r0. For real types the solve is the engine's
+// trsm_rows kernel (kernels_table.hpp: the row form with each element's operations in a fixed
+// order, a strip of B's columns in registers at a time); otherwise each row operation is one of
+// the engine's vector kernels (the complex axpy; k::scal for real trmm) or the reference's
+// scaling and division. Rows of B are b + i·ldb, i < m, each n long.
 template <class T>
 void solve_rows(const Triangular<T>& A, size_t r0, size_t m, size_t n, T alpha, T* b, size_t ldb) {
-  for (size_t step = 0; step < m; ++step) {
-    const size_t i = A.lower ? step : m - 1 - step;
-    T* bi = b + i * ldb;
-    if (alpha != T(1)) scale_row(n, alpha, bi);
-    const size_t lo = A.lower ? 0 : i + 1, hi = A.lower ? i : m;
-    for (size_t l = lo; l < hi; ++l) {
-      const T t = A.value(r0 + i, r0 + l);
-      if (t != T(0)) add_row(n, -t, b + l * ldb, bi);
-    }
-    if (A.diag == Diag::NonUnit) {
-      const T d = A.value(r0 + i, r0 + i);
-      for (size_t j = 0; j < n; ++j) bi[j] = kernels::reference::div(bi[j], d);
+  if constexpr (!is_complex_v<T>) {
+    using Rows = typename Blas3BlockCandidates<T>::trsm_rows;
+    coheriq::call<Domain, Rows>(A.uplo, trans(A.t), A.diag, m, n, alpha, A.at(r0, r0), A.lda, b,
+                                ldb);
+  } else {
+    for (size_t step = 0; step < m; ++step) {
+      const size_t i = A.lower ? step : m - 1 - step;
+      T* bi = b + i * ldb;
+      if (alpha != T(1)) scale_row(n, alpha, bi);
+      const size_t lo = A.lower ? 0 : i + 1, hi = A.lower ? i : m;
+      for (size_t l = lo; l < hi; ++l) {
+        const T t = A.value(r0 + i, r0 + l);
+        if (t != T(0)) add_row(n, -t, b + l * ldb, bi);
+      }
+      if (A.diag == Diag::NonUnit) {
+        const T d = A.value(r0 + i, r0 + i);
+        for (size_t j = 0; j < n; ++j) bi[j] = kernels::reference::div(bi[j], d);
+      }
     }
   }
 }

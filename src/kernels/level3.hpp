@@ -2,7 +2,7 @@
 // COHERIQ_KERNELS_BLAS3), defined and instantiated in level3.cpp for float, double,
 // std::complex<float> and std::complex<double> (hemm, herk, her2k and gemm for the
 // complex types). Baseline code, declared here for the engines' kernels TUs
-// (engines/generic/blas3-inl.h), which forward to it: the work is a few large GEMMs and vector
+// (engines/generic/forwarded-inl.h), which forward to it: the work is a few large GEMMs and vector
 // operations, which these functions call through the kernels' public API, so they run the
 // engine in effect (and its thread pool) without being compiled per ISA, and an engine compiles
 // no allocation or exception of its own (docs/decisions.md, "The level 3 as candidates").

@@ -23,6 +23,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "kernels/candidates.hpp"
 #include "support.hpp"
 
 namespace coheriq::kernels::testing {
@@ -198,8 +199,8 @@ TEST_CASE("vector kernels touch nothing past their arrays") {
   complex_kernels<double>();
 }
 
-// gemv, ger and gemm (the small and the packed path) on matrices whose last row ends at the
-// guard (leading dimension = row length), with guarded vectors; m and n around the tails.
+// gemv, ger, trsm_rows and gemm (the small and the packed path) on matrices whose last row ends
+// at the guard (leading dimension = row length), with guarded vectors; m and n around the tails.
 template <class T>
 void matrix_kernels() {
   const FaultReport report;
@@ -213,6 +214,13 @@ void matrix_kernels() {
       gemv(Trans::T, m, n, T(0.5), a.data(), n, xt.data(), 1, T(0.5), yt.data(), 1);
       now_running("ger", type_name<T>(), m * 1000 + n);
       ger(m, n, T(0.5), xt.data(), 1, x.data(), 1, a.data(), n);
+      if (m <= 33) {  // trsm_rows: the base blocks are of order 32 at most
+        Guarded<T> tri(m * m), b(m * n);
+        for (std::size_t i = 0; i < m; ++i) tri.data()[i * m + i] = T(2);
+        now_running("trsm_rows", type_name<T>(), m * 1000 + n);
+        coheriq::call<Domain, typename Blas3BlockCandidates<T>::trsm_rows>(
+            Uplo::Lower, Trans::N, Diag::NonUnit, m, n, T(0.5), tri.data(), m, b.data(), n);
+      }
       for (const std::size_t k : {std::size_t{3}, std::size_t{37}}) {
         Guarded<T> ak(m * k), bk(k * n), c(m * n), akt(k * m), bkt(n * k);
         now_running("gemm NN", type_name<T>(), (m * 1000 + n) * 1000 + k);

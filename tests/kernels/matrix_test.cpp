@@ -24,6 +24,7 @@
 #include <utility>
 #include <vector>
 
+#include "kernels/candidates.hpp"
 #include "reference/reference.hpp"
 #include "reference/scalar.hpp"
 #include "support.hpp"
@@ -155,6 +156,65 @@ TEST_CASE_TEMPLATE("trsm and trmm agree with the reference engine's loops", T, f
             trmm(side, uplo, op, diag, s.m, s.n, alpha, a.data(), lda, ours.data(), ldb);
             ref::trmm(side, uplo, op, diag, s.m, s.n, alpha, a.data(), lda, theirs.data(), ldb);
             CHECK_MESSAGE(agree(ours, theirs, s.m, s.n, ldb, double(order + 1), all), "trmm ", at);
+          }
+        }
+      }
+    }
+  }
+}
+
+// The real trsm's base block (the trsm_rows candidate, kernels_table.hpp), bit for bit the row
+// form its row defines, written here with std::fma: orders up to the block's 32, widths around
+// every strip the generic kernel takes (8, 1 and a part of a vector, for 16- to 64-byte vectors),
+// every uplo, transpose and diag, alpha 1 (no scaling) or not, zeros (of both signs) in the
+// triangle (skipped: a -0 in B stays -0), and B's padding, which must stay as it was.
+TEST_CASE_TEMPLATE("trsm_rows is the row form of its row, bit for bit", T, float, double) {
+  using Rows = typename Blas3BlockCandidates<T>::trsm_rows;
+  Random random(35);
+  const std::size_t orders[] = {1, 2, 5, 17, 32};
+  std::vector<std::size_t> widths = {1, 2, 3, 4, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 129};
+  if (!quick()) widths.push_back(300);
+  for (std::size_t m : orders) {
+    for (std::size_t n : widths) {
+      for (Uplo uplo : {Uplo::Lower, Uplo::Upper}) {
+        for (Trans ta : {Trans::N, Trans::T}) {
+          for (Diag diag : {Diag::NonUnit, Diag::Unit}) {
+            for (T alpha : {T(1), T(-0.75)}) {
+              const std::size_t lda = m + 1, ldb = n + 3;
+              std::vector<T> a = triangle<T>(uplo, diag == Diag::Unit, m, lda, random);
+              // Zeros in the triangle below or above the diagonal.
+              for (std::size_t i = 0; i < m; ++i) {
+                for (std::size_t l = 0; l < m; ++l) {
+                  if (l != i && !std::isnan(a[i * lda + l]) && (i * 7 + l) % 5 == 0) {
+                    a[i * lda + l] = (i + l) % 2 == 0 ? T(0) : -T(0);
+                  }
+                }
+              }
+              std::vector<T> b = random_matrix<T>(m, ldb, random);
+              b[0] = -T(0);
+              const bool t = ta == Trans::T, lower = (uplo == Uplo::Lower) != t;
+              const auto at = [&](std::size_t r, std::size_t c) {
+                return t ? a[c * lda + r] : a[r * lda + c];
+              };
+              std::vector<T> expected = b;
+              for (std::size_t step = 0; step < m; ++step) {
+                const std::size_t i = lower ? step : m - 1 - step;
+                for (std::size_t j = 0; j < n; ++j) {
+                  T x = expected[i * ldb + j];
+                  if (alpha != T(1)) x = alpha * x;
+                  for (std::size_t l = lower ? 0 : i + 1; l < (lower ? i : m); ++l) {
+                    if (at(i, l) != T(0)) x = std::fma(-at(i, l), expected[l * ldb + j], x);
+                  }
+                  expected[i * ldb + j] = diag == Diag::Unit ? x : x / at(i, i);
+                }
+              }
+              coheriq::call<Domain, Rows>(uplo, ta, diag, m, n, alpha, a.data(), lda, b.data(),
+                                          ldb);
+              CHECK_MESSAGE(
+                  std::memcmp(b.data(), expected.data(), b.size() * sizeof(T)) == 0,
+                  where("trsm_rows", int(Side::Left), int(uplo), int(ta), int(diag), Shape{m, n}),
+                  " alpha ", alpha);
+            }
           }
         }
       }

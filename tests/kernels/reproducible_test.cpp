@@ -916,6 +916,8 @@ void level3() {
         }
       }
     }
+    // The real trsm's base blocks (the order 70 is cut into blocks of at most 32).
+    if constexpr (!kIsComplex<T>) reached().insert("trsm_rows." + s);
     // syrk, syr2k: C of order m, op(A) m x n; symm: A of order m or n.
     const size_t n = sh.m, k = sh.n;
     std::vector<Op> rank_ops = {Op::N, Op::T};

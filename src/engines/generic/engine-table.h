@@ -31,6 +31,7 @@
 #ifdef COHERIQ_ENGINE_TUNING
 #include "engines/generic/blas1-inl.h"
 #include "engines/generic/blas2-inl.h"
+#include "engines/generic/blas3-inl.h"
 #include "engines/generic/forwarded-inl.h"
 #include "engines/generic/gemm-inl.h"
 #include "engines/generic/math-inl.h"

@@ -1,8 +1,9 @@
 // The generic kernels of the reproducible mode: those whose fast order follows the vector width,
 // written again in the domain's canonical order (kernels/reproducible.hpp), in the nested
 // namespace `reproducible` that engine-table.h builds the mode's table from. Every other kernel
-// is already the same on every engine (elementwise, the vector math, the level 2 and 3 built on
-// these) and reaches the table through the using-directive below.
+// is already the same on every engine (elementwise, the vector math, the level 3's base blocks
+// with their order fixed per element, the level 2 and 3 built on these) and reaches the table
+// through the using-directive below.
 //
 // The canonical reductions on P partials (256 bytes of them): an engine holds them in kV vectors
 // of its width, kV · Lanes = P (4 zmm, 8 ymm, 16 NEON registers; on SVE as many as the run-time
@@ -26,6 +27,7 @@
 
 #include "engines/generic/blas1-inl.h"
 #include "engines/generic/blas2-inl.h"
+#include "engines/generic/blas3-inl.h"
 #include "engines/generic/gemm-inl.h"
 #include "engines/generic/math-inl.h"
 #include "engines/generic/namespace.h"
