@@ -164,14 +164,17 @@ TEST_CASE_TEMPLATE("trsm and trmm agree with the reference engine's loops", T, f
 }
 
 // The real trsm's base block (the trsm_rows candidate, kernels_table.hpp), bit for bit the row
-// form its row defines, written here with std::fma: orders up to the block's 32, widths around
+// form its row defines, written here with std::fma: orders around the block's 32, widths around
 // every strip the generic kernel takes (8, 1 and a part of a vector, for 16- to 64-byte vectors),
 // every uplo, transpose and diag, alpha 1 (no scaling) or not, zeros (of both signs) in the
 // triangle (skipped: a -0 in B stays -0), and B's padding, which must stay as it was.
 TEST_CASE_TEMPLATE("trsm_rows is the row form of its row, bit for bit", T, float, double) {
   using Rows = typename Blas3BlockCandidates<T>::trsm_rows;
   Random random(35);
-  const std::size_t orders[] = {1, 2, 5, 17, 32};
+  // Past 32 (the level 3's blocks) too: the kernel keeps a copy of at most 8 to 128 solved rows
+  // (by its vectors' width) and reads the others from B.
+  std::vector<std::size_t> orders = {1, 2, 5, 17, 32, 70};
+  if (!quick()) orders.push_back(130);
   std::vector<std::size_t> widths = {1, 2, 3, 4, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 129};
   if (!quick()) widths.push_back(300);
   for (std::size_t m : orders) {
