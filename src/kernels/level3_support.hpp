@@ -65,13 +65,22 @@ bool finite_row(const T* p, size_t n) {
     constexpr Bits exponent = std::bit_cast<Bits>(std::numeric_limits<T>::infinity());
     constexpr Bits lowest = exponent & (~exponent + 1);
     constexpr Bits sign = ~(~Bits{0} >> 1);
-    Bits special = 0;
-    for (size_t j = 0; j < n; ++j) {
+    const auto flag = [&](size_t j) {
       Bits bits;
       std::memcpy(&bits, p + j, sizeof bits);
-      special |= (bits & exponent) + lowest;
+      return (bits & exponent) + lowest;
+    };
+    // Eight elements a step into eight sums (four SSE2 vectors of f64): one a step made a loop
+    // whose timing followed its alignment (12 or 20 us of a dsyrk of 190 at n = 64, k = 1024).
+    Bits special[8] = {};
+    size_t j = 0;
+    for (; j + 8 <= n; j += 8) {
+      for (size_t e = 0; e < 8; ++e) special[e] |= flag(j + e);
     }
-    return (special & sign) == 0;
+    for (; j < n; ++j) special[0] |= flag(j);
+    Bits all = 0;
+    for (const Bits s : special) all |= s;
+    return (all & sign) == 0;
   }
 }
 template <class T>
