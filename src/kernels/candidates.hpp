@@ -17,42 +17,25 @@
 
 namespace coheriq::kernels {
 
-// The GEMM candidates of an element type, one member per GEMM row of the kernels' table, for the
-// code written once for float and double (api.cpp, gemm_driver.cpp).
-template <class T>
-struct GemmCandidates;
-#define COHERIQ_KERNELS_GEMM_CANDIDATE(op, S, impl, touched, R, params, args) \
-  using op = cand::op##_##S;
-template <>
-struct GemmCandidates<float> {
-  COHERIQ_KERNELS_GEMM_TYPED(COHERIQ_KERNELS_GEMM_CANDIDATE, float, f32)
-};
-template <>
-struct GemmCandidates<double> {
-  COHERIQ_KERNELS_GEMM_TYPED(COHERIQ_KERNELS_GEMM_CANDIDATE, double, f64)
-};
-// The same for the BLAS-2 rows: Blas2Candidates<T>::gemv.
-template <class T>
-struct Blas2Candidates;
-template <>
-struct Blas2Candidates<float> {
-  COHERIQ_KERNELS_BLAS2_TYPED(COHERIQ_KERNELS_GEMM_CANDIDATE, float, f32)
-};
-template <>
-struct Blas2Candidates<double> {
-  COHERIQ_KERNELS_BLAS2_TYPED(COHERIQ_KERNELS_GEMM_CANDIDATE, double, f64)
-};
-// And for the level 3's base blocks: Blas3BlockCandidates<T>::trsm_rows.
-template <class T>
-struct Blas3BlockCandidates;
-template <>
-struct Blas3BlockCandidates<float> {
-  COHERIQ_KERNELS_BLAS3_BLOCKS_TYPED(COHERIQ_KERNELS_GEMM_CANDIDATE, float, f32)
-};
-template <>
-struct Blas3BlockCandidates<double> {
-  COHERIQ_KERNELS_BLAS3_BLOCKS_TYPED(COHERIQ_KERNELS_GEMM_CANDIDATE, double, f64)
-};
-#undef COHERIQ_KERNELS_GEMM_CANDIDATE
+// The candidates of a typed family for one element type, one member per row, for the code written
+// once for float and double: GemmCandidates<T>::gemm (api.cpp, gemm_driver.cpp),
+// Blas2Candidates<T>::gemv, Blas3BlockCandidates<T>::trsm_rows (level3.cpp).
+#define COHERIQ_KERNELS_MEMBER(op, S, impl, touched, R, params, args) using op = cand::op##_##S;
+#define COHERIQ_KERNELS_CANDIDATES_OF_TYPE(Name, Family) \
+  template <class T>                                     \
+  struct Name;                                           \
+  template <>                                            \
+  struct Name<float> {                                   \
+    Family(COHERIQ_KERNELS_MEMBER, float, f32)           \
+  };                                                     \
+  template <>                                            \
+  struct Name<double> {                                  \
+    Family(COHERIQ_KERNELS_MEMBER, double, f64)          \
+  };
+COHERIQ_KERNELS_CANDIDATES_OF_TYPE(GemmCandidates, COHERIQ_KERNELS_GEMM_TYPED)
+COHERIQ_KERNELS_CANDIDATES_OF_TYPE(Blas2Candidates, COHERIQ_KERNELS_BLAS2_TYPED)
+COHERIQ_KERNELS_CANDIDATES_OF_TYPE(Blas3BlockCandidates, COHERIQ_KERNELS_BLAS3_BLOCKS_TYPED)
+#undef COHERIQ_KERNELS_CANDIDATES_OF_TYPE
+#undef COHERIQ_KERNELS_MEMBER
 
 }  // namespace coheriq::kernels
