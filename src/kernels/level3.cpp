@@ -4,10 +4,11 @@
 // (gemm_blocks: k::gemm for real types, the complex gemm of complex_gemm.hpp, one real GEMM on
 // the complex operands, for complex ones), and so runs on the engine in effect and its thread pool,
 // bitwise the same for every thread count, as GEMM is; the diagonal blocks run the reference's row
-// forms on axpy and scal (trsm; trmm for complex types: the engine's axpy, real and complex, and
-// scal for real types) or a small GEMM (the rank updates: the triangle GEMM for a real syrk, a
-// square for the others; trmm for real types, on the block written dense). Each function has the
-// row-major signature of its kr:: kernel (src/reference/blas.hpp), which is also the candidate's.
+// forms (trsm: the engine's trsm_rows kernel for real types, its complex axpy for complex ones;
+// trmm for complex types likewise) or a small GEMM (the rank updates: the triangle GEMM for a real
+// syrk, a square for the others; trmm for real types, on the block written dense). Each function
+// has the row-major signature of its kr:: kernel (src/reference/blas.hpp), which is also the
+// candidate's.
 //
 // The reference's semantics hold (docs/kernels.md): alpha == 0, a small problem, or a non-finite
 // value (either part of a complex) in alpha or an operand the routine reads runs the kr:: loop,
@@ -86,23 +87,16 @@ void gemm_blocks(Op opa, Op opb, size_t m, size_t n, size_t k, T alpha, const T*
   }
 }
 
-// The row operations of the base blocks: the engine's vector kernels (the complex axpy included);
-// the complex scaling is the reference engine's loop (the reference's textbook product).
+// The row operations of the complex base blocks (the real ones are kernels: trsm_rows, and one
+// GEMM for trmm): the engine's complex axpy, and the reference engine's scaling loop (the
+// reference's textbook product).
 template <class T>
 void scale_row(size_t n, T alpha, T* x) {
-  if constexpr (is_complex_v<T>) {
-    kr::scal(n, alpha, x, 1);
-  } else {
-    k::scal(n, alpha, x);
-  }
+  kr::scal(n, alpha, x, 1);
 }
 template <class T>
 void add_row(size_t n, T alpha, const T* x, T* y) {
-  if constexpr (is_complex_v<T>) {
-    k::axpy_strided(n, alpha, x, 1, y, 1);
-  } else {
-    k::axpy(n, alpha, x, y);
-  }
+  k::axpy_strided(n, alpha, x, 1, y, 1);
 }
 
 // Where a recursion splits n rows: about half, on a multiple of 16 when that leaves both parts.
@@ -190,9 +184,9 @@ struct Triangular {
 // The base blocks: the reference's row forms (kr::trsm's and kr::trmm's order of operations
 // and zero skips) on op(A)'s diagonal block at r0. For real types the solve is the engine's
 // trsm_rows kernel (kernels_table.hpp: the row form with each element's operations in a fixed
-// order, a strip of B's columns in registers at a time); otherwise each row operation is one of
-// the engine's vector kernels (the complex axpy; k::scal for real trmm) or the reference's
-// scaling and division. Rows of B are b + i·ldb, i < m, each n long.
+// order, a strip of B's columns in registers at a time); for complex types each row operation is
+// the engine's complex axpy or the reference engine's scaling, and the reference's division
+// (multiply_rows, complex trmm's, likewise). Rows of B are b + i·ldb, i < m, each n long.
 template <class T>
 void solve_rows(const Triangular<T>& A, size_t r0, size_t m, size_t n, T alpha, T* b, size_t ldb) {
   if constexpr (!is_complex_v<T>) {
