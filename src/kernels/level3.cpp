@@ -147,10 +147,15 @@ void run_parts(pool::Team& team, size_t parts, Part part) {
 // too small for threads or too narrow to cut (its GEMMs may then still take threads).
 inline constexpr size_t kMinSlice = 64;
 inline constexpr size_t kSliceGrain = 16;
+// The slices' multiply-adds count twice against GEMM's threshold (driver::threads_for_work): at
+// the orders near it (LAPACK's panels of 64) the base blocks and the thin GEMMs beside them run
+// at about half GEMM's rate (dtrsm of order 64: 12 G multiply-adds/s, dgemm 25, one Zen 3 core),
+// so a call takes as long as a GEMM of twice its work, and a second thread pays off as early.
+inline constexpr double kSliceWorkWeight = 2.0;
 template <class T, class Slice>
 void in_slices(size_t order, size_t other, size_t scratch_count, Slice slice) {
-  const double work =
-      0.5 * static_cast<double>(order) * static_cast<double>(order) * static_cast<double>(other);
+  const double work = kSliceWorkWeight * 0.5 * static_cast<double>(order) *
+                      static_cast<double>(order) * static_cast<double>(other);
   pool::Team team(std::min(threads_for<T>(work), other / kMinSlice));
   const size_t parts = team.size();
   Workspace<T> scratch(std::max<size_t>(scratch_count, 1) * parts);

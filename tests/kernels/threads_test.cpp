@@ -232,8 +232,8 @@ TEST_CASE("gemm_u8s8s32 and gemm_bf16 are bitwise identical for 1 to 7 threads")
 // rank update into the diagonal parts of its recursion, each on the team: the result is the
 // 1-thread one, bit for bit, and the region had as many parts as the cut says. Order 256: above
 // the work that takes threads (192³ multiply-adds for f32 in every record) for trsm and trmm
-// (256³/2) and syrk (256²·256/2), with 256 / 64 = 4 slices at most. The reference engine runs its
-// own loops (no threads): nothing to check there.
+// (256³/2, which their slices count twice) and syrk (256²·256/2), with 256 / 64 = 4 slices at most.
+// The reference engine runs its own loops (no threads): nothing to check there.
 template <class T>
 void check_level3_cut() {
   if (ck::active_engine() == "reference") {
