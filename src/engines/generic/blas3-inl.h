@@ -55,6 +55,15 @@ HWY_INLINE std::size_t RowsKept(D d, std::size_t m) {
   return m < fit ? m : fit;
 }
 
+// Where the strip of row l (solved before the row at hand) starts: in the copy when it was solved
+// at a step below `kept` (row() is its own inverse: row l is solved at step row(l)), else in B.
+template <class T>
+HWY_INLINE const T* SolvedStrip(const TriangularRows<T>& s, std::size_t l, std::size_t j,
+                                const T* solved, std::size_t width, std::size_t kept) {
+  const std::size_t at_step = s.row(l);
+  return at_step < kept ? solved + at_step * width : s.b + l * s.ldb + j;
+}
+
 // Columns [j, j + 8·Lanes) of B: a strip of each row held in eight vectors (eight FMA chains, to
 // cover the FMA's latency) while the strips of the rows solved before it (`solved`, in L1) are
 // subtracted from it. Each element takes the row's operations in its order.
@@ -78,8 +87,7 @@ HWY_INLINE void SolveStrip8(D d, const TriangularRows<T>& s, std::size_t j,
       const T t = s.at(i, l);
       if (t == T(0)) continue;
       const auto vt = hn::Set(d, -t);
-      const std::size_t at_step = s.row(l);  // row() is its own inverse
-      const T* bl = at_step < kept ? solved + at_step * width : s.b + l * s.ldb + j;
+      const T* bl = SolvedStrip(s, l, j, solved, width, kept);
       x0 = hn::MulAdd(vt, hn::LoadU(d, bl), x0);
       x1 = hn::MulAdd(vt, hn::LoadU(d, bl + N), x1);
       x2 = hn::MulAdd(vt, hn::LoadU(d, bl + 2 * N), x2);
@@ -128,11 +136,7 @@ HWY_INLINE void SolveStrip1(D d, const TriangularRows<T>& s, std::size_t j, std:
     if (s.alpha != T(1)) x = hn::Mul(hn::Set(d, s.alpha), x);
     for (std::size_t l = s.first(i); l < s.last(i); ++l) {
       const T t = s.at(i, l);
-      if (t == T(0)) continue;
-      const std::size_t at_step = s.row(l);
-      const auto bl =
-          at_step < kept ? hn::Load(d, solved + at_step * N) : load(s.b + l * s.ldb + j);
-      x = hn::MulAdd(hn::Set(d, -t), bl, x);
+      if (t != T(0)) x = hn::MulAdd(hn::Set(d, -t), load(SolvedStrip(s, l, j, solved, N, kept)), x);
     }
     if (!s.unit) x = hn::Div(x, hn::Set(d, s.at(i, i)));
     if constexpr (kPartial) {
