@@ -90,6 +90,10 @@ struct SinhCoshConstants {
   static constexpr double kClamp = 710.5;
   // f32 (in double): sinh and cosh of a float overflow beyond 89.42.
   static constexpr double kClampOfFloat = 90.0;
+  // cosh r = 1 + r²/2! + ... + r^8/8!, and sinh r = r + r³·(1/3! + ... + r^6/9!), in z = r²
+  // (SinhCoshOfFloat: |r| <= ln2/2, where the next terms are below 2^-36 relative).
+  static constexpr double kCoshOfFloat[] = {1.0 / 40320, 1.0 / 720, 1.0 / 24, 1.0 / 2, 1.0};
+  static constexpr double kSinhOfFloat[] = {1.0 / 362880, 1.0 / 5040, 1.0 / 120, 1.0 / 6};
 };
 
 // sinh |x| (kCosh false) or cosh x in double, for a = |x| clamped to kClamp: e^a = 2^k·(hi +
@@ -129,21 +133,39 @@ COHERIQ_MATH_INLINE Vec<O> SinhCoshOfDouble(const O& o, Vec<O> x) {
   return o.IfThenElse(o.IsNaN(x), o.Add(x, x), r_big);
 }
 
-// The same for a float in double, the result to be rounded to float once: sinh a = (E + E/(E +
-// 1))/2 with E = e^a - 1 (expm1: no cancellation near 0), cosh a = e^a/2 + e^-a/2; each within a
-// few double ulps, far below a float's.
+// The same for a float in double, the result to be rounded to float once, without a division:
+// with a = k·ln2 + r, |r| <= ln2/2 (one reduction step: |k| <= 130, so r's error is far below a
+// float's), e^(±a) = 2^(±k)·(C ± S) for C = cosh r and S = sinh r, so
+//   sinh a = C·m + S·p,  cosh a = C·p + S·m,  with p, m = 2^(k-1) ± 2^(-k-1).
+// Nothing cancels: k = 0 gives sinh a = S (m = 0, p = 1), and for k >= 1 the terms' sum is at
+// least half their larger. C and S are their Taylor series (truncated at r^8 and r^9: relative
+// error below 2^-36), so the double result is within a few 2^-36 of sinh or cosh, far below a
+// float's half ulp. Beyond |x| = 90 (clamped) both overflow a float, as rounding the double does.
 template <bool kCosh, class O>
 COHERIQ_MATH_INLINE Vec<O> SinhCoshOfFloat(const O& o, Vec<O> x) {
-  const Vec<O> a = o.Min(o.Abs(x), o.Set(SinhCoshConstants::kClampOfFloat));
-  const Vec<O> half = o.Set(0.5);
+  using C = ExpConstants<double>;
+  using K = SinhCoshConstants;
+  using F = Format<double>;
+  const Vec<O> a = o.Min(o.Abs(x), o.Set(K::kClampOfFloat));
+  const Vec<O> shift = o.Set(F::kRoundShift + F::kBias);
+  const Vec<O> k_biased_shifted = o.MulAdd(a, o.Set(C::kLog2e), shift);
+  const Vec<O> k = o.Sub(k_biased_shifted, shift);
+  const Vec<O> r = o.NegMulAdd(k, o.Set(C::kLn2Hi), a);
+  const Vec<O> z = o.Mul(r, r);
+  const Vec<O> cosh_r = Horner(o, z, K::kCoshOfFloat);
+  const Vec<O> sinh_r = o.MulAdd(o.Mul(r, z), Horner(o, z, K::kSinhOfFloat), r);
+  const Vec<O> up = Pow2FromBiasedShift(o, o.Sub(k_biased_shifted, o.Set(1.0)));  // 2^(k-1)
+  const Vec<O> down =
+      Pow2FromBiasedShift(o, o.Sub(o.Set(F::kRoundShift + F::kBias - 1.0), k));  // 2^(-k-1)
+  const Vec<O> p = o.Add(up, down);
+  const Vec<O> m = o.Sub(up, down);
   Vec<O> y;
   if constexpr (kCosh) {
-    const Vec<O> e = Exp::Fast(o, a);
-    y = o.MulAdd(half, e, o.Div(half, e));
+    y = o.MulAdd(cosh_r, p, o.Mul(sinh_r, m));
   } else {
-    const Vec<O> e = Expm1::Fast(o, a);
-    y = XorSign(o, o.Mul(half, o.Add(e, o.Div(e, o.Add(e, o.Set(1.0))))), x);
+    y = XorSign(o, o.MulAdd(cosh_r, m, o.Mul(sinh_r, p)), x);
   }
+  // A NaN lane went through Min, whose NaN result differs between ISAs: put it back.
   return o.IfThenElse(o.IsNaN(x), o.Add(x, x), y);
 }
 
