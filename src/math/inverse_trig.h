@@ -3,10 +3,10 @@
 //
 // asin, acos: |x| <= ½: asin x = x + x·z·P(z), z = x². |x| > ½: with z = (1 - |x|)/2 (exact) and
 // s = √z, asin |x| = π/2 - 2·asin s and acos |x| = 2·asin s (π - 2·asin s for x < 0), asin s by
-// the same polynomial. f64 keeps √z's rounding (s_lo, from the exact remainder z - s²) and the
-// constants as double-doubles, and subtracts 2s from π/2 or π exactly (Fast2Sum), so the
-// cancellation near |x| = ½ costs nothing. |x| > 1 and ±Inf give NaN (√ of a negative z);
-// asin(±0) = ±0, acos(1) = +0.
+// the same polynomial. Both types, each in its own (AsinAcosOfOwnType), keep √z's rounding (s_lo,
+// from the exact remainder z - s²) and the constants as hi + lo pairs, and subtract 2s or x from
+// π/2 or π exactly (Fast2Sum), so the cancellation near |x| = ½ costs nothing. |x| > 1 and ±Inf
+// give NaN (√ of a negative z); asin(±0) = ±0, acos(1) = +0.
 //
 // atan2(y, x), for a = |y|, b = |x|: atan(a/b) = base + atan(t), t = num/den in
 // [-tan(π/8), tan(π/8)] with
@@ -15,14 +15,17 @@
 //   beyond:            base π/2, t = -b / a,
 // one division per lane, then atan t = t + t·z·P(z), z = t². f64 keeps num and den as
 // double-doubles (TwoSum) and the division's remainder (t_lo, one more division), adds the base as
-// a double-double, and so stays within 1 ulp. atan x is atan2(x, 1). Quadrants: x < 0 (its sign
-// bit) takes π - base and negates atan t; the result gets y's sign. C99 Annex F: atan2(±0, +0) =
-// ±0, atan2(±0, -0) = ±π, atan2(±Inf, ±Inf) = ±π/4 or ±3π/4, atan(±Inf) = ±π/2, NaN in gives NaN.
+// a double-double, and so stays within 1 ulp. Quadrants: x < 0 (its sign bit) takes π - base and
+// negates atan t; the result gets y's sign. C99 Annex F: atan2(±0, +0) = ±0, atan2(±0, -0) = ±π,
+// atan2(±Inf, ±Inf) = ±π/4 or ±3π/4, atan(±Inf) = ±π/2, NaN in gives NaN.
 //
-// f32 atan: in float, with t's remainder and the base's low part (AtanOfFloat). f32 asin, acos and
-// atan2: computed in double and rounded once (a and b are floats, so a ± b, the quotient and z need
-// no compensation).
+// atan x is atan2(x, 1) in x's own type (f32 in float) with one division: t = num·(1/den) and its
+// remainder scaled by the same reciprocal (AtanOf; a ± 1 need no TwoSum there). f32 atan2:
+// computed in double and rounded once (a and b are floats, so a ± b, the quotient and z need no
+// compensation).
 #pragma once
+
+#include <iterator>
 
 #include "math/ops.h"
 
@@ -42,10 +45,6 @@ struct InverseTrigConstants {
       0.009319560794767446, 0.009621842970100282, 0.011566459612121669, 0.01396378001220357,
       0.017352816540325496, 0.02237215744350722,  0.03038194447553234,  0.044642857142551895,
       0.07500000000000118,  0.16666666666666666};
-  // The same for f32 computed in double: error 2^-33.9.
-  static constexpr double kAsin32[] = {
-      0.030974540371355073, 0.010574415516912909, 0.023611817008891752, 0.030269138728589183,
-      0.04464766388813485,  0.07499992404401838,  0.16666666686085643};
   // (atan t - t) / t³ = P(t²), a Chebyshev fit on [0, tan²(π/8)]: error 2^-58 relative to atan t.
   static constexpr double kAtan[] = {
       0.01628575685519589, -0.03457056198140507, 0.04551593220625667, -0.05230454270650051,
@@ -59,14 +58,37 @@ struct InverseTrigConstants {
 
 // ------------------------------ asin, acos
 
-// asin (kAcos false) or acos of x, double.
-template <bool kAcos, class O>
-COHERIQ_MATH_INLINE Vec<O> AsinAcosOfDouble(const O& o, Vec<O> x) {
+// asin's and acos's constants in their own type T (AsinAcosOfOwnType).
+template <class T>
+struct AsinConstants;
+
+template <>
+struct AsinConstants<float> {
+  static constexpr float kPiOver2Hi = 0x1.921fb6p+0f, kPiOver2Lo = -0x1.777a5cp-25f;
+  static constexpr float kPiHi = 0x1.921fb6p+1f, kPiLo = -0x1.777a5cp-24f;
+  // (asin t - t) / t³ = P(t²) on [0, ¼], a Chebyshev fit (error 2^-33.9 relative to asin t)
+  // rounded to float: the term it feeds is below 0.05·t, so the rounding costs under 2^-28 of t.
+  static constexpr float kAsin[] = {0x1.fb7ca4p-6f, 0x1.5a80ap-7f,  0x1.82db24p-6f, 0x1.efedf8p-6f,
+                                    0x1.6dc0fp-5f,  0x1.33331ep-4f, 0x1.555556p-3f};
+};
+
+template <>
+struct AsinConstants<double> {
   using C = InverseTrigConstants;
+  static constexpr double kPiOver2Hi = C::kPiOver2Hi, kPiOver2Lo = C::kPiOver2Lo;
+  static constexpr double kPiHi = C::kPiHi, kPiLo = C::kPiLo;
+  static constexpr const double (&kAsin)[std::size(C::kAsin)] = C::kAsin;
+};
+
+// asin (kAcos false) or acos of x in x's own type.
+template <bool kAcos, class O>
+COHERIQ_MATH_INLINE Vec<O> AsinAcosOfOwnType(const O& o, Vec<O> x) {
+  using T = typename O::T;
+  using C = AsinConstants<T>;
   const Vec<O> zero = o.Zero();
   const Vec<O> a = o.Abs(x);
-  const Mask<O> small = o.Le(a, o.Set(0.5));
-  const Vec<O> z_big = o.Mul(o.Sub(o.Set(1.0), a), o.Set(0.5));
+  const Mask<O> small = o.Le(a, o.Set(T(0.5)));
+  const Vec<O> z_big = o.Mul(o.Sub(o.Set(T(1)), a), o.Set(T(0.5)));
   const Vec<O> s = o.Sqrt(z_big);
   // √z = s + s_lo: (z - s²) / 2s, the remainder exact through the FMA.
   Vec<O> s_lo = o.Div(o.NegMulAdd(s, s, z_big), o.Add(s, s));
@@ -86,33 +108,17 @@ COHERIQ_MATH_INLINE Vec<O> AsinAcosOfDouble(const O& o, Vec<O> x) {
     return XorSign(o, o.IfThenElse(small, o.Add(t, corr), big), x);
   } else {
     // |x| <= ½: π/2 - asin x; x > ½: 2·asin s; x < -½: π - 2·asin s.
+    // π/2 - x exactly as hi + e (π/2 > |x|), then the small terms.
+    const Vec<O> pio2 = o.Set(C::kPiOver2Hi);
+    const Vec<O> small_hi = o.Sub(pio2, x);
+    const Vec<O> small_e = o.Sub(o.Sub(pio2, small_hi), x);
     const Vec<O> small_r =
-        o.Add(o.Set(C::kPiOver2Hi), o.Sub(o.Sub(o.Set(C::kPiOver2Lo), XorSign(o, corr, x)), x));
+        o.Add(small_hi, o.Add(small_e, o.Sub(o.Set(C::kPiOver2Lo), XorSign(o, corr, x))));
     const Vec<O> pi = o.Set(C::kPiHi);
     const Vec<O> hi = o.Sub(pi, two_t);
     const Vec<O> e = o.Sub(o.Sub(pi, hi), two_t);
     const Vec<O> negative = o.Add(hi, o.Add(e, o.Sub(o.Set(C::kPiLo), two_corr)));
     const Vec<O> big = o.IfThenElse(o.IsNegative(x), negative, o.Add(two_t, two_corr));
-    return o.IfThenElse(small, small_r, big);
-  }
-}
-
-// A float in double, the result to be rounded to float.
-template <bool kAcos, class O>
-COHERIQ_MATH_INLINE Vec<O> AsinAcosOfFloat(const O& o, Vec<O> x) {
-  using C = InverseTrigConstants;
-  const Vec<O> a = o.Abs(x);
-  const Mask<O> small = o.Le(a, o.Set(0.5));
-  const Vec<O> z_big = o.Mul(o.Sub(o.Set(1.0), a), o.Set(0.5));
-  const Vec<O> t = o.IfThenElse(small, a, o.Sqrt(z_big));
-  const Vec<O> z = o.IfThenElse(small, o.Mul(a, a), z_big);
-  const Vec<O> asin_t = o.MulAdd(o.Mul(t, z), Horner(o, z, C::kAsin32), t);
-  const Vec<O> two = o.Add(asin_t, asin_t);
-  if constexpr (!kAcos) {
-    return XorSign(o, o.IfThenElse(small, asin_t, o.Sub(o.Set(C::kPiOver2Hi), two)), x);
-  } else {
-    const Vec<O> small_r = o.Sub(o.Set(C::kPiOver2Hi), XorSign(o, asin_t, x));
-    const Vec<O> big = o.IfThenElse(o.IsNegative(x), o.Sub(o.Set(C::kPiHi), two), two);
     return o.IfThenElse(small, small_r, big);
   }
 }
@@ -123,11 +129,7 @@ struct AsinAcosOf {
 
   template <class O>
   static COHERIQ_MATH_INLINE Vec<O> General(const O& o, Vec<O> x) {
-    if constexpr (kIsFloat<O>) {
-      return o.Widened(x, [](const auto& wo, auto w) { return AsinAcosOfFloat<kAcos>(wo, w); });
-    } else {
-      return AsinAcosOfDouble<kAcos>(o, x);
-    }
+    return AsinAcosOfOwnType<kAcos>(o, x);
   }
 };
 
@@ -226,15 +228,12 @@ COHERIQ_MATH_INLINE Vec<O> Atan2InDouble(const O& o, Vec<O> y, Vec<O> x) {
   return o.IfThenElse(o.Or(o.IsNaN(x), o.IsNaN(y)), o.Add(x, y), XorSign(o, r, y));
 }
 
-// atan x = atan2(x, 1), double.
-template <class O>
-COHERIQ_MATH_INLINE Vec<O> AtanOfDouble(const O& o, Vec<O> x) {
-  const Vec<O> a = o.Abs(x), one = o.Set(1.0);
-  const Vec<O> r = AtanMagnitudesOfDouble(o, a, one, o.IsNegative(one));
-  return o.IfThenElse(o.IsNaN(x), x, XorSign(o, r, x));
-}
+// atan's constants in its own type T (AtanOf).
+template <class T>
+struct AtanConstants;
 
-struct AtanFloatConstants {
+template <>
+struct AtanConstants<float> {
   static constexpr float kPiOver4Hi = 0x1.921fb6p-1f, kPiOver4Lo = -0x1.777a5cp-26f;
   static constexpr float kPiOver2Hi = 0x1.921fb6p+0f, kPiOver2Lo = -0x1.777a5cp-25f;
   static constexpr float kTanPiOver8 = 0x1.a8279ap-2f, kTan3PiOver8 = 0x1.3504f4p+1f;
@@ -244,26 +243,39 @@ struct AtanFloatConstants {
                                     -0x1.248a18p-3f, 0x1.99997cp-3f,  -0x1.555556p-2f};
 };
 
-// atan of a float in float: the regions of AtanMagnitudesOfDouble with b = 1, t = num/den kept as
+template <>
+struct AtanConstants<double> {
+  using C = InverseTrigConstants;
+  static constexpr double kPiOver4Hi = C::kPiOver4Hi, kPiOver4Lo = C::kPiOver4Lo;
+  static constexpr double kPiOver2Hi = C::kPiOver2Hi, kPiOver2Lo = C::kPiOver2Lo;
+  static constexpr double kTanPiOver8 = C::kTanPiOver8, kTan3PiOver8 = C::kTan3PiOver8;
+  static constexpr const double (&kAtan)[std::size(C::kAtan)] = C::kAtan;
+};
+
+// atan x in x's own type: the regions of AtanMagnitudesOfDouble with b = 1, t = num/den kept as
 // t + t_lo (num and den as exact sums, t = num·(1/den) and the remainder from a fused
-// multiply-add), atan(t + t_lo) = t + t_lo·(1 - t²) + t·z·P(z), and the base added by Fast2Sum
-// with its low part: the float rounding at the end dominates.
+// multiply-add: one division, where atan2 needs two), atan(t + t_lo) = t + t_lo·(1 - t²) +
+// t·z·P(z), and the base added by Fast2Sum with its low part: the rounding at the end dominates.
 template <class O>
-COHERIQ_MATH_INLINE Vec<O> AtanOfFloat(const O& o, Vec<O> x) {
-  using C = AtanFloatConstants;
-  const Vec<O> zero = o.Zero(), one = o.Set(1.0f);
+COHERIQ_MATH_INLINE Vec<O> AtanOf(const O& o, Vec<O> x) {
+  using T = typename O::T;
+  using C = AtanConstants<T>;
+  const Vec<O> zero = o.Zero(), one = o.Set(T(1));
   const Vec<O> a = o.Abs(x);
   const Mask<O> first = o.Lt(a, o.Set(C::kTanPiOver8));
   const Mask<O> third = o.Gt(a, o.Set(C::kTan3PiOver8));
   const Mask<O> middle = o.Not(o.Or(first, third));
-  Vec<O> diff_lo, sum_lo;
-  const Vec<O> diff = TwoSum(o, a, o.Neg(one), diff_lo);
-  const Vec<O> sum = TwoSum(o, a, one, sum_lo);
+  // On the middle lanes (tan(π/8) <= a <= tan(3π/8)) a - 1 and a + 1 are one rounding from
+  // exact, and their errors are a - (diff + 1) and a - (sum - 1) exactly: Fast2Sum for a <= 1;
+  // beyond, diff is exact (so diff + 1 = a) and sum - 1 is too (sum has a's spacing or twice it).
+  // Two operations each, where TwoSum takes five.
+  const Vec<O> diff = o.Sub(a, one);
+  const Vec<O> sum = o.Add(a, one);
   // first: a / 1; middle: (a - 1) / (a + 1); third: -1 / a.
   const Vec<O> num = o.IfThenElse(first, a, o.IfThenElse(third, o.Neg(one), diff));
-  const Vec<O> num_lo = o.IfThenElseZero(middle, diff_lo);
+  const Vec<O> num_lo = o.IfThenElseZero(middle, o.Sub(a, o.Add(diff, one)));
   const Vec<O> den = o.IfThenElse(first, one, o.IfThenElse(third, a, sum));
-  const Vec<O> den_lo = o.IfThenElseZero(middle, sum_lo);
+  const Vec<O> den_lo = o.IfThenElseZero(middle, o.Sub(a, o.Sub(sum, one)));
   const Vec<O> inv = o.Div(one, den);
   const Vec<O> t = o.Mul(num, inv);
   Vec<O> t_lo = o.Mul(o.Add(o.NegMulAdd(t, den, num), o.NegMulAdd(t, den_lo, num_lo)), inv);
@@ -286,11 +298,7 @@ struct Atan {
 
   template <class O>
   static COHERIQ_MATH_INLINE Vec<O> General(const O& o, Vec<O> x) {
-    if constexpr (kIsFloat<O>) {
-      return AtanOfFloat(o, x);
-    } else {
-      return AtanOfDouble(o, x);
-    }
+    return AtanOf(o, x);
   }
 };
 
