@@ -13,16 +13,14 @@
 //   a <= tan(π/8)·b:   base 0,   t = a / b,
 //   a <= tan(3π/8)·b:  base π/4, t = (a - b) / (a + b),
 //   beyond:            base π/2, t = -b / a,
-// one division per lane, then atan t = t + t·z·P(z), z = t². f64 keeps num and den as
-// double-doubles (TwoSum) and the division's remainder (t_lo, one more division), adds the base as
-// a double-double, and so stays within 1 ulp. Quadrants: x < 0 (its sign bit) takes π - base and
-// negates atan t; the result gets y's sign. C99 Annex F: atan2(±0, +0) = ±0, atan2(±0, -0) = ±π,
-// atan2(±Inf, ±Inf) = ±π/4 or ±3π/4, atan(±Inf) = ±π/2, NaN in gives NaN.
+// one division per lane, then atan t = t + t·z·P(z), z = t². Each type in its own arithmetic
+// (f32 in float) keeps num and den as exact sums (TwoSum) and the division's remainder (t_lo, one
+// more division), adds the base as a hi + lo pair, and so stays within 1 ulp. Quadrants: x < 0 (its
+// sign bit) takes π - base and negates atan t; the result gets y's sign. C99 Annex F: atan2(±0, +0)
+// = ±0, atan2(±0, -0) = ±π, atan2(±Inf, ±Inf) = ±π/4 or ±3π/4, atan(±Inf) = ±π/2, NaN in gives NaN.
 //
-// atan x is atan2(x, 1) in x's own type (f32 in float) with one division: t = num·(1/den) and its
-// remainder scaled by the same reciprocal (AtanOf; a ± 1 need no TwoSum there). f32 atan2:
-// computed in double and rounded once (a and b are floats, so a ± b, the quotient and z need no
-// compensation).
+// atan x is atan2(x, 1) with one division: t = num·(1/den) and its remainder scaled by the same
+// reciprocal (AtanOf; a ± 1 need no TwoSum there).
 #pragma once
 
 #include <iterator>
@@ -50,10 +48,6 @@ struct InverseTrigConstants {
       0.01628575685519589, -0.03457056198140507, 0.04551593220625667, -0.05230454270650051,
       0.05878928997834749, -0.06666424885738254, 0.07692296375032143, -0.09090908753500877,
       0.11111111105155447, -0.14285714285659828, 0.19999999999999804, -0.3333333333333333};
-  // The same for f32 computed in double: error 2^-33.5.
-  static constexpr double kAtan32[] = {0.05048138512076087, -0.08624676145248077,
-                                       0.11071365021884604, -0.14284151193628603,
-                                       0.19999977258688387, -0.333333332792548};
 };
 
 // ------------------------------ asin, acos
@@ -138,29 +132,68 @@ using Acos = AsinAcosOf<true>;
 
 // ------------------------------ atan, atan2
 
+// atan's and atan2's constants in their own type T (AtanMagnitudes, AtanOf).
+template <class T>
+struct AtanConstants;
+
+template <>
+struct AtanConstants<float> {
+  static constexpr float kPiOver4Hi = 0x1.921fb6p-1f, kPiOver4Lo = -0x1.777a5cp-26f;
+  static constexpr float kPiOver2Hi = 0x1.921fb6p+0f, kPiOver2Lo = -0x1.777a5cp-25f;
+  static constexpr float k3PiOver4Hi = 0x1.2d97c8p+1f, k3PiOver4Lo = -0x1.99bc5cp-28f;
+  static constexpr float kPiHi = 0x1.921fb6p+1f, kPiLo = -0x1.777a5cp-24f;
+  static constexpr float kTanPiOver8 = 0x1.a8279ap-2f, kTan3PiOver8 = 0x1.3504f4p+1f;
+  // (atan t - t) / t³ = P(t²) on [0, tan²(π/8)], a Chebyshev fit (error 2^-33.5 relative to
+  // atan t) rounded to float: the term it feeds is below 0.06·t, so the rounding costs under
+  // 2^-28 of t.
+  static constexpr float kAtan[] = {0x1.9d8b24p-5f,  -0x1.614448p-4f, 0x1.c57baep-4f,
+                                    -0x1.248a18p-3f, 0x1.99997cp-3f,  -0x1.555556p-2f};
+  // atan2's scaling (AtanMagnitudes): beyond kHuge a + b could overflow; with the smaller below
+  // kTiny the quotient's remainder could fall among the subnormals, which matters while the
+  // larger is below kTinyLarger (beyond, the remainder's error divided by it is far below t's ulp).
+  static constexpr float kHuge = 0x1p124f, kHugeScale = 0x1p-4f;
+  static constexpr float kTiny = 0x1p-90f, kTinyLarger = 0x1p20f, kTinyScale = 0x1p100f;
+};
+
+template <>
+struct AtanConstants<double> {
+  using C = InverseTrigConstants;
+  static constexpr double kPiOver4Hi = C::kPiOver4Hi, kPiOver4Lo = C::kPiOver4Lo;
+  static constexpr double kPiOver2Hi = C::kPiOver2Hi, kPiOver2Lo = C::kPiOver2Lo;
+  static constexpr double k3PiOver4Hi = C::k3PiOver4Hi, k3PiOver4Lo = C::k3PiOver4Lo;
+  static constexpr double kPiHi = C::kPiHi, kPiLo = C::kPiLo;
+  static constexpr double kTanPiOver8 = C::kTanPiOver8, kTan3PiOver8 = C::kTan3PiOver8;
+  static constexpr const double (&kAtan)[std::size(C::kAtan)] = C::kAtan;
+  static constexpr double kHuge = 0x1p1020, kHugeScale = 0x1p-4;
+  static constexpr double kTiny = 0x1p-900, kTinyLarger = 0x1p100, kTinyScale = 0x1p900;
+};
+
 // The base of the region (first, third, else the middle), π - base where x is negative.
 template <class O>
 COHERIQ_MATH_INLINE Vec<O> AtanBase(const O& o, Mask<O> x_negative, Mask<O> first, Mask<O> third,
-                                    double k0, double k_pi_over_4, double k_pi_over_2,
-                                    double k_3pi_over_4, double k_pi) {
+                                    typename O::T k_pi_over_4, typename O::T k_pi_over_2,
+                                    typename O::T k_3pi_over_4, typename O::T k_pi) {
   return o.IfThenElse(
       x_negative,
       o.IfThenElse(first, o.Set(k_pi),
                    o.IfThenElse(third, o.Set(k_pi_over_2), o.Set(k_3pi_over_4))),
-      o.IfThenElse(first, o.Set(k0), o.IfThenElse(third, o.Set(k_pi_over_2), o.Set(k_pi_over_4))));
+      o.IfThenElse(first, o.Zero(), o.IfThenElse(third, o.Set(k_pi_over_2), o.Set(k_pi_over_4))));
 }
 
 // atan2(a, ±b) in [0, π] for a, b >= 0 (NaN lanes give anything: callers put NaN back),
-// x_negative: x's sign bit. Double.
+// x_negative: x's sign bit; in a's own type.
 template <class O>
-COHERIQ_MATH_INLINE Vec<O> AtanMagnitudesOfDouble(const O& o, Vec<O> a, Vec<O> b,
-                                                  Mask<O> x_negative) {
-  using C = InverseTrigConstants;
+COHERIQ_MATH_INLINE Vec<O> AtanMagnitudes(const O& o, Vec<O> a, Vec<O> b, Mask<O> x_negative) {
+  using T = typename O::T;
+  using C = AtanConstants<T>;
   const Vec<O> zero = o.Zero();
   // Keep a + b finite and the remainders above the subnormals: scale both by a power of 2.
-  const Vec<O> larger = o.IfThenElse(o.Lt(a, b), b, a);
-  Vec<O> scale = o.IfThenElse(o.Gt(larger, o.Set(0x1p1020)), o.Set(0x1p-4), o.Set(1.0));
-  scale = o.IfThenElse(o.Lt(larger, o.Set(0x1p-900)), o.Set(0x1p1000), scale);
+  const Mask<O> a_smaller = o.Lt(a, b);
+  const Vec<O> larger = o.IfThenElse(a_smaller, b, a);
+  const Vec<O> smaller = o.IfThenElse(a_smaller, a, b);
+  Vec<O> scale = o.IfThenElse(o.Gt(larger, o.Set(C::kHuge)), o.Set(C::kHugeScale), o.Set(T(1)));
+  scale = o.IfThenElse(o.And(o.Lt(smaller, o.Set(C::kTiny)), o.Lt(larger, o.Set(C::kTinyLarger))),
+                       o.Set(C::kTinyScale), scale);
   a = o.Mul(a, scale);
   b = o.Mul(b, scale);
   // Strictly below, or a = 0: both infinite go to the middle (π/4), both zero to the first.
@@ -179,15 +212,15 @@ COHERIQ_MATH_INLINE Vec<O> AtanMagnitudesOfDouble(const O& o, Vec<O> a, Vec<O> b
   Vec<O> t_lo = o.Div(o.Add(o.NegMulAdd(t, den, num), o.NegMulAdd(t, den_lo, num_lo)), den);
   // 0/0 (both zero) and Inf - Inf (both infinite) have t = 0; Inf·0 remainders are dropped.
   t = o.IfThenElse(o.IsNaN(t), zero, t);
-  t_lo = o.IfThenElse(o.Le(o.Abs(t_lo), o.Set(1.0)), t_lo, zero);
+  t_lo = o.IfThenElse(o.Le(o.Abs(t_lo), o.Set(T(1))), t_lo, zero);
   const Vec<O> z = o.Mul(t, t);
   // atan(t + t_lo) = t + t·z·P(z) + t_lo·(1 - z) (1/(1 + t²) to first order).
   Vec<O> corr = o.MulAdd(o.Mul(t, z), Horner(o, z, C::kAtan), o.NegMulAdd(z, t_lo, t_lo));
-  const Vec<O> base_hi = AtanBase(o, x_negative, first, third, 0.0, C::kPiOver4Hi, C::kPiOver2Hi,
-                                  C::k3PiOver4Hi, C::kPiHi);
-  const Vec<O> base_lo = AtanBase(o, x_negative, first, third, 0.0, C::kPiOver4Lo, C::kPiOver2Lo,
-                                  C::k3PiOver4Lo, C::kPiLo);
-  const Vec<O> minus = o.IfThenElse(x_negative, o.Set(-0.0), zero);
+  const Vec<O> base_hi =
+      AtanBase(o, x_negative, first, third, C::kPiOver4Hi, C::kPiOver2Hi, C::k3PiOver4Hi, C::kPiHi);
+  const Vec<O> base_lo =
+      AtanBase(o, x_negative, first, third, C::kPiOver4Lo, C::kPiOver2Lo, C::k3PiOver4Lo, C::kPiLo);
+  const Vec<O> minus = o.IfThenElse(x_negative, o.Set(T(-0.0)), zero);
   t = XorSign(o, t, minus);
   corr = XorSign(o, corr, minus);
   // Fast2Sum (|base| > |t| unless base = 0, where it is exact anyway), then the small terms.
@@ -196,63 +229,7 @@ COHERIQ_MATH_INLINE Vec<O> AtanMagnitudesOfDouble(const O& o, Vec<O> a, Vec<O> b
   return o.Add(s, o.Add(e, o.Add(corr, base_lo)));
 }
 
-// The same for floats in double (a and b floats: a ± b exact, t's rounding far below a float's).
-template <class O>
-COHERIQ_MATH_INLINE Vec<O> AtanMagnitudesOfFloat(const O& o, Vec<O> a, Vec<O> b,
-                                                 Mask<O> x_negative) {
-  using C = InverseTrigConstants;
-  const Vec<O> zero = o.Zero();
-  const Mask<O> first = o.Or(o.Lt(a, o.Mul(b, o.Set(C::kTanPiOver8))), o.Eq(a, zero));
-  const Mask<O> third = o.Gt(a, o.Mul(b, o.Set(C::kTan3PiOver8)));
-  const Vec<O> num = o.IfThenElse(first, a, o.IfThenElse(third, o.Neg(b), o.Sub(a, b)));
-  const Vec<O> den = o.IfThenElse(first, b, o.IfThenElse(third, a, o.Add(a, b)));
-  Vec<O> t = o.Div(num, den);
-  t = o.IfThenElse(o.IsNaN(t), zero, t);
-  const Vec<O> z = o.Mul(t, t);
-  const Vec<O> atan_t = o.MulAdd(o.Mul(t, z), Horner(o, z, C::kAtan32), t);
-  const Vec<O> base = AtanBase(o, x_negative, first, third, 0.0, C::kPiOver4Hi, C::kPiOver2Hi,
-                               C::k3PiOver4Hi, C::kPiHi);
-  return o.Add(base, XorSign(o, atan_t, o.IfThenElse(x_negative, o.Set(-0.0), zero)));
-}
-
-// atan2(y, x) in double; kOfFloat: y and x are floats in double, the result to be rounded.
-template <bool kOfFloat, class O>
-COHERIQ_MATH_INLINE Vec<O> Atan2InDouble(const O& o, Vec<O> y, Vec<O> x) {
-  const Vec<O> a = o.Abs(y), b = o.Abs(x);
-  Vec<O> r;
-  if constexpr (kOfFloat) {
-    r = AtanMagnitudesOfFloat(o, a, b, o.IsNegative(x));
-  } else {
-    r = AtanMagnitudesOfDouble(o, a, b, o.IsNegative(x));
-  }
-  return o.IfThenElse(o.Or(o.IsNaN(x), o.IsNaN(y)), o.Add(x, y), XorSign(o, r, y));
-}
-
-// atan's constants in its own type T (AtanOf).
-template <class T>
-struct AtanConstants;
-
-template <>
-struct AtanConstants<float> {
-  static constexpr float kPiOver4Hi = 0x1.921fb6p-1f, kPiOver4Lo = -0x1.777a5cp-26f;
-  static constexpr float kPiOver2Hi = 0x1.921fb6p+0f, kPiOver2Lo = -0x1.777a5cp-25f;
-  static constexpr float kTanPiOver8 = 0x1.a8279ap-2f, kTan3PiOver8 = 0x1.3504f4p+1f;
-  // InverseTrigConstants::kAtan32 rounded to float: the term it feeds is below 0.06·t, so the
-  // rounding costs under 2^-28 of t.
-  static constexpr float kAtan[] = {0x1.9d8b24p-5f,  -0x1.614448p-4f, 0x1.c57baep-4f,
-                                    -0x1.248a18p-3f, 0x1.99997cp-3f,  -0x1.555556p-2f};
-};
-
-template <>
-struct AtanConstants<double> {
-  using C = InverseTrigConstants;
-  static constexpr double kPiOver4Hi = C::kPiOver4Hi, kPiOver4Lo = C::kPiOver4Lo;
-  static constexpr double kPiOver2Hi = C::kPiOver2Hi, kPiOver2Lo = C::kPiOver2Lo;
-  static constexpr double kTanPiOver8 = C::kTanPiOver8, kTan3PiOver8 = C::kTan3PiOver8;
-  static constexpr const double (&kAtan)[std::size(C::kAtan)] = C::kAtan;
-};
-
-// atan x in x's own type: the regions of AtanMagnitudesOfDouble with b = 1, t = num/den kept as
+// atan x in x's own type: the regions of AtanMagnitudes with b = 1, t = num/den kept as
 // t + t_lo (num and den as exact sums, t = num·(1/den) and the remainder from a fused
 // multiply-add: one division, where atan2 needs two), atan(t + t_lo) = t + t_lo·(1 - t²) +
 // t·z·P(z), and the base added by Fast2Sum with its low part: the rounding at the end dominates.
@@ -308,12 +285,8 @@ struct Atan2 {
 
   template <class O>
   static COHERIQ_MATH_INLINE Vec<O> General(const O& o, Vec<O> y, Vec<O> x) {
-    if constexpr (kIsFloat<O>) {
-      return o.Widened(
-          y, x, [](const auto& wo, auto wy, auto wx) { return Atan2InDouble<true>(wo, wy, wx); });
-    } else {
-      return Atan2InDouble<false>(o, y, x);
-    }
+    const Vec<O> r = AtanMagnitudes(o, o.Abs(y), o.Abs(x), o.IsNegative(x));
+    return o.IfThenElse(o.Or(o.IsNaN(x), o.IsNaN(y)), o.Add(x, y), XorSign(o, r, y));
   }
 };
 
