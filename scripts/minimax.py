@@ -311,6 +311,13 @@ def _(kind):
     return q, lambda t: 1 / q(t), list(range(degree + 1)), mp.mpf(1) / mp.mpf("10.1"), 1, {}
 
 
+@define("erf_large", "erf a = 1 - e^(-a^2) t Q(t), t = 1/a in [1/4, 1], relative to Q: f32 erf in double")
+def _(kind):
+    degree = 10
+    q = lambda t: mp.erfc(1 / t) * mp.exp(1 / (t * t)) / t
+    return q, lambda t: 1 / q(t), list(range(degree + 1)), mp.mpf(1) / 4, 1, {}
+
+
 # erf and erfc in double: erfc a = e^(-a^2) F(a) with F = erfcx, the scaled complementary error
 # function, on three intervals of a (src/math/erf.h): [1/2, 3/2) as a polynomial in u = a - 1,
 # [3/2, 4) and [4, 27.3] as t G(t), G = F(a) a smooth in t = 1/a (in u = t - 7/16 on the first,

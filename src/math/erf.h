@@ -5,7 +5,8 @@
 //   a < 1:  erf a = a·P(a²); erfc a = 1 - erf a (erfc > 0.15 there: the cancellation costs a
 //           factor 5.4 of P's 2^-34.8, far below a float ulp);
 //   a >= 1: erfc a = e^(-a²)·t·Q(t) with t = 1/a (Q smooth on [1/10.1, 1]: erfc e^(a²) behaves as
-//           1/(a√π)), erf a = 1 - erfc a.
+//           1/(a√π)), erf a = 1 - erfc a (erf alone: a shorter Q on [1/4, 1], whose error erf
+//           scales by erfc/erf <= 0.19); e^(-a²) to 2^-34 (Exp2ForFloat).
 // Odd and even: erf(-a) = -erf a, erfc(-a) = 2 - erfc a. a is clamped at 4 for erf (erf rounds to
 // 1 from 3.92) and at 10.1 for erfc (erfc rounds to +0 beyond 10.06), so e^(-a²) stays normal in
 // double. Both paths are computed and one selected per lane (no branch: Fast would gain little).
@@ -34,6 +35,14 @@ struct ErfConstants {
       -0x1.7fb8eab1b30b8p+2, 0x1.548ef359bd7a4p+3,  -0x1.89c9c101877ecp+3, 0x1.2f848300213a5p+3,
       -0x1.2187603ee6692p+2, 0x1.b968a667df721p-1,  0x1.18700e63a197ep-2,  0x1.227b7c1d87600p-6,
       -0x1.2245d84da5c36p-2, 0x1.060411f20f36ep-14, 0x1.20dd4adb0c48ap-1};
+  // erf a alone (clamped at 4, so t >= 1/4): erf a = 1 - e^(-a²)·t·Q(t), t in [1/4, 1]
+  // (scripts/minimax.py erf_large f64): relative error 2^-30.4 of Q, 2^-32.8 of erf (erfc/erf is
+  // at most 0.19 there).
+  static constexpr double kLargeErf[] = {
+      0x1.4f40764dc0ab9p-6,  -0x1.67073b2e1309ep-3, 0x1.592183bf4edeep-1, -0x1.8785092ab4428p+0,
+      0x1.1fa9ba1cd9e36p+1,  -0x1.15b6f183ed958p+1, 0x1.40b40251f0a94p+0, -0x1.a1ee6b3dbc2fep-3,
+      -0x1.000debd25fc56p-2, -0x1.8134dd91f4893p-9, 0x1.20ed34430465fp-1};
+  static constexpr double kLog2e = 0x1.71547652b82fep+0;
   static constexpr double kClampErf = 4.0, kClampErfc = 10.1;
 };
 
@@ -46,7 +55,10 @@ COHERIQ_MATH_INLINE Vec<O> ErfOfFloat(const O& o, Vec<O> x) {
   const Vec<O> z = o.Mul(a, a);  // exact
   const Vec<O> erf_small = o.Mul(a, Horner(o, z, C::kSmall));
   const Vec<O> t = o.Div(one, a);
-  const Vec<O> erfc_large = o.Mul(Exp::Fast(o, o.Neg(z)), o.Mul(t, Horner(o, t, C::kLarge)));
+  const Vec<O> q = kErfc ? Horner(o, t, C::kLarge) : Horner(o, t, C::kLargeErf);
+  // e^(-a²) to 2^-34: the product -a²·log2(e) is rounded within 2^-48 of its at most 148.
+  const Vec<O> e = Exp2ForFloat(o, o.Mul(z, o.Set(-C::kLog2e)));
+  const Vec<O> erfc_large = o.Mul(e, o.Mul(t, q));
   const Mask<O> small = o.Lt(a, one);
   const Mask<O> negative = o.IsNegative(x);
   Vec<O> y;

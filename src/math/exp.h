@@ -121,6 +121,26 @@ COHERIQ_MATH_INLINE Vec<O> ScaledExpReduced(const O& o, Vec<O> r, Vec<O> scale) 
   return o.Mul(o.Add(hi, tail), scale);
 }
 
+// 2^p in double to 2^-34 relative, for a result to be rounded to float once (pow and erf of a
+// float, computed in double): p = k + r with r in [-1/2, 1/2] (exact), 2^r = 1 + r·ln2 + r²·P(r)
+// (scripts/minimax.py pow_exp2), scaled by 2^k. |p| <= 1022.
+struct Exp2ForFloatConstants {
+  static constexpr double kP[] = {0x1.fe7bc187c66dcp-17, 0x1.4455140548bd7p-13,
+                                  0x1.5d89c062d7ce6p-10, 0x1.3b29fec9d884fp-7,
+                                  0x1.c6b08c0362090p-5,  0x1.ebfbe067d6e7ep-3};
+  static constexpr double kLn2 = 0x1.62e42fefa39efp-1;
+};
+
+template <class O>
+COHERIQ_MATH_INLINE Vec<O> Exp2ForFloat(const O& o, Vec<O> p) {
+  using C = Exp2ForFloatConstants;
+  const Vec<O> shift = o.Set(Format<double>::kRoundShift);
+  const Vec<O> k = o.Sub(o.Add(p, shift), shift);
+  const Vec<O> r = o.Sub(p, k);  // exact
+  const Vec<O> poly = o.MulAdd(Horner(o, r, C::kP), r, o.Set(C::kLn2));
+  return o.Mul(o.MulAdd(poly, r, o.Set(1.0)), Pow2(o, k));
+}
+
 template <ExpBase kBase>
 struct ExpOf {
   template <class O>

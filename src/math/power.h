@@ -129,12 +129,7 @@ struct PowConstants;
 template <>
 struct PowConstants<float> {
   // x and y are computed on in double: their log2 (math::Log2's algorithm, 2^-52), y·log2 x, and
-  // 2^(y·log2 x) with a shorter polynomial, 2^r = 1 + r·ln 2 + r²·P(r) to 2^-34 on [-1/2, 1/2]
-  // (scripts/minimax.py pow_exp2), rounded once to float at the end.
-  static constexpr double kExp2[] = {0x1.fe7bc187c66dcp-17, 0x1.4455140548bd7p-13,
-                                     0x1.5d89c062d7ce6p-10, 0x1.3b29fec9d884fp-7,
-                                     0x1.c6b08c0362090p-5,  0x1.ebfbe067d6e7ep-3};
-  static constexpr double kLn2 = 0x1.62e42fefa39efp-1;
+  // 2^(y·log2 x) to 2^-34 (Exp2ForFloat), rounded once to float at the end.
   static constexpr double kClamp = 160.0;  // 2^±160: beyond float's range, within double's
   static constexpr float kYMax = 0x1p60f;  // the fast path's |y| (any finite y would do)
 };
@@ -242,13 +237,7 @@ struct Pow {
   template <class W>
   static COHERIQ_MATH_INLINE Vec<W> InDouble(const W& w, Vec<W> x, Vec<W> y) {
     using C = PowConstants<float>;
-    using F = Format<double>;
-    const Vec<W> p = Clamp(w, w.Mul(y, LogNormal<LogBase::k2>(w, x, w.Zero())), C::kClamp);
-    const Vec<W> shift = w.Set(F::kRoundShift);
-    const Vec<W> k = w.Sub(w.Add(p, shift), shift);
-    const Vec<W> r = w.Sub(p, k);  // exact
-    const Vec<W> poly = w.MulAdd(Horner(w, r, C::kExp2), r, w.Set(C::kLn2));
-    return w.Mul(w.MulAdd(poly, r, w.Set(1.0)), Pow2(w, k));
+    return Exp2ForFloat(w, Clamp(w, w.Mul(y, LogNormal<LogBase::k2>(w, x, w.Zero())), C::kClamp));
   }
 
   // v clamped to [-bound, bound] (v not NaN).
