@@ -293,6 +293,29 @@ def _(kind):
     return h, w, list(range(degree + 1)), 0, 1, {}
 
 
+@define("tan_sin", "sin r = r + r^3 S(r^2), S in z = r^2 on [0, (pi/4)^2], relative: f32 tan in double")
+def _(kind):
+    degree = 3
+    def h(z):
+        if z == 0:
+            return -mp.mpf(1) / 6
+        t = mp.sqrt(z)
+        return (mp.sin(t) - t) / t ** 3
+    w = lambda z: mp.mpf(0) if z == 0 else abs(mp.sqrt(z) ** 3 / mp.sin(mp.sqrt(z)))
+    return h, w, list(range(degree + 1)), 0, (mp.pi / 4) ** 2, {}
+
+
+@define("tan_cos", "cos r = 1 - z/2 + z^2 C(z), z = r^2 in [0, (pi/4)^2], relative: f32 tan in double")
+def _(kind):
+    degree = 2
+    def h(z):
+        if z == 0:
+            return mp.mpf(1) / 24
+        return (mp.cos(mp.sqrt(z)) - 1 + z / 2) / z ** 2
+    w = lambda z: z ** 2 / mp.cos(mp.sqrt(z))
+    return h, w, list(range(degree + 1)), 0, (mp.pi / 4) ** 2, {}
+
+
 @define("erf_small", "erf a = a P(a^2), P in z = a^2 on [0, 1], relative: f32 erf in double (f64)")
 def _(kind):
     degree = 7

@@ -50,6 +50,13 @@ struct TrigConstants {
   static constexpr double kSin32[] = {-2.4080190432969638e-08, 2.75364635625748e-06,
                                       -0.000198410865614788, 0.008333332768753579,
                                       -0.16666666663881236};
+  // f32 tan in double, on tan's r in [-π/4, π/4]: (sin r - r) / r³ = S(r²) to 2^-37.5 relative
+  // to sin r, and (cos r - 1 + r²/2) / r⁴ = C(r²) to 2^-33 relative to cos r (scripts/minimax.py
+  // tan_sin, tan_cos).
+  static constexpr double kTanSin32[] = {0x1.6cd1f2ae7ed5ep-19, -0x1.a00f7f28c041dp-13,
+                                         0x1.1111086a61651p-7, -0x1.5555554c71d15p-3};
+  static constexpr double kTanCos32[] = {0x1.99eb9c48ba1a7p-16, -0x1.6c0c33a81712dp-10,
+                                         0x1.55554a115b4e0p-5};
 };
 }  // namespace
 
@@ -119,9 +126,10 @@ COHERIQ_MATH_INLINE Vec<O> TanQuadrant(const O& o, Vec<O> rh, Vec<O> rl, Vec<O> 
   const Vec<O> num_lo = o.IfThenElse(odd, o.Neg(cos_r_lo), sin_r_lo);
   const Vec<O> den = o.IfThenElse(odd, sin_r, cos_r);
   const Vec<O> den_lo = o.IfThenElse(odd, sin_r_lo, cos_r_lo);
-  const Vec<O> q = o.Div(num, den);
+  const Vec<O> inv = o.Div(o.Set(1.0), den);
+  const Vec<O> q = o.Mul(num, inv);
   const Vec<O> rem = o.Add(o.NegMulAdd(q, den, num), o.NegMulAdd(q, den_lo, num_lo));
-  return o.Add(q, o.Div(rem, den));
+  return o.MulAdd(rem, inv, q);
 }
 
 // Any double beyond the Cody-Waite range (Inf and NaN give NaN), on a scalar policy.
@@ -169,8 +177,8 @@ COHERIQ_MATH_INLINE Vec<O> SinCosOfFloat(const O& o, Vec<O> x) {
   return kCos ? y : XorSign(o, y, x);
 }
 
-// tan of a float in double, |x| <= 2^30: r = |x| - k·π/2 in double, sin r and cos r by the float
-// sine polynomial (valid on [-π/2, π/2]) and the double cosine one, one division.
+// tan of a float in double, |x| <= 2^30: r = |x| - k·π/2 in double, sin r and cos r by short
+// polynomials on [-π/4, π/4] (2^-37.5 and 2^-33: far below a float's half ulp), one division.
 template <class O>
 COHERIQ_MATH_INLINE Vec<O> TanOfFloat(const O& o, Vec<O> x) {
   using C = TrigConstants;
@@ -181,8 +189,9 @@ COHERIQ_MATH_INLINE Vec<O> TanOfFloat(const O& o, Vec<O> x) {
   Vec<O> r = o.NegMulAdd(k, o.Set(C::kP1), a);
   r = o.NegMulAdd(k, o.Set(C::kP2), r);
   const Vec<O> z = o.Mul(r, r);
-  const Vec<O> sin_r = o.MulAdd(o.Mul(r, z), Horner(o, z, C::kSin32), r);
-  const Vec<O> cos_r = o.MulAdd(z, o.MulAdd(z, Horner(o, z, C::kCos), o.Set(-0.5)), o.Set(1.0));
+  const Vec<O> sin_r = o.MulAdd(o.Mul(r, z), Horner(o, z, C::kTanSin32), r);
+  const Vec<O> cos_r =
+      o.MulAdd(z, o.MulAdd(z, Horner(o, z, C::kTanCos32), o.Set(-0.5)), o.Set(1.0));
   const Mask<O> odd = o.IsNegative(IntBitAsSign<0>(o, k_shifted));
   const Vec<O> q = o.Div(o.IfThenElse(odd, o.Neg(cos_r), sin_r), o.IfThenElse(odd, sin_r, cos_r));
   return XorSign(o, q, x);
