@@ -96,6 +96,19 @@ struct SinhCoshConstants {
   static constexpr double kSinhOfFloat[] = {1.0 / 362880, 1.0 / 5040, 1.0 / 120, 1.0 / 6};
 };
 
+// The reduction both sinh and cosh start from: a = min(|x|, clamp) and k = round(a·log2 e) (as
+// a double); returns k + kRoundShift + bias (Pow2FromBiasedShift).
+template <class O>
+COHERIQ_MATH_INLINE Vec<O> SinhCoshReduce(const O& o, Vec<O> x, double clamp, Vec<O>& a,
+                                          Vec<O>& k) {
+  using F = Format<double>;
+  a = o.Min(o.Abs(x), o.Set(clamp));
+  const Vec<O> shift = o.Set(F::kRoundShift + F::kBias);
+  const Vec<O> k_biased_shifted = o.MulAdd(a, o.Set(ExpConstants<double>::kLog2e), shift);
+  k = o.Sub(k_biased_shifted, shift);
+  return k_biased_shifted;
+}
+
 // sinh |x| (kCosh false) or cosh x in double, for a = |x| clamped to kClamp: e^a = 2^k·(hi +
 // tail) as exp's reduction gives it, with r's own rounding error added to the tail, so that e^a
 // is known to about 2^-56 relative. With B = e^a/4 = S·(hi + tail), S = 2^(k-2) (normal up to the
@@ -107,11 +120,8 @@ template <bool kCosh, class O>
 COHERIQ_MATH_INLINE Vec<O> SinhCoshOfDouble(const O& o, Vec<O> x) {
   using C = ExpConstants<double>;
   using K = SinhCoshConstants;
-  using F = Format<double>;
-  const Vec<O> a = o.Min(o.Abs(x), o.Set(K::kClamp));
-  const Vec<O> shift = o.Set(F::kRoundShift + F::kBias);
-  const Vec<O> k_biased_shifted = o.MulAdd(a, o.Set(C::kLog2e), shift);
-  const Vec<O> k = o.Sub(k_biased_shifted, shift);
+  Vec<O> a, k;
+  const Vec<O> k_biased_shifted = SinhCoshReduce(o, x, K::kClamp, a, k);
   const Vec<O> r_hi = o.NegMulAdd(k, o.Set(C::kLn2Hi), a);  // exact
   const Vec<O> r = o.NegMulAdd(k, o.Set(C::kLn2Lo), r_hi);
   const Vec<O> r_lo = o.NegMulAdd(k, o.Set(C::kLn2Lo), o.Sub(r_hi, r));
@@ -143,14 +153,11 @@ COHERIQ_MATH_INLINE Vec<O> SinhCoshOfDouble(const O& o, Vec<O> x) {
 // float's half ulp. Beyond |x| = 90 (clamped) both overflow a float, as rounding the double does.
 template <bool kCosh, class O>
 COHERIQ_MATH_INLINE Vec<O> SinhCoshOfFloat(const O& o, Vec<O> x) {
-  using C = ExpConstants<double>;
   using K = SinhCoshConstants;
   using F = Format<double>;
-  const Vec<O> a = o.Min(o.Abs(x), o.Set(K::kClampOfFloat));
-  const Vec<O> shift = o.Set(F::kRoundShift + F::kBias);
-  const Vec<O> k_biased_shifted = o.MulAdd(a, o.Set(C::kLog2e), shift);
-  const Vec<O> k = o.Sub(k_biased_shifted, shift);
-  const Vec<O> r = o.NegMulAdd(k, o.Set(C::kLn2Hi), a);
+  Vec<O> a, k;
+  const Vec<O> k_biased_shifted = SinhCoshReduce(o, x, K::kClampOfFloat, a, k);
+  const Vec<O> r = o.NegMulAdd(k, o.Set(ExpConstants<double>::kLn2Hi), a);
   const Vec<O> z = o.Mul(r, r);
   const Vec<O> cosh_r = Horner(o, z, K::kCoshOfFloat);
   const Vec<O> sinh_r = o.MulAdd(o.Mul(r, z), Horner(o, z, K::kSinhOfFloat), r);
