@@ -50,35 +50,55 @@ struct InverseTrigConstants {
       0.11111111105155447, -0.14285714285659828, 0.19999999999999804, -0.3333333333333333};
 };
 
-// ------------------------------ asin, acos
-
-// asin's and acos's constants in their own type T (AsinAcosOfOwnType).
+// The constants in the type T the functions compute in (f32: float; AsinAcosOfOwnType,
+// AtanMagnitudes, AtanOf).
 template <class T>
-struct AsinConstants;
+struct InverseTrigConstantsOf;
 
 template <>
-struct AsinConstants<float> {
+struct InverseTrigConstantsOf<float> {
+  static constexpr float kPiOver4Hi = 0x1.921fb6p-1f, kPiOver4Lo = -0x1.777a5cp-26f;
   static constexpr float kPiOver2Hi = 0x1.921fb6p+0f, kPiOver2Lo = -0x1.777a5cp-25f;
+  static constexpr float k3PiOver4Hi = 0x1.2d97c8p+1f, k3PiOver4Lo = -0x1.99bc5cp-28f;
   static constexpr float kPiHi = 0x1.921fb6p+1f, kPiLo = -0x1.777a5cp-24f;
+  static constexpr float kTanPiOver8 = 0x1.a8279ap-2f, kTan3PiOver8 = 0x1.3504f4p+1f;
   // (asin t - t) / t³ = P(t²) on [0, ¼], a Chebyshev fit (error 2^-33.9 relative to asin t)
   // rounded to float: the term it feeds is below 0.05·t, so the rounding costs under 2^-28 of t.
   static constexpr float kAsin[] = {0x1.fb7ca4p-6f, 0x1.5a80ap-7f,  0x1.82db24p-6f, 0x1.efedf8p-6f,
                                     0x1.6dc0fp-5f,  0x1.33331ep-4f, 0x1.555556p-3f};
+  // (atan t - t) / t³ = P(t²) on [0, tan²(π/8)], a Chebyshev fit (error 2^-33.5 relative to
+  // atan t) rounded to float: the term it feeds is below 0.06·t, so the rounding costs under
+  // 2^-28 of t.
+  static constexpr float kAtan[] = {0x1.9d8b24p-5f,  -0x1.614448p-4f, 0x1.c57baep-4f,
+                                    -0x1.248a18p-3f, 0x1.99997cp-3f,  -0x1.555556p-2f};
+  // atan2's scaling (AtanMagnitudes): beyond kHuge a + b could overflow; with the smaller below
+  // kTiny the quotient's remainder could fall among the subnormals, which matters while the
+  // larger is below kTinyLarger (beyond, the remainder's error divided by it is far below t's ulp).
+  static constexpr float kHuge = 0x1p124f, kHugeScale = 0x1p-4f;
+  static constexpr float kTiny = 0x1p-90f, kTinyLarger = 0x1p20f, kTinyScale = 0x1p100f;
 };
 
 template <>
-struct AsinConstants<double> {
+struct InverseTrigConstantsOf<double> {
   using C = InverseTrigConstants;
+  static constexpr double kPiOver4Hi = C::kPiOver4Hi, kPiOver4Lo = C::kPiOver4Lo;
   static constexpr double kPiOver2Hi = C::kPiOver2Hi, kPiOver2Lo = C::kPiOver2Lo;
+  static constexpr double k3PiOver4Hi = C::k3PiOver4Hi, k3PiOver4Lo = C::k3PiOver4Lo;
   static constexpr double kPiHi = C::kPiHi, kPiLo = C::kPiLo;
+  static constexpr double kTanPiOver8 = C::kTanPiOver8, kTan3PiOver8 = C::kTan3PiOver8;
   static constexpr const double (&kAsin)[std::size(C::kAsin)] = C::kAsin;
+  static constexpr const double (&kAtan)[std::size(C::kAtan)] = C::kAtan;
+  static constexpr double kHuge = 0x1p1020, kHugeScale = 0x1p-4;
+  static constexpr double kTiny = 0x1p-900, kTinyLarger = 0x1p100, kTinyScale = 0x1p900;
 };
+
+// ------------------------------ asin, acos
 
 // asin (kAcos false) or acos of x in x's own type.
 template <bool kAcos, class O>
 COHERIQ_MATH_INLINE Vec<O> AsinAcosOfOwnType(const O& o, Vec<O> x) {
   using T = typename O::T;
-  using C = AsinConstants<T>;
+  using C = InverseTrigConstantsOf<T>;
   const Vec<O> zero = o.Zero();
   const Vec<O> a = o.Abs(x);
   const Mask<O> small = o.Le(a, o.Set(T(0.5)));
@@ -132,42 +152,6 @@ using Acos = AsinAcosOf<true>;
 
 // ------------------------------ atan, atan2
 
-// atan's and atan2's constants in their own type T (AtanMagnitudes, AtanOf).
-template <class T>
-struct AtanConstants;
-
-template <>
-struct AtanConstants<float> {
-  static constexpr float kPiOver4Hi = 0x1.921fb6p-1f, kPiOver4Lo = -0x1.777a5cp-26f;
-  static constexpr float kPiOver2Hi = 0x1.921fb6p+0f, kPiOver2Lo = -0x1.777a5cp-25f;
-  static constexpr float k3PiOver4Hi = 0x1.2d97c8p+1f, k3PiOver4Lo = -0x1.99bc5cp-28f;
-  static constexpr float kPiHi = 0x1.921fb6p+1f, kPiLo = -0x1.777a5cp-24f;
-  static constexpr float kTanPiOver8 = 0x1.a8279ap-2f, kTan3PiOver8 = 0x1.3504f4p+1f;
-  // (atan t - t) / t³ = P(t²) on [0, tan²(π/8)], a Chebyshev fit (error 2^-33.5 relative to
-  // atan t) rounded to float: the term it feeds is below 0.06·t, so the rounding costs under
-  // 2^-28 of t.
-  static constexpr float kAtan[] = {0x1.9d8b24p-5f,  -0x1.614448p-4f, 0x1.c57baep-4f,
-                                    -0x1.248a18p-3f, 0x1.99997cp-3f,  -0x1.555556p-2f};
-  // atan2's scaling (AtanMagnitudes): beyond kHuge a + b could overflow; with the smaller below
-  // kTiny the quotient's remainder could fall among the subnormals, which matters while the
-  // larger is below kTinyLarger (beyond, the remainder's error divided by it is far below t's ulp).
-  static constexpr float kHuge = 0x1p124f, kHugeScale = 0x1p-4f;
-  static constexpr float kTiny = 0x1p-90f, kTinyLarger = 0x1p20f, kTinyScale = 0x1p100f;
-};
-
-template <>
-struct AtanConstants<double> {
-  using C = InverseTrigConstants;
-  static constexpr double kPiOver4Hi = C::kPiOver4Hi, kPiOver4Lo = C::kPiOver4Lo;
-  static constexpr double kPiOver2Hi = C::kPiOver2Hi, kPiOver2Lo = C::kPiOver2Lo;
-  static constexpr double k3PiOver4Hi = C::k3PiOver4Hi, k3PiOver4Lo = C::k3PiOver4Lo;
-  static constexpr double kPiHi = C::kPiHi, kPiLo = C::kPiLo;
-  static constexpr double kTanPiOver8 = C::kTanPiOver8, kTan3PiOver8 = C::kTan3PiOver8;
-  static constexpr const double (&kAtan)[std::size(C::kAtan)] = C::kAtan;
-  static constexpr double kHuge = 0x1p1020, kHugeScale = 0x1p-4;
-  static constexpr double kTiny = 0x1p-900, kTinyLarger = 0x1p100, kTinyScale = 0x1p900;
-};
-
 // The base of the region (first, third, else the middle), π - base where x is negative.
 template <class O>
 COHERIQ_MATH_INLINE Vec<O> AtanBase(const O& o, Mask<O> x_negative, Mask<O> first, Mask<O> third,
@@ -185,7 +169,7 @@ COHERIQ_MATH_INLINE Vec<O> AtanBase(const O& o, Mask<O> x_negative, Mask<O> firs
 template <class O>
 COHERIQ_MATH_INLINE Vec<O> AtanMagnitudes(const O& o, Vec<O> a, Vec<O> b, Mask<O> x_negative) {
   using T = typename O::T;
-  using C = AtanConstants<T>;
+  using C = InverseTrigConstantsOf<T>;
   const Vec<O> zero = o.Zero();
   // Keep a + b finite and the remainders above the subnormals: scale both by a power of 2.
   const Mask<O> a_smaller = o.Lt(a, b);
@@ -236,7 +220,7 @@ COHERIQ_MATH_INLINE Vec<O> AtanMagnitudes(const O& o, Vec<O> a, Vec<O> b, Mask<O
 template <class O>
 COHERIQ_MATH_INLINE Vec<O> AtanOf(const O& o, Vec<O> x) {
   using T = typename O::T;
-  using C = AtanConstants<T>;
+  using C = InverseTrigConstantsOf<T>;
   const Vec<O> zero = o.Zero(), one = o.Set(T(1));
   const Vec<O> a = o.Abs(x);
   const Mask<O> first = o.Lt(a, o.Set(C::kTanPiOver8));
