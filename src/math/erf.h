@@ -42,7 +42,6 @@ struct ErfConstants {
       0x1.4f40764dc0ab9p-6,  -0x1.67073b2e1309ep-3, 0x1.592183bf4edeep-1, -0x1.8785092ab4428p+0,
       0x1.1fa9ba1cd9e36p+1,  -0x1.15b6f183ed958p+1, 0x1.40b40251f0a94p+0, -0x1.a1ee6b3dbc2fep-3,
       -0x1.000debd25fc56p-2, -0x1.8134dd91f4893p-9, 0x1.20ed34430465fp-1};
-  static constexpr double kLog2e = 0x1.71547652b82fep+0;
   static constexpr double kClampErf = 4.0, kClampErfc = 10.1;
 };
 
@@ -57,7 +56,7 @@ COHERIQ_MATH_INLINE Vec<O> ErfOfFloat(const O& o, Vec<O> x) {
   const Vec<O> t = o.Div(one, a);
   const Vec<O> q = kErfc ? Horner(o, t, C::kLarge) : Horner(o, t, C::kLargeErf);
   // e^(-a²) to 2^-34: the product -a²·log2(e) is rounded within 2^-48 of its at most 148.
-  const Vec<O> e = Exp2ForFloat(o, o.Mul(z, o.Set(-C::kLog2e)));
+  const Vec<O> e = Exp2ForFloat(o, o.Mul(z, o.Set(-ExpConstants<double>::kLog2e)));
   const Vec<O> erfc_large = o.Mul(e, o.Mul(t, q));
   const Mask<O> small = o.Lt(a, one);
   const Mask<O> negative = o.IsNegative(x);

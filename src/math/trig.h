@@ -113,7 +113,7 @@ COHERIQ_MATH_INLINE Vec<O> SinCosQuadrant(const O& o, Vec<O> rh, Vec<O> rl, Vec<
 
 // tan of x = k·π/2 + rh + rl: sin r / cos r, or -cos r / sin r for odd k, each kept as the
 // normalized double-double of SinCosParts (Fast2Sum: the leads are the larger), and the quotient
-// with its remainder (one more division), so that it too stays within 1 ulp.
+// num·(1/den) with its remainder scaled by the same reciprocal, so that it too stays within 1 ulp.
 template <class O>
 COHERIQ_MATH_INLINE Vec<O> TanQuadrant(const O& o, Vec<O> rh, Vec<O> rl, Vec<O> k_shifted) {
   Vec<O> sin_tail, w, cos_tail;
