@@ -281,27 +281,29 @@ def _(kind):
     return h, w, list(range(degree + 1)), -mp.mpf(1) / 2, mp.mpf(1) / 2, {}
 
 
+def odd_remainder(f, limit):
+    """For an odd f with f(t) = t + t^3 P(t^2): P's target h(z) = (f(t) - t) / t^3, t = sqrt(z)
+    (limit at z = 0), and the weight w(z) = |t^3 / f(t)| that makes the error relative to f."""
+    def h(z):
+        if z == 0:
+            return limit
+        t = mp.sqrt(z)
+        return (f(t) - t) / t ** 3
+    w = lambda z: mp.mpf(0) if z == 0 else abs(mp.sqrt(z) ** 3 / f(mp.sqrt(z)))
+    return h, w
+
+
 @define("sinh", "sinh x = x + x^3 P(x^2), P in z = x^2 on [0, 1], relative to sinh x")
 def _(kind):
     degree = by_type(kind, 3, 6)
-    def h(z):
-        if z == 0:
-            return mp.mpf(1) / 6
-        t = mp.sqrt(z)
-        return (mp.sinh(t) - t) / t ** 3
-    w = lambda z: mp.mpf(0) if z == 0 else abs(mp.sqrt(z) ** 3 / mp.sinh(mp.sqrt(z)))
+    h, w = odd_remainder(mp.sinh, mp.mpf(1) / 6)
     return h, w, list(range(degree + 1)), 0, 1, {}
 
 
 @define("tan_sin", "sin r = r + r^3 S(r^2), S in z = r^2 on [0, (pi/4)^2], relative: f32 tan in double")
 def _(kind):
     degree = 3
-    def h(z):
-        if z == 0:
-            return -mp.mpf(1) / 6
-        t = mp.sqrt(z)
-        return (mp.sin(t) - t) / t ** 3
-    w = lambda z: mp.mpf(0) if z == 0 else abs(mp.sqrt(z) ** 3 / mp.sin(mp.sqrt(z)))
+    h, w = odd_remainder(mp.sin, -mp.mpf(1) / 6)
     return h, w, list(range(degree + 1)), 0, (mp.pi / 4) ** 2, {}
 
 
