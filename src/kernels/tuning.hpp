@@ -107,6 +107,23 @@ struct GemvThreading {
   std::size_t grain = 16;
 };
 
+// How a batch of small products (engines/generic/gemm-inl.h, GemmSmallBatch) asks for the next
+// product's operands in L2 while one runs, tile by tile. Speed only: the products and their bits
+// are the same. The defaults were measured on a Zen 5 guest (docs/decisions.md, "A batch
+// prefetches the next product").
+struct SmallBatchTuning {
+  // Operands of more bytes than this stream from memory (the last-level cache holds less).
+  std::size_t stream_bytes = std::size_t{32} << 20;
+  // Products of at least this many multiply-adds (m·n·k) prefetch the next one: in a batch the
+  // cache holds (below, the prefetch instructions cost more than the misses they save) and in a
+  // streamed one. A product much deeper than it is wide never does (the hardware follows it).
+  std::size_t prefetch_work = 16384;
+  std::size_t streamed_prefetch_work = 1024;
+  // ... and whose C is at least this many of the small path's column tiles (one or two vectors)
+  // wide.
+  std::size_t prefetch_column_tiles = 0;
+};
+
 // Everything an engine's record holds. Grouped by the code that reads it.
 struct Tuning {
   PerType<GemmTuning> gemm;
@@ -116,10 +133,7 @@ struct Tuning {
   // pack_b writes a packed matrix of more bytes than this around the caches (streaming stores):
   // about a quarter of the last-level cache, beyond which it would not stay there for the product.
   std::size_t pack_b_stream_bytes = std::size_t{8} << 20;
-  // A batch of small products whose operands pass this many bytes streams them from memory (the
-  // last-level cache holds less): its products fetch the next one's operands ahead from a smaller
-  // size than a batch the cache holds (engines/generic/gemm-inl.h, GemmSmallBatch).
-  std::size_t batch_stream_bytes = std::size_t{32} << 20;
+  SmallBatchTuning small_batch;
   Blas1Tuning blas1;
 };
 

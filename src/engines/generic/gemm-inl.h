@@ -922,13 +922,50 @@ HWY_INLINE GemmSmallPlan<T> GemmSmallPlanFor(Trans ta, Trans tb, std::size_t m, 
   return GemmSmallPlanOn<kReproducible>(typename Shape::D(), ta, tb, m, n, k, lda);
 }
 
-// One product by its plan. `panel` (k-block x lanes) receives a transposed B's columns.
+// Asks for an operand's rows x cols (ld apart) in L2: its whole span when the rows are nearly
+// contiguous (a small matrix is then a line or a few), else row by row.
+template <class T>
+HWY_INLINE void GemmPrefetch(const T* x, std::size_t rows, std::size_t cols, std::size_t ld) {
+  constexpr std::size_t kLine = 64 / sizeof(T);
+  if (rows == 0 || cols == 0) return;
+  const std::size_t span = (rows - 1) * ld + cols;
+  if (span <= 2 * rows * cols) {
+    for (std::size_t j = 0; j < span; j += kLine) __builtin_prefetch(x + j, 0, 2);
+    __builtin_prefetch(x + span - 1, 0, 2);
+    return;
+  }
+  for (std::size_t r = 0; r < rows; ++r) {
+    for (std::size_t j = 0; j < cols; j += kLine) __builtin_prefetch(x + r * ld + j, 0, 2);
+    __builtin_prefetch(x + r * ld + cols - 1, 0, 2);
+  }
+}
+
+// The next product of a batch (GemmSmallBatch), whose operands a product asks for as it goes:
+// before each tile, the part of the next product's operands that the same tile reads first. The
+// requests are spread over the product, not issued at once: a burst of them at the start held
+// up the product's own loads (a Zen 3 guest, orders 24 to 48).
+template <class T>
+struct GemmSmallNext {
+  const T* a;
+  const T* b;
+  const T* c;
+};
+
+// One product by its plan. `panel` (k-block x lanes) receives a transposed B's columns. `next`,
+// when not null, is prefetched tile by tile.
 template <class T>
 HWY_INLINE void GemmSmallRun(const GemmSmallPlan<T>& p, std::size_t k, T alpha,
                              const T* HWY_RESTRICT A, const T* HWY_RESTRICT B, std::size_t ldb,
-                             T beta, T* HWY_RESTRICT C, std::size_t ldc, T* HWY_RESTRICT panel) {
+                             T beta, T* HWY_RESTRICT C, std::size_t ldc, T* HWY_RESTRICT panel,
+                             const GemmSmallNext<T>* next = nullptr) {
   // One tile and one k-block (m <= 12, n within two vectors): the tile alone.
   if (p.bands == 1 && p.col_tiles == 1 && k <= p.k_block && !p.transposed_b) {
+    if (next != nullptr) {
+      const std::size_t m = p.q, lda = p.a_col * p.a_row;
+      GemmPrefetch(next->a, p.a_col == 1 ? m : k, p.a_col == 1 ? k : m, lda);
+      GemmPrefetch(next->b, k, p.last_nr, ldb);
+      GemmPrefetch(next->c, m, p.last_nr, ldc);
+    }
     return p.tile[0][1](k, A, p.a_row, p.a_col, B, ldb, alpha, beta, C, ldc, p.last_nr);
   }
   for (std::size_t pc = 0; pc < k; pc += p.k_block) {
@@ -938,11 +975,16 @@ HWY_INLINE void GemmSmallRun(const GemmSmallPlan<T>& p, std::size_t k, T alpha,
       const std::size_t j0 = jt * p.width;
       const std::size_t last = jt + 1 == p.col_tiles ? 1 : 0;
       const std::size_t nr = last ? p.last_nr : p.width;
-      const T* b = B + pc * ldb + j0;
+      // This column tile's B: kc rows of nr columns, as stored (a transposed B: nr rows of kc).
+      const std::size_t b_at = p.transposed_b ? j0 * ldb + pc : pc * ldb + j0;
+      if (next != nullptr) {
+        GemmPrefetch(next->b + b_at, p.transposed_b ? nr : kc, p.transposed_b ? kc : nr, ldb);
+      }
+      const T* b = B + b_at;
       std::size_t b_ld = ldb;
       if (p.transposed_b) {
         for (std::size_t q = 0; q < kc; ++q) {
-          for (std::size_t j = 0; j < nr; ++j) panel[q * p.lanes + j] = B[(j0 + j) * ldb + pc + q];
+          for (std::size_t j = 0; j < nr; ++j) panel[q * p.lanes + j] = b[j * ldb + q];
         }
         b = panel;
         b_ld = p.lanes;
@@ -951,9 +993,19 @@ HWY_INLINE void GemmSmallRun(const GemmSmallPlan<T>& p, std::size_t k, T alpha,
       T* c = C + j0;
       for (std::size_t band = 0; band < p.bands; ++band) {
         const std::size_t big = band < p.rem ? 1 : 0;
+        const std::size_t rows = p.q + big;
+        if (next != nullptr) {
+          // The band's op(A) (rows x kc; stored as kc x rows when transposed) the first time
+          // it is read, and its tile of C in the first k-block.
+          if (jt == 0) {
+            GemmPrefetch(next->a + (a - A), p.a_col == 1 ? rows : kc, p.a_col == 1 ? kc : rows,
+                         p.a_col * p.a_row);
+          }
+          if (pc == 0) GemmPrefetch(next->c + (c - C), rows, nr, ldc);
+        }
         p.tile[big][last](kc, a, p.a_row, p.a_col, b, b_ld, alpha, block_beta, c, ldc, nr);
-        a += (p.q + big) * p.a_row;
-        c += (p.q + big) * ldc;
+        a += rows * p.a_row;
+        c += rows * ldc;
       }
     }
   }
@@ -1129,49 +1181,31 @@ void gemm_packed(Trans ta, std::size_t m, std::size_t n, std::size_t k, T alpha,
 
 // ------------------------------ Batches
 
-// Asks for the next product's operand (rows x cols, ld apart) in L2 while this one runs: its
-// whole span when the rows are nearly contiguous (a small matrix is then a line or a few),
-// else row by row.
-template <class T>
-HWY_INLINE void GemmPrefetch(const T* x, std::size_t rows, std::size_t cols, std::size_t ld) {
-  constexpr std::size_t kLine = 64 / sizeof(T);
-  if (rows == 0 || cols == 0) return;
-  const std::size_t span = (rows - 1) * ld + cols;
-  if (span <= 2 * rows * cols) {
-    for (std::size_t j = 0; j < span; j += kLine) __builtin_prefetch(x + j, 0, 2);
-    __builtin_prefetch(x + span - 1, 0, 2);
-    return;
-  }
-  for (std::size_t r = 0; r < rows; ++r) {
-    for (std::size_t j = 0; j < cols; j += kLine) __builtin_prefetch(x + r * ld + j, 0, 2);
-    __builtin_prefetch(x + r * ld + cols - 1, 0, 2);
-  }
-}
-
 // Small products of a batch by one plan, made once; the next product's operands prefetched
 // while one runs. operands(i, a, b, c) sets product i's matrices.
 template <class T, class Operands>
 HWY_NOINLINE void GemmSmallBatch(const GemmSmallPlan<T>& p, Trans ta, Trans tb, std::size_t m,
-                                 std::size_t n, std::size_t k, T alpha, std::size_t lda,
-                                 std::size_t ldb, T beta, std::size_t ldc, std::size_t batch,
-                                 Operands operands, T* HWY_RESTRICT panel) {
+                                 std::size_t n, std::size_t k, T alpha, std::size_t ldb, T beta,
+                                 std::size_t ldc, std::size_t batch, Operands operands,
+                                 T* HWY_RESTRICT panel) {
   // A and B as stored (op(A) is m x k, op(B) k x n).
   const std::size_t a_rows = ta == Trans::N ? m : k, a_cols = ta == Trans::N ? k : m;
   const std::size_t b_rows = tb == Trans::N ? k : n, b_cols = tb == Trans::N ? n : k;
-  // A batch the last-level cache holds: below about 25³ multiply-adds the prefetches cost more
-  // instructions than the misses they save (a line per 3·n/16 multiply-adds at order n; f32
-  // order 16, 30 MB, 89 -> 71-74 GFLOP/s with them). A batch streamed from memory
-  // (batch_stream_bytes, the engine's record): from 1024 multiply-adds, each product waits for
-  // its operands otherwise (f32 order 24, 67 MB: 39 -> 83-87 GFLOP/s; f64 16 and 24: 18-23 ->
+  // Whether the next product is prefetched is the engine's (its record's small_batch). On the
+  // Zen 5 guest, with the whole next product asked for before each product: a batch the
+  // last-level cache holds, below about 25³ multiply-adds, lost (a line per 3·n/16 multiply-adds
+  // at order n; f32 order 16, 30 MB, 89 -> 71-74 GFLOP/s with them); a batch streamed from
+  // memory gained from 1024 (f32 order 24, 67 MB: 39 -> 83-87 GFLOP/s; f64 16 and 24: 18-23 ->
   // 29-43). A product much deeper than it is wide (8 x 8 x 256) reads its operands as two long
   // streams, which the hardware prefetches: asking for the next product's too made such a batch
-  // 1.6-2.2x slower. Measured with and without on the Zen 5 guest: 1.1-1.6x faster batches from
-  // order 32 to 64 and at 23 x 29 x 31, f32 and f64.
+  // 1.6-2.2x slower. GemmSmallRun now spreads the requests over the product's tiles.
+  constexpr auto kBatch = kTuning.small_batch;
   const std::size_t work = m * n * k;
   const double bytes = static_cast<double>(batch) *
                        static_cast<double>(a_rows * a_cols + b_rows * b_cols + m * n) * sizeof(T);
-  const bool streamed = bytes > static_cast<double>(kTuning.batch_stream_bytes);
-  const bool prefetch = (work >= 16384 || (streamed && work >= 1024)) && k <= 2 * (m > n ? m : n);
+  const bool streamed = bytes > static_cast<double>(kBatch.stream_bytes);
+  const bool prefetch = work >= (streamed ? kBatch.streamed_prefetch_work : kBatch.prefetch_work) &&
+                        p.col_tiles >= kBatch.prefetch_column_tiles && k <= 2 * (m > n ? m : n);
   const T *a, *b;
   T* c;
   if (batch != 0) operands(0, a, b, c);
@@ -1179,12 +1213,9 @@ HWY_NOINLINE void GemmSmallBatch(const GemmSmallPlan<T>& p, Trans ta, Trans tb, 
     const T *next_a = a, *next_b = b;
     T* next_c = c;
     if (i + 1 < batch) operands(i + 1, next_a, next_b, next_c);
-    if (prefetch && i + 1 < batch) {
-      GemmPrefetch(next_a, a_rows, a_cols, lda);
-      GemmPrefetch(next_b, b_rows, b_cols, ldb);
-      GemmPrefetch(static_cast<const T*>(next_c), m, n, ldc);
-    }
-    GemmSmallRun(p, k, alpha, a, b, ldb, beta, c, ldc, panel);
+    const GemmSmallNext<T> ahead{next_a, next_b, next_c};
+    GemmSmallRun(p, k, alpha, a, b, ldb, beta, c, ldc, panel,
+                 prefetch && i + 1 < batch ? &ahead : nullptr);
     a = next_a;
     b = next_b;
     c = next_c;
@@ -1192,11 +1223,11 @@ HWY_NOINLINE void GemmSmallBatch(const GemmSmallPlan<T>& p, Trans ta, Trans tb, 
 }
 template <class T, class Operands>
 HWY_NOINLINE void GemmSmallBatchTransposedB(const GemmSmallPlan<T>& p, Trans ta, std::size_t m,
-                                            std::size_t n, std::size_t k, T alpha, std::size_t lda,
-                                            std::size_t ldb, T beta, std::size_t ldc,
-                                            std::size_t batch, Operands operands) {
+                                            std::size_t n, std::size_t k, T alpha, std::size_t ldb,
+                                            T beta, std::size_t ldc, std::size_t batch,
+                                            Operands operands) {
   HWY_ALIGN T panel[GemmShape<T>::kKC * GemmShape<T>::kLanes];
-  GemmSmallBatch(p, ta, Trans::T, m, n, k, alpha, lda, ldb, beta, ldc, batch, operands, panel);
+  GemmSmallBatch(p, ta, Trans::T, m, n, k, alpha, ldb, beta, ldc, batch, operands, panel);
 }
 
 // Each product as gemm computes it, one after the other, in the caller's workspace (gemm's for
@@ -1208,9 +1239,9 @@ HWY_INLINE void GemmBatch(Trans ta, Trans tb, std::size_t m, std::size_t n, std:
   if (m != 0 && n != 0 && k != 0 && GemmIsSmall<T>(m, n, k)) {
     const GemmSmallPlan<T> p = GemmSmallPlanFor<T, kReproducible>(ta, tb, m, n, k, lda);
     if (p.transposed_b) {
-      return GemmSmallBatchTransposedB(p, ta, m, n, k, alpha, lda, ldb, beta, ldc, batch, operands);
+      return GemmSmallBatchTransposedB(p, ta, m, n, k, alpha, ldb, beta, ldc, batch, operands);
     }
-    return GemmSmallBatch(p, ta, tb, m, n, k, alpha, lda, ldb, beta, ldc, batch, operands,
+    return GemmSmallBatch(p, ta, tb, m, n, k, alpha, ldb, beta, ldc, batch, operands,
                           static_cast<T*>(nullptr));
   }
   for (std::size_t i = 0; i < batch; ++i) {
