@@ -273,6 +273,12 @@ def _(kind):
     return r, lambda z: z ** 2 / 2, list(range(degree + 1)), 0, SMAX ** 2, {}
 
 
+@define("pow_log_float", "2 atanh(s) = 2s + s z Q(z) as log_atanh, shorter: pow of a float's log2")
+def _(kind):
+    h, w, _, a, b, fixed = FITS["log_atanh"][1](kind)
+    return h, w, list(range(5)), a, b, fixed
+
+
 @define("pow_exp2", "2^r = 1 + r ln2 + r^2 P(r) on [-1/2, 1/2] to 2^-34, for pow in float")
 def _(kind):
     degree = 5

@@ -128,10 +128,17 @@ template <class T>
 struct PowConstants;
 template <>
 struct PowConstants<float> {
-  // x and y are computed on in double: their log2 (math::Log2's algorithm, 2^-52), y·log2 x, and
-  // 2^(y·log2 x) to 2^-34 (Exp2ForFloat), rounded once to float at the end.
+  // x and y are computed on in double: log2 x to 2^-44 relative, y·log2 x, and 2^(y·log2 x) to
+  // 2^-34 (Exp2ForFloat), rounded once to float at the end. |y·log2 x| <= 150 for a result in
+  // float's range, so log2 x's error moves the result by at most 150·ln 2·2^-44 = 2^-37.
   static constexpr double kClamp = 160.0;  // 2^±160: beyond float's range, within double's
   static constexpr float kYMax = 0x1p60f;  // the fast path's |y| (any finite y would do)
+  // ln m = 2·atanh(s) = 2s + s·z·Q(z), z = s² <= 0.0295: absolute error of z·Q 2^-43.9
+  // (scripts/minimax.py pow_log_float).
+  static constexpr double kLogQ[] = {0x1.9114dade5efb7p-3, 0x1.c62b2023d6a89p-3,
+                                     0x1.249411ce4a37ap-2, 0x1.999996a98ec0fp-2,
+                                     0x1.555555561e2cfp-1};
+  static constexpr double kInvLn2 = 0x1.71547652b82fep+0;
 };
 template <>
 struct PowConstants<double> {
@@ -233,11 +240,18 @@ struct Pow {
     }
   }
 
-  // A float's x^y in double (W: the double policy).
+  // A float's x^y in double (W: the double policy): log2 x = k + ln m/ln 2, m = 1 + f in
+  // [√½, √2), ln m = 2s + s·z·Q(z) with s = f/(2 + f) and z = s².
   template <class W>
   static COHERIQ_MATH_INLINE Vec<W> InDouble(const W& w, Vec<W> x, Vec<W> y) {
     using C = PowConstants<float>;
-    return Exp2ForFloat(w, Clamp(w, w.Mul(y, LogNormal<LogBase::k2>(w, x, w.Zero())), C::kClamp));
+    Vec<W> k;
+    const Vec<W> f = w.Sub(SplitSqrtHalf(w, x, k), w.Set(1.0));
+    const Vec<W> s = w.Div(f, w.Add(w.Set(2.0), f));
+    const Vec<W> z = w.Mul(s, s);
+    const Vec<W> ln_m = w.MulAdd(w.Mul(s, z), Horner(w, z, C::kLogQ), w.Add(s, s));
+    const Vec<W> log2_x = w.MulAdd(ln_m, w.Set(C::kInvLn2), k);
+    return Exp2ForFloat(w, Clamp(w, w.Mul(y, log2_x), C::kClamp));
   }
 
   // v clamped to [-bound, bound] (v not NaN).
