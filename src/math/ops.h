@@ -89,6 +89,45 @@ COHERIQ_MATH_INLINE Vec<O> Horner(const O& o, Vec<O> x, const typename O::T (&c)
   return p;
 }
 
+// The same polynomial by Estrin's scheme: pairs c[i]·x + c[i+1] combined by x², x⁴, x⁸, so that
+// the chain of dependent operations is about log₂ N long instead of N, for a few more
+// operations; the sums round differently from Horner's. N <= 16.
+template <std::size_t kLow, std::size_t kCount, class O, std::size_t N>
+COHERIQ_MATH_INLINE Vec<O> EstrinPart(const O& o, Vec<O> x, Vec<O> x2, Vec<O> x4, Vec<O> x8,
+                                      const typename O::T (&c)[N]) {
+  // The terms of degree kLow to kLow + kCount - 1, divided by x^kLow.
+  if constexpr (kCount == 1) {
+    return o.Set(c[N - 1 - kLow]);
+  } else if constexpr (kCount == 2) {
+    return o.MulAdd(o.Set(c[N - 2 - kLow]), x, o.Set(c[N - 1 - kLow]));
+  } else {
+    constexpr std::size_t kHalf = kCount > 8 ? 8 : (kCount > 4 ? 4 : 2);
+    const Vec<O> power = kHalf == 8 ? x8 : (kHalf == 4 ? x4 : x2);
+    return o.MulAdd(EstrinPart<kLow + kHalf, kCount - kHalf>(o, x, x2, x4, x8, c), power,
+                    EstrinPart<kLow, kHalf>(o, x, x2, x4, x8, c));
+  }
+}
+template <class O, std::size_t N>
+COHERIQ_MATH_INLINE Vec<O> Estrin(const O& o, Vec<O> x, const typename O::T (&c)[N]) {
+  static_assert(N >= 1 && N <= 16, "Estrin: 1 to 16 coefficients");
+  const Vec<O> x2 = o.Mul(x, x);
+  const Vec<O> x4 = N > 4 ? o.Mul(x2, x2) : x2;
+  const Vec<O> x8 = N > 8 ? o.Mul(x4, x4) : x4;
+  return EstrinPart<0, N>(o, x, x2, x4, x8, c);
+}
+
+// A polynomial of many terms: Horner's scheme up to 8 coefficients, Estrin's beyond, where a
+// chain of N dependent multiply-adds would be the loop's critical path (atan2 f64: 12
+// coefficients, 1.15x faster by Estrin's on the Zen 3 guest; a float's 6 ran 0-5% slower).
+template <class O, std::size_t N>
+COHERIQ_MATH_INLINE Vec<O> LongPolynomial(const O& o, Vec<O> x, const typename O::T (&c)[N]) {
+  if constexpr (N > 8) {
+    return Estrin(o, x, c);
+  } else {
+    return Horner(o, x, c);
+  }
+}
+
 // a with its sign flipped where `sign` is negative (its sign bit set).
 template <class O>
 COHERIQ_MATH_INLINE Vec<O> XorSign(const O& o, Vec<O> a, Vec<O> sign) {
