@@ -154,6 +154,33 @@ HWY_INLINE hn::VFromD<D> GemmLoadWidened(D d, const S* HWY_RESTRICT p) {
   }
 }
 
+// Asks for an operand's rows x cols (ld apart) in L2: its whole span when the rows are nearly
+// contiguous (a small matrix is then a line or a few), else row by row.
+template <class T>
+HWY_INLINE void GemmPrefetch(const T* x, std::size_t rows, std::size_t cols, std::size_t ld) {
+  constexpr std::size_t kLine = 64 / sizeof(T);
+  if (rows == 0 || cols == 0) return;
+  const std::size_t span = (rows - 1) * ld + cols;
+  if (span <= 2 * rows * cols) {
+    for (std::size_t j = 0; j < span; j += kLine) __builtin_prefetch(x + j, 0, 2);
+    __builtin_prefetch(x + span - 1, 0, 2);
+    return;
+  }
+  for (std::size_t r = 0; r < rows; ++r) {
+    for (std::size_t j = 0; j < cols; j += kLine) __builtin_prefetch(x + r * ld + j, 0, 2);
+    __builtin_prefetch(x + r * ld + cols - 1, 0, 2);
+  }
+}
+
+// Rows of a packed operand read this many ahead where they are a page or more apart (a block
+// of a larger matrix, rows 16 KiB apart at lda = 2048 doubles): a stride the hardware
+// prefetchers do not follow, so each row would wait for L3 in turn.
+constexpr std::size_t kGemmPackRowsAhead = 8;
+template <class T>
+HWY_INLINE bool GemmRowsFarApart(std::size_t ld) {
+  return ld * sizeof(T) >= 4096;
+}
+
 // Packs rows [i0, i0 + mc) x columns [p0, p0 + kc) of op(A) into MR-row micro-panels of
 // MR * round_up(kc, 4) values. Inside a micro-panel k runs in groups of 4: group g holds, row
 // after row, the 4 values (i, 4g .. 4g + 3). Op(A) = A (the usual case) then packs by plain
@@ -204,7 +231,12 @@ HWY_INLINE void GemmPackA(Trans ta, const S* HWY_RESTRICT A, std::size_t lda, st
     // power of two of bytes apart (lda = 2048 doubles) fall in so few sets of L1 and L2 that
     // they came from L3 each time (dsyrk L,N n = 64, k = 1024 from a matrix of order 2048).
     HWY_ALIGN T group[kG * Shape::kLanes];
+    const bool far = GemmRowsFarApart<T>(lda);
     for (std::size_t p = 0; p < kc; p += kG) {
+      if (far && p + kGemmPackRowsAhead < kc) {
+        GemmPrefetch(A + (p0 + p + kGemmPackRowsAhead) * lda + i0,
+                     GemmMin(kG, kc - p - kGemmPackRowsAhead), mc, lda);
+      }
       for (std::size_t r = 0; r < mc; r += kMR) {
         const std::size_t rows = GemmMin(kMR, mc - r);
         T* HWY_RESTRICT out = dst + (r / kMR) * panel_size + p * kMR;
@@ -255,8 +287,13 @@ HWY_INLINE void GemmPackB(Trans tb, const S* HWY_RESTRICT B, std::size_t ldb, st
         hn::Store(v, d, out);
       }
     };
+    const bool far = GemmRowsFarApart<S>(ldb);
     for (std::size_t p = 0; p < kc; p += kRows) {
       const std::size_t rows = GemmMin(kRows, kc - p);
+      if (far && p + kGemmPackRowsAhead < kc) {
+        GemmPrefetch(B + (p0 + p + kGemmPackRowsAhead) * ldb,
+                     GemmMin(kRows, kc - p - kGemmPackRowsAhead), n, ldb);
+      }
       T* HWY_RESTRICT panel = dst + p * nr;
       for (std::size_t j = 0; j < n; j += nr, panel += kc * nr) {
         const std::size_t cols = GemmMin(nr, n - j);
@@ -920,24 +957,6 @@ HWY_INLINE GemmSmallPlan<T> GemmSmallPlanFor(Trans ta, Trans tb, std::size_t m, 
     }
   }
   return GemmSmallPlanOn<kReproducible>(typename Shape::D(), ta, tb, m, n, k, lda);
-}
-
-// Asks for an operand's rows x cols (ld apart) in L2: its whole span when the rows are nearly
-// contiguous (a small matrix is then a line or a few), else row by row.
-template <class T>
-HWY_INLINE void GemmPrefetch(const T* x, std::size_t rows, std::size_t cols, std::size_t ld) {
-  constexpr std::size_t kLine = 64 / sizeof(T);
-  if (rows == 0 || cols == 0) return;
-  const std::size_t span = (rows - 1) * ld + cols;
-  if (span <= 2 * rows * cols) {
-    for (std::size_t j = 0; j < span; j += kLine) __builtin_prefetch(x + j, 0, 2);
-    __builtin_prefetch(x + span - 1, 0, 2);
-    return;
-  }
-  for (std::size_t r = 0; r < rows; ++r) {
-    for (std::size_t j = 0; j < cols; j += kLine) __builtin_prefetch(x + r * ld + j, 0, 2);
-    __builtin_prefetch(x + r * ld + cols - 1, 0, 2);
-  }
 }
 
 // The next product of a batch (GemmSmallBatch), whose operands a product asks for as it goes:
