@@ -122,24 +122,29 @@ void gemm_packed_rows(pool::Team& team, const GemmSplit& split, Trans ta, std::s
   team.run(split.parts, block);
 }
 
-}  // namespace
-
+// The product on the calling thread, in a workspace of its own.
 template <class T>
-void gemm(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, T alpha, const T* A,
-          std::size_t lda, const T* B, std::size_t ldb, T beta, T* C, std::size_t ldc) {
-  using Gemm = typename GemmCandidates<T>::gemm;
-  using Workspace = typename GemmCandidates<T>::gemm_workspace;
+void gemm_on_this_thread(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, T alpha,
+                         const T* A, std::size_t lda, const T* B, std::size_t ldb, T beta, T* C,
+                         std::size_t ldc) {
+  const std::size_t bytes =
+      coheriq::call<Domain, typename GemmCandidates<T>::gemm_workspace>(m, n, k);
+  const GemmWorkspace workspace(bytes);
+  coheriq::call<Domain, typename GemmCandidates<T>::gemm>(ta, tb, m, n, k, alpha, A, lda, B, ldb,
+                                                          beta, C, ldc, workspace.data());
+}
+
+// The product on a team of up to `wanted` threads.
+template <class T>
+[[gnu::noinline]] void gemm_on_team(std::size_t wanted, Trans ta, Trans tb, std::size_t m,
+                                    std::size_t n, std::size_t k, T alpha, const T* A,
+                                    std::size_t lda, const T* B, std::size_t ldb, T beta, T* C,
+                                    std::size_t ldc) {
   const GemmThreading& threading = gemm_threading<T>();
-  // A team only as large as the blocks the product has: a product too thin to cut does not
-  // hold the pool while it runs.
-  pool::Team team(gemm_split(threading, gemm_threads<T>(threading, m, n, k), m, n, true).parts);
+  pool::Team team(wanted);
   const GemmSplit split = gemm_split(threading, team.size(), m, n, true);
   if (split.parts <= 1) {
-    const std::size_t bytes = coheriq::call<Domain, Workspace>(m, n, k);
-    const GemmWorkspace workspace(bytes);
-    coheriq::call<Domain, Gemm>(ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc,
-                                workspace.data());
-    return;
+    return gemm_on_this_thread(ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
   }
   if (split.by_rows) {
     // Blocks of rows share one packed op(B), packed by the team in parts first (BLIS: the
@@ -160,16 +165,32 @@ void gemm(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, T alp
   }
   // Blocks of columns: each packs its own columns of op(B), and all of op(A) (few rows against
   // the columns, or few threads: columns_per_extra_thread), with a workspace of its own.
-  const std::size_t stride = round_up_64(coheriq::call<Domain, Workspace>(m, split.largest(), k));
+  const std::size_t stride = round_up_64(
+      coheriq::call<Domain, typename GemmCandidates<T>::gemm_workspace>(m, split.largest(), k));
   const GemmWorkspace workspace(stride * split.parts);
   unsigned char* const work = static_cast<unsigned char*>(workspace.data());
   auto block = [&](std::size_t part) noexcept {
     const std::size_t lo = split.begin(part), hi = split.begin(part + 1);
     const T* b = tb == Trans::N ? B + lo : B + lo * ldb;
-    coheriq::call<Domain, Gemm>(ta, tb, m, hi - lo, k, alpha, A, lda, b, ldb, beta, C + lo, ldc,
-                                work + stride * part);
+    coheriq::call<Domain, typename GemmCandidates<T>::gemm>(
+        ta, tb, m, hi - lo, k, alpha, A, lda, b, ldb, beta, C + lo, ldc, work + stride * part);
   };
   team.run(split.parts, block);
+}
+
+}  // namespace
+
+template <class T>
+void gemm(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, T alpha, const T* A,
+          std::size_t lda, const T* B, std::size_t ldb, T beta, T* C, std::size_t ldc) {
+  // A team only as large as the blocks the product has: a product too thin to cut does not
+  // hold the pool while it runs, nor build a team, nor keep its arguments in a frame that the
+  // team's code needs (a small product's call is tens of nanoseconds).
+  const GemmThreading& threading = gemm_threading<T>();
+  const std::size_t wanted =
+      gemm_split(threading, gemm_threads<T>(threading, m, n, k), m, n, true).parts;
+  if (wanted <= 1) return gemm_on_this_thread(ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+  gemm_on_team(wanted, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
 }
 
 template <class T>
