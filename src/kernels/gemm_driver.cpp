@@ -134,13 +134,12 @@ void gemm_on_this_thread(Trans ta, Trans tb, std::size_t m, std::size_t n, std::
                                                           beta, C, ldc, workspace.data());
 }
 
-// The product on a team of up to `wanted` threads.
+// The product on a team of up to `wanted` threads, cut as `threading` says.
 template <class T>
-[[gnu::noinline]] void gemm_on_team(std::size_t wanted, Trans ta, Trans tb, std::size_t m,
-                                    std::size_t n, std::size_t k, T alpha, const T* A,
-                                    std::size_t lda, const T* B, std::size_t ldb, T beta, T* C,
-                                    std::size_t ldc) {
-  const GemmThreading& threading = gemm_threading<T>();
+[[gnu::noinline]] void gemm_on_team(const GemmThreading& threading, std::size_t wanted, Trans ta,
+                                    Trans tb, std::size_t m, std::size_t n, std::size_t k, T alpha,
+                                    const T* A, std::size_t lda, const T* B, std::size_t ldb,
+                                    T beta, T* C, std::size_t ldc) {
   pool::Team team(wanted);
   const GemmSplit split = gemm_split(threading, team.size(), m, n, true);
   if (split.parts <= 1) {
@@ -190,7 +189,7 @@ void gemm(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, T alp
   const std::size_t wanted =
       gemm_split(threading, gemm_threads<T>(threading, m, n, k), m, n, true).parts;
   if (wanted <= 1) return gemm_on_this_thread(ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
-  gemm_on_team(wanted, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+  gemm_on_team(threading, wanted, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
 }
 
 template <class T>

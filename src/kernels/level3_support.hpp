@@ -17,6 +17,7 @@
 #include <string>
 #include <type_traits>
 
+#include "kernels/prefetch.hpp"  // prefetch_rows: the finiteness scan of rows far apart
 #include "reference/blas_rows.hpp"
 #include "reference/scalar.hpp"
 
@@ -83,23 +84,12 @@ bool finite_row(const T* p, size_t n) {
     return (all & sign) == 0;
   }
 }
-// Asks for a row's lines ahead of its reading. Rows a page or more apart (a block of a larger
-// matrix: numpy's lower Cholesky has dsyrk read 64 doubles every 16 KiB) are a stride the
-// hardware prefetchers do not follow, so each row would wait for L3 or memory in turn.
-template <class T>
-void prefetch_row(const T* p, size_t n) {
-  constexpr size_t kLine = 64 / sizeof(T);
-  for (size_t j = 0; j < n; j += kLine) __builtin_prefetch(p + j);
-  if (n != 0) __builtin_prefetch(p + n - 1);
-}
-// Rows this far ahead are asked for, where rows are a page or more apart.
-constexpr size_t kFiniteRowsAhead = 8;
-
 template <class T>
 bool finite_matrix(size_t rows, size_t cols, const T* p, size_t ld) {
-  const bool far = ld * sizeof(T) >= 4096;
+  // Rows far apart are asked for ahead (kernels/prefetch.hpp).
+  const bool far = rows_far_apart<T>(ld);
   for (size_t i = 0; i < rows; ++i) {
-    if (far && i + kFiniteRowsAhead < rows) prefetch_row(p + (i + kFiniteRowsAhead) * ld, cols);
+    if (far && i + kRowsAhead < rows) prefetch_rows(p + (i + kRowsAhead) * ld, 1, cols, ld);
     if (!finite_row(p + i * ld, cols)) return false;
   }
   return true;

@@ -46,6 +46,7 @@
 #include "engines/generic/namespace.h"  // kTuning.gemm: the engine's MR, NR, KC, MC, NC
 #include "hwy/cache_control.h"          // FlushStream, after the non-temporal stores of pack_b
 #include "kernels/candidates.hpp"
+#include "kernels/prefetch.hpp"  // prefetch_rows: packing and batches
 #include "kernels/reproducible.hpp"
 
 COHERIQ_GENERIC_BEGIN
@@ -154,33 +155,6 @@ HWY_INLINE hn::VFromD<D> GemmLoadWidened(D d, const S* HWY_RESTRICT p) {
   }
 }
 
-// Asks for an operand's rows x cols (ld apart) in L2: its whole span when the rows are nearly
-// contiguous (a small matrix is then a line or a few), else row by row.
-template <class T>
-HWY_INLINE void GemmPrefetch(const T* x, std::size_t rows, std::size_t cols, std::size_t ld) {
-  constexpr std::size_t kLine = 64 / sizeof(T);
-  if (rows == 0 || cols == 0) return;
-  const std::size_t span = (rows - 1) * ld + cols;
-  if (span <= 2 * rows * cols) {
-    for (std::size_t j = 0; j < span; j += kLine) __builtin_prefetch(x + j, 0, 2);
-    __builtin_prefetch(x + span - 1, 0, 2);
-    return;
-  }
-  for (std::size_t r = 0; r < rows; ++r) {
-    for (std::size_t j = 0; j < cols; j += kLine) __builtin_prefetch(x + r * ld + j, 0, 2);
-    __builtin_prefetch(x + r * ld + cols - 1, 0, 2);
-  }
-}
-
-// Rows of a packed operand read this many ahead where they are a page or more apart (a block
-// of a larger matrix, rows 16 KiB apart at lda = 2048 doubles): a stride the hardware
-// prefetchers do not follow, so each row would wait for L3 in turn.
-constexpr std::size_t kGemmPackRowsAhead = 8;
-template <class T>
-HWY_INLINE bool GemmRowsFarApart(std::size_t ld) {
-  return ld * sizeof(T) >= 4096;
-}
-
 // Packs rows [i0, i0 + mc) x columns [p0, p0 + kc) of op(A) into MR-row micro-panels of
 // MR * round_up(kc, 4) values. Inside a micro-panel k runs in groups of 4: group g holds, row
 // after row, the 4 values (i, 4g .. 4g + 3). Op(A) = A (the usual case) then packs by plain
@@ -231,11 +205,11 @@ HWY_INLINE void GemmPackA(Trans ta, const S* HWY_RESTRICT A, std::size_t lda, st
     // power of two of bytes apart (lda = 2048 doubles) fall in so few sets of L1 and L2 that
     // they came from L3 each time (dsyrk L,N n = 64, k = 1024 from a matrix of order 2048).
     HWY_ALIGN T group[kG * Shape::kLanes];
-    const bool far = GemmRowsFarApart<T>(lda);
+    const bool far = rows_far_apart<T>(lda);
     for (std::size_t p = 0; p < kc; p += kG) {
-      if (far && p + kGemmPackRowsAhead < kc) {
-        GemmPrefetch(A + (p0 + p + kGemmPackRowsAhead) * lda + i0,
-                     GemmMin(kG, kc - p - kGemmPackRowsAhead), mc, lda);
+      if (far && p + kRowsAhead < kc) {
+        prefetch_rows(A + (p0 + p + kRowsAhead) * lda + i0, GemmMin(kG, kc - p - kRowsAhead), mc,
+                      lda);
       }
       for (std::size_t r = 0; r < mc; r += kMR) {
         const std::size_t rows = GemmMin(kMR, mc - r);
@@ -287,12 +261,11 @@ HWY_INLINE void GemmPackB(Trans tb, const S* HWY_RESTRICT B, std::size_t ldb, st
         hn::Store(v, d, out);
       }
     };
-    const bool far = GemmRowsFarApart<S>(ldb);
+    const bool far = rows_far_apart<S>(ldb);
     for (std::size_t p = 0; p < kc; p += kRows) {
       const std::size_t rows = GemmMin(kRows, kc - p);
-      if (far && p + kGemmPackRowsAhead < kc) {
-        GemmPrefetch(B + (p0 + p + kGemmPackRowsAhead) * ldb,
-                     GemmMin(kRows, kc - p - kGemmPackRowsAhead), n, ldb);
+      if (far && p + kRowsAhead < kc) {
+        prefetch_rows(B + (p0 + p + kRowsAhead) * ldb, GemmMin(kRows, kc - p - kRowsAhead), n, ldb);
       }
       T* HWY_RESTRICT panel = dst + p * nr;
       for (std::size_t j = 0; j < n; j += nr, panel += kc * nr) {
@@ -981,9 +954,9 @@ HWY_INLINE void GemmSmallRun(const GemmSmallPlan<T>& p, std::size_t k, T alpha,
   if (p.bands == 1 && p.col_tiles == 1 && k <= p.k_block && !p.transposed_b) {
     if (next != nullptr) {
       const std::size_t m = p.q, lda = p.a_col * p.a_row;
-      GemmPrefetch(next->a, p.a_col == 1 ? m : k, p.a_col == 1 ? k : m, lda);
-      GemmPrefetch(next->b, k, p.last_nr, ldb);
-      GemmPrefetch(next->c, m, p.last_nr, ldc);
+      prefetch_rows(next->a, p.a_col == 1 ? m : k, p.a_col == 1 ? k : m, lda);
+      prefetch_rows(next->b, k, p.last_nr, ldb);
+      prefetch_rows(next->c, m, p.last_nr, ldc);
     }
     return p.tile[0][1](k, A, p.a_row, p.a_col, B, ldb, alpha, beta, C, ldc, p.last_nr);
   }
@@ -997,7 +970,7 @@ HWY_INLINE void GemmSmallRun(const GemmSmallPlan<T>& p, std::size_t k, T alpha,
       // This column tile's B: kc rows of nr columns, as stored (a transposed B: nr rows of kc).
       const std::size_t b_at = p.transposed_b ? j0 * ldb + pc : pc * ldb + j0;
       if (next != nullptr) {
-        GemmPrefetch(next->b + b_at, p.transposed_b ? nr : kc, p.transposed_b ? kc : nr, ldb);
+        prefetch_rows(next->b + b_at, p.transposed_b ? nr : kc, p.transposed_b ? kc : nr, ldb);
       }
       const T* b = B + b_at;
       std::size_t b_ld = ldb;
@@ -1017,10 +990,10 @@ HWY_INLINE void GemmSmallRun(const GemmSmallPlan<T>& p, std::size_t k, T alpha,
           // The band's op(A) (rows x kc; stored as kc x rows when transposed) the first time
           // it is read, and its tile of C in the first k-block.
           if (jt == 0) {
-            GemmPrefetch(next->a + (a - A), p.a_col == 1 ? rows : kc, p.a_col == 1 ? kc : rows,
-                         p.a_col * p.a_row);
+            prefetch_rows(next->a + (a - A), p.a_col == 1 ? rows : kc, p.a_col == 1 ? kc : rows,
+                          p.a_col * p.a_row);
           }
-          if (pc == 0) GemmPrefetch(next->c + (c - C), rows, nr, ldc);
+          if (pc == 0) prefetch_rows(next->c + (c - C), rows, nr, ldc);
         }
         p.tile[big][last](kc, a, p.a_row, p.a_col, b, b_ld, alpha, block_beta, c, ldc, nr);
         a += rows * p.a_row;

@@ -1,0 +1,38 @@
+// Asking for memory ahead of its reading: plain C++ (compiler builtins, no ISA code), for baseline
+// and engine translation units alike (the level-3 finiteness scan, the generic GEMM's packing and
+// its batches of small products).
+#pragma once
+
+#include <cstddef>
+
+namespace coheriq::kernels {
+
+// Asks for rows x cols elements, ld apart, in L2: the whole span when the rows are nearly
+// contiguous (a small matrix is then a line or a few), else row by row.
+template <class T>
+inline void prefetch_rows(const T* x, std::size_t rows, std::size_t cols, std::size_t ld) {
+  constexpr std::size_t kLine = 64 / sizeof(T);
+  if (rows == 0 || cols == 0) return;
+  const std::size_t span = (rows - 1) * ld + cols;
+  if (span <= 2 * rows * cols) {
+    for (std::size_t j = 0; j < span; j += kLine) __builtin_prefetch(x + j, 0, 2);
+    __builtin_prefetch(x + span - 1, 0, 2);
+    return;
+  }
+  for (std::size_t r = 0; r < rows; ++r) {
+    for (std::size_t j = 0; j < cols; j += kLine) __builtin_prefetch(x + r * ld + j, 0, 2);
+    __builtin_prefetch(x + r * ld + cols - 1, 0, 2);
+  }
+}
+
+// Rows a page or more apart (a block of a larger matrix: numpy's lower Cholesky has dsyrk read
+// 64 doubles every 16 KiB) are a stride the hardware prefetchers do not follow, so each row would
+// wait for L3 or memory in turn: code that reads such rows one after the other asks for them
+// kRowsAhead rows ahead.
+template <class T>
+constexpr bool rows_far_apart(std::size_t ld) {
+  return ld * sizeof(T) >= 4096;
+}
+inline constexpr std::size_t kRowsAhead = 8;
+
+}  // namespace coheriq::kernels
