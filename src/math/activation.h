@@ -121,27 +121,45 @@ struct GeluConstants {
   // gelu x = -0 below -40 (x/2·erfc(28.3) < 2^-1075); gelu_tanh below -30, where w < -760.
   static constexpr double kClamp = -40.0, kTanhClamp = -30.0;
   static constexpr double kTanhClampW = -760.0;  // x·e^w < 2^-1075 for |x| <= 30
+  // A float's gelu is -0 below -14.4 (0.27 of 2^-149 there), where -x/√2 = 10.18: erfc is taken
+  // up to 10.2. A float's gelu_tanh: x·e^w < 2^-200 for w < -150 and |x| <= 30.
+  static constexpr double kFloatClamp = -14.4, kFloatErfcClamp = 10.2;
+  static constexpr double kFloatTanhClampW = -150.0;
 };
 
-// gelu x = x·Φ(x) = x/2·erfc(-x/√2), in double (a float is computed in double and rounded once).
-// v = -x/√2 is formed as hi + lo and erfc takes both (src/math/erf.h): erfc's relative
-// sensitivity to v is about 2v², some 1,600 at the underflow, so v rounded alone would cost that
-// many ulps. erfc = y·2^k with y in [2^-6, 2]: x·(y/2) is rounded once and scaled by 2^k last
-// (exact where the result is normal, gradual underflow rounded once). x is clamped at -40, where
-// the result is -0 already (so -Inf gives -0, not -Inf·0); +Inf gives +Inf.
+// gelu x = x·Φ(x) = x/2·erfc(-x/√2), in double. A float: v = -x/√2 rounded to double (its
+// relative error 2^-53, which erfc's sensitivity 2v² <= 208 leaves far below a float ulp) and
+// erfc of a float's algorithm (src/math/erf.h ErfOfFloat: to 2^-32), the product rounded to
+// float once; x is clamped at -14.4, where the result is -0 already. A double: v is formed as hi
+// + lo and erfc takes both: erfc's relative sensitivity to v is about 2v², some 1,600 at the
+// underflow, so v rounded alone would cost that many ulps. erfc = y·2^k with y in [2^-6, 2]:
+// x·(y/2) is rounded once and scaled by 2^k last (exact where the result is normal, gradual
+// underflow rounded once). x is clamped at -40, where the result is -0 already (so -Inf gives
+// -0, not -Inf·0); +Inf gives +Inf.
 struct Gelu {
   static constexpr bool kOnePath = true;
 
   template <class O>
   static COHERIQ_MATH_INLINE Vec<O> General(const O& o, Vec<O> x) {
     if constexpr (kIsFloat<O>) {
-      return o.Widened(x, [](const auto& wo, auto w) { return OfDouble(wo, w); });
+      return o.Widened(x, [](const auto& wo, auto w) { return OfFloat(wo, w); });
     } else {
       return OfDouble(o, x);
     }
   }
 
  private:
+  // A float's gelu in double (W: the double policy).
+  template <class W>
+  static COHERIQ_MATH_INLINE Vec<W> OfFloat(const W& o, Vec<W> x) {
+    using C = GeluConstants;
+    const Vec<W> xc = o.Max(x, o.Set(C::kFloatClamp));
+    const Vec<W> y = ErfOfFloat<true>(o, o.Mul(xc, o.Set(C::kMinusInvSqrt2)), C::kFloatErfcClamp);
+    const Vec<W> g = o.Mul(xc, o.Mul(y, o.Set(0.5)));
+    // A NaN lane went through Max, whose NaN result differs between ISAs: put it back.
+    return o.IfThenElse(o.IsNaN(x), o.Add(x, x), g);
+  }
+
   template <class O>
   static COHERIQ_MATH_INLINE Vec<O> OfDouble(const O& o, Vec<O> x) {
     using C = GeluConstants;
@@ -186,7 +204,8 @@ struct GeluTanh {
     const Vec<W> one = o.Set(1.0);
     const Vec<W> xc = o.Max(x, o.Set(C::kTanhClamp));
     const Vec<W> w = o.Mul(xc, o.MulAdd(o.Set(C::kTanhC2), o.Mul(xc, xc), o.Set(C::kTanhC1)));
-    const Vec<W> e = Exp::General(o, Sigmoid::MinusAbs(o, w));
+    const Vec<W> minus_abs = o.Max(Sigmoid::MinusAbs(o, w), o.Set(C::kFloatTanhClampW));
+    const Vec<W> e = Exp2ForFloat(o, o.Mul(minus_abs, o.Set(ExpConstants<double>::kLog2e)));
     const Vec<W> y = o.Div(o.Mul(xc, o.IfThenElse(o.Lt(w, o.Zero()), e, one)), o.Add(one, e));
     return o.IfThenElse(o.IsNaN(x), o.Add(x, x), y);
   }

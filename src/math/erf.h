@@ -45,13 +45,17 @@ struct ErfConstants {
   static constexpr double kClampErf = 4.0, kClampErfc = 10.1;
 };
 
-// erf (kErfc false) or erfc of a float in double.
+// erf (kErfc false) or erfc of a float in double. `erfc_clamp` (erfc only) may exceed kClampErfc
+// a little for a caller whose result is below a float's smallest subnormal there, at any
+// accuracy (gelu: Q extrapolated to 1/10.2, where it still holds 2^-32). x may be any double whose
+// a² is within 2^-46 of its own: the error goes to e^(-a²) multiplied by a² <= 104.
 template <bool kErfc, class O>
-COHERIQ_MATH_INLINE Vec<O> ErfOfFloat(const O& o, Vec<O> x) {
+COHERIQ_MATH_INLINE Vec<O> ErfOfFloat(const O& o, Vec<O> x,
+                                      double erfc_clamp = ErfConstants::kClampErfc) {
   using C = ErfConstants;
   const Vec<O> one = o.Set(1.0);
-  const Vec<O> a = o.Min(o.Abs(x), o.Set(kErfc ? C::kClampErfc : C::kClampErf));
-  const Vec<O> z = o.Mul(a, a);  // exact
+  const Vec<O> a = o.Min(o.Abs(x), o.Set(kErfc ? erfc_clamp : C::kClampErf));
+  const Vec<O> z = o.Mul(a, a);  // exact for a float's a
   const Vec<O> erf_small = o.Mul(a, Horner(o, z, C::kSmall));
   const Vec<O> t = o.Div(one, a);
   const Vec<O> q = kErfc ? Horner(o, t, C::kLarge) : Horner(o, t, C::kLargeErf);
