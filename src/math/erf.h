@@ -58,7 +58,7 @@ COHERIQ_MATH_INLINE Vec<O> ErfOfFloat(const O& o, Vec<O> x,
   const Vec<O> z = o.Mul(a, a);  // exact for a float's a
   const Vec<O> erf_small = o.Mul(a, Horner(o, z, C::kSmall));
   const Vec<O> t = o.Div(one, a);
-  const Vec<O> q = kErfc ? Horner(o, t, C::kLarge) : Horner(o, t, C::kLargeErf);
+  const Vec<O> q = kErfc ? LongPolynomial(o, t, C::kLarge) : LongPolynomial(o, t, C::kLargeErf);
   // e^(-a²) to 2^-34: the product -a²·log2(e) is rounded within 2^-48 of its at most 148.
   const Vec<O> e = Exp2ForFloat(o, o.Mul(z, o.Set(-ExpConstants<double>::kLog2e)));
   const Vec<O> erfc_large = o.Mul(e, o.Mul(t, q));
