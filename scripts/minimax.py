@@ -306,6 +306,13 @@ def _(kind):
     return h, w, list(range(degree + 1)), 0, 1, {}
 
 
+@define("sin_float", "sin r = r + r^3 S(r^2), S in z = r^2 on [0, (pi/2)^2], relative: f32 sin and cos in double")
+def _(kind):
+    degree = 3
+    h, w = odd_remainder(mp.sin, -mp.mpf(1) / 6)
+    return h, w, list(range(degree + 1)), 0, (mp.pi / 2) ** 2, {}
+
+
 @define("tan_sin", "sin r = r + r^3 S(r^2), S in z = r^2 on [0, (pi/4)^2], relative: f32 tan in double")
 def _(kind):
     degree = 3
