@@ -45,10 +45,10 @@ struct ErfConstants {
   static constexpr double kClampErf = 4.0, kClampErfc = 10.1;
 };
 
-// erf (kErfc false) or erfc of a float in double. `erfc_clamp` (erfc only) may exceed kClampErfc
-// a little for a caller whose result is below a float's smallest subnormal there, at any
-// accuracy (gelu: Q extrapolated to 1/10.2, where it still holds 2^-32). x may be any double whose
-// a² is within 2^-46 of its own: the error goes to e^(-a²) multiplied by a² <= 104.
+// erf (kErfc false) or erfc of a float in double. `erfc_clamp` (erfc only) may pass kClampErfc a
+// little for a caller whose results there are below a float's smallest subnormal anyway (gelu:
+// Q at t = 1/10.2, past its fit, is still within 2^-31.9). x need not be a float (gelu passes
+// -x/√2 rounded to double): a² is then rounded, which costs e^(-a²) a²·2^-53 <= 2^-46.
 template <bool kErfc, class O>
 COHERIQ_MATH_INLINE Vec<O> ErfOfFloat(const O& o, Vec<O> x,
                                       double erfc_clamp = ErfConstants::kClampErfc) {
