@@ -1263,6 +1263,9 @@ bool gemm_plan(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, 
   return true;
 }
 
+// The plan by value: the loops run on their own copy, as when gemm_planned copied it (through a
+// reference, each call of a tile function could change what it refers to, for all the compiler
+// knows).
 template <class T>
 HWY_NOINLINE void GemmSmallProductOutOfLine(GemmSmallPlan<T> p, std::size_t k, T alpha, const T* A,
                                             const T* B, std::size_t ldb, T beta, T* C,
