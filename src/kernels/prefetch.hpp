@@ -7,10 +7,15 @@
 
 namespace coheriq::kernels {
 
+// In an unnamed namespace: engine translation units (compiled for their ISA) and baseline ones
+// both include this, and an inline function with external linkage would be one copy for all of
+// them, possibly an engine's (docs/toolchain.md, "The ODR trap"; tests/symbols).
+namespace {
+
 // Asks for rows x cols elements, ld apart, in L2: the whole span when the rows are nearly
 // contiguous (a small matrix is then a line or a few), else row by row.
 template <class T>
-inline void prefetch_rows(const T* x, std::size_t rows, std::size_t cols, std::size_t ld) {
+void prefetch_rows(const T* x, std::size_t rows, std::size_t cols, std::size_t ld) {
   constexpr std::size_t kLine = 64 / sizeof(T);
   if (rows == 0 || cols == 0) return;
   const std::size_t span = (rows - 1) * ld + cols;
@@ -33,6 +38,8 @@ template <class T>
 constexpr bool rows_far_apart(std::size_t ld) {
   return ld * sizeof(T) >= 4096;
 }
-inline constexpr std::size_t kRowsAhead = 8;
+constexpr std::size_t kRowsAhead = 8;
+
+}  // namespace
 
 }  // namespace coheriq::kernels
