@@ -51,6 +51,12 @@ struct GemmTuning {
   // B where they are, with no workspace (gemm-inl.h, "Small products"). Below it, packing costs
   // more than it saves. The same bits either way: the choice is speed only.
   std::size_t small = 64;
+  // Larger products with op(B) as stored run unpacked too while op(A)'s and op(B)'s k-blocks
+  // (m and n values by at most kc) take at most this many bytes together (0: never). That path
+  // reads op(A) again for every column tile and op(B)'s tile again for every band of rows, from
+  // L2 when both fit there, which costs less than packing them. A transposed B stays packed (the
+  // unpacked path copies its columns one by one).
+  std::size_t unpacked_bytes = 0;
 };
 
 // The blocking of the generic integer GEMM (gemm_u8s8s32, engines/generic/reduced-inl.h): k in

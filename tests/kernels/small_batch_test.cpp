@@ -20,7 +20,9 @@ namespace {
 
 // Small products: every size a tile edge can fall on (1 to 13 rows, one and two vectors of any
 // ISA), the square and odd shapes, k deeper than a k-block with few multiply-adds (the
-// small path runs the packed path's k-blocks), and degenerate ones.
+// small path runs the packed path's k-blocks), and degenerate ones. Then two products past
+// small³ whose k-blocks of op(A) and op(B) fit an engine's unpacked_bytes (avx512 and zen5: 512
+// KiB), so that gemm runs them unpacked when op(B) is as stored, one of them over three k-blocks.
 const std::vector<Shape>& small_shapes() {
   static const std::vector<Shape> shapes = [] {
     std::vector<Shape> s;
@@ -29,7 +31,8 @@ const std::vector<Shape>& small_shapes() {
     }
     for (Shape odd : {Shape{8, 8, 256}, Shape{256, 8, 8}, Shape{23, 29, 31}, Shape{1, 64, 64},
                       Shape{64, 1, 64}, Shape{64, 64, 1}, Shape{13, 3, 40}, Shape{3, 40, 13},
-                      Shape{2, 5, 1200}, Shape{1, 1, 3000}, Shape{11, 70, 9}, Shape{40, 17, 60}}) {
+                      Shape{2, 5, 1200}, Shape{1, 1, 3000}, Shape{11, 70, 9}, Shape{40, 17, 60},
+                      Shape{60, 70, 120}, Shape{24, 40, 1000}}) {
       s.push_back(odd);
     }
     return s;

@@ -3,7 +3,10 @@
 // GEMM: 32 zmm registers hold the tile of C, the two B vectors and one broadcast of A: f32 14 x 2
 // vectors (28 accumulators), f64 10 x 2 (20). KC: the A micro-panel (f32 28 KiB, f64 30 KiB)
 // takes about 60% of a 48 KiB L1d; MC, NC: the packed A block (f32 336 x 512, 672 KiB; f64
-// 240 x 384, 720 KiB) and the B columns used against it, for a 1 MiB L2. asum: half-width loads
+// 240 x 384, 720 KiB) and the B columns used against it, for a 1 MiB L2; products whose k-blocks
+// of op(A) and op(B) take at most 512 KiB together (half the L2: f32 to about 256³, f64 to 181³)
+// run unpacked when op(B) is as stored, f32 256³ 1.09-1.10x and f64 181³ 1.16x faster than
+// packed (at 1 MiB, products with n = 4096 ran 0.84-0.86x as fast). asum: half-width loads
 // for arrays that live in a 1 MiB L2 and not in L1d, which AVX-512 hosts with slow 64-byte loads
 // from L2 read faster. The batch's prefetch: the defaults gained 1.1-1.6x from order 32 to 64.
 // All three were measured on a Zen 5 host (docs/performance.md, "What the tuned
@@ -16,8 +19,8 @@ namespace coheriq::kernels::avx512 {
 
 constexpr Tuning kTuning = [] {
   Tuning t = avx2::kTuning;
-  t.gemm.f32 = {.mr = 14, .nr = 32, .kc = 512, .mc = 336, .nc = 160};
-  t.gemm.f64 = {.mr = 10, .nr = 16, .kc = 384, .mc = 240, .nc = 160};
+  t.gemm.f32 = {.mr = 14, .nr = 32, .kc = 512, .mc = 336, .nc = 160, .unpacked_bytes = 512 << 10};
+  t.gemm.f64 = {.mr = 10, .nr = 16, .kc = 384, .mc = 240, .nc = 160, .unpacked_bytes = 512 << 10};
   t.blas1.asum_half_width_min_bytes = 128 * 1024;
   t.blas1.asum_half_width_max_bytes = 1024 * 1024;
   t.small_batch = kDefaultTuning.small_batch;

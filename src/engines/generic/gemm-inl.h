@@ -725,6 +725,23 @@ HWY_INLINE bool GemmIsSmall(std::size_t m, std::size_t n, std::size_t k) {
   return m <= kWork && n <= kWork && m * n <= kWork && k <= kWork && m * n * k <= kWork;
 }
 
+// Whether gemm runs a product unpacked: a small one (GemmIsSmall, whatever its transposes), or one
+// with op(B) as stored whose op(A) and op(B) k-blocks fit the engine's unpacked_bytes. Both paths
+// give the same bits, so this chooses speed only. gemm_workspace, which does not know tb, sizes
+// the packed path's workspace for every product that is not small.
+template <class T, bool kReproducible>
+HWY_INLINE bool GemmRunsUnpacked(Trans tb, std::size_t m, std::size_t n, std::size_t k) {
+  constexpr std::size_t kBytes = GemmShape<T>::kBlocking.unpacked_bytes;
+  if (GemmIsSmall<T>(m, n, k)) return true;
+  if constexpr (kBytes == 0) {
+    return false;
+  } else {
+    const std::size_t k_block = GemmMin(k, GemmKBlock<T, kReproducible>(k));
+    return tb == Trans::N && m <= kBytes && n <= kBytes - m &&
+           m + n <= kBytes / sizeof(T) / k_block;
+  }
+}
+
 // The tile names its accumulators one by one (SVE vectors cannot be array elements); rows at and
 // past kRows are dead code.
 #define COHERIQ_GEMM_SMALL_ROWS(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11)
@@ -1072,7 +1089,7 @@ void gemm(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, T alp
           void* workspace) {
   if (m == 0 || n == 0) return;
   if (k == 0) return GemmScaleC(m, n, beta, C, ldc);
-  if (GemmIsSmall<T>(m, n, k)) {
+  if (GemmRunsUnpacked<T, kReproducible>(tb, m, n, k)) {
     return GemmSmall<T, kReproducible>(ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
   }
   GemmPackedPath<T, kReproducible>(ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, workspace);
