@@ -10,7 +10,9 @@
 //   the workspace of one call (gemm_workspace.* returns its size, 64-byte aligned by the caller).
 //
 // The microkernel holds an MR x 48 tile of C in MR·3 zmm accumulators (MR <= 8: 24 accumulators,
-// three B vectors and one broadcast of A's 4-byte group fit the 32 registers), over the whole k:
+// three B vectors and one broadcast of A's 4-byte group fit the 32 registers), or a tile of one or
+// two vectors where the last panel has no more columns (at n = 256 the last panel holds 16: a
+// three-vector tile there did 1.125 times the work of the product), over the whole k:
 // integer accumulation is exact and f32 accumulation stays in registers, so C is written once.
 // Loops: B panels outermost (a panel, 48·k·4/G bytes, stays in L1/L2 across every tile of rows),
 // then tiles of 8 rows of A, read in place (4 bytes broadcast per row and step).
@@ -140,54 +142,50 @@ inline __m512i BroadcastGroup(const Elem* a, std::size_t g, std::size_t k) {
 
 // ------------------------------ The microkernel, for Ops = U8S8 or BF16 below
 
-// One tile: acc[r][v] += A row r's group g · packed cells (vector v), over every group of k, then
-// stored. The accumulators are locals of this function and every loop over them is unrolled, so
-// they live in registers (passed by reference, gcc 12 spilled some of them every step).
-template <class Ops, std::size_t MR>
+// One tile: acc[r][v] += A row r's group g · packed cells (vector v < V), over every group of k,
+// then stored. The accumulators are locals of this function and every loop over them is unrolled,
+// so they live in registers (passed by reference, gcc 12 spilled some of them every step).
+template <class Ops, std::size_t MR, std::size_t V>
 inline void TileAndStore(const typename Ops::AElem* A, std::size_t lda, std::size_t k,
                          const std::uint8_t* panel, const typename Ops::Scale& scale,
                          typename Ops::CElem* C, std::size_t ldc, std::size_t n, std::size_t j) {
+  static_assert(V >= 1 && V <= 3, "a tile is one to three vectors of a panel");
   constexpr std::size_t G = 4 / sizeof(typename Ops::AElem);
-  typename Ops::Acc acc[MR][3];
+  typename Ops::Acc acc[MR][V];
 #pragma GCC unroll 8
   for (std::size_t r = 0; r < MR; ++r) {
-    acc[r][0] = Ops::Zero();
-    acc[r][1] = Ops::Zero();
-    acc[r][2] = Ops::Zero();
+#pragma GCC unroll 3
+    for (std::size_t v = 0; v < V; ++v) acc[r][v] = Ops::Zero();
   }
+  // One group of k: the V vectors of the panel's group row, each row's group broadcast.
+  const auto step = [&](const std::uint8_t* row, auto broadcast) {
+    __m512i b[V];
+#pragma GCC unroll 3
+    for (std::size_t v = 0; v < V; ++v) b[v] = _mm512_load_si512(row + 64 * v);
+#pragma GCC unroll 8
+    for (std::size_t r = 0; r < MR; ++r) {
+      const __m512i av = broadcast(r);
+#pragma GCC unroll 3
+      for (std::size_t v = 0; v < V; ++v) acc[r][v] = Ops::Dot(acc[r][v], av, b[v]);
+    }
+  };
   const std::size_t full = k / G;
   const typename Ops::AElem* a = A;
   for (std::size_t g = 0; g < full; ++g, a += G) {
-    const std::uint8_t* row = panel + g * kRowBytes;
-    const __m512i b0 = _mm512_load_si512(row);
-    const __m512i b1 = _mm512_load_si512(row + 64);
-    const __m512i b2 = _mm512_load_si512(row + 128);
-#pragma GCC unroll 8
-    for (std::size_t r = 0; r < MR; ++r) {
+    step(panel + g * kRowBytes, [&](std::size_t r) {
       std::uint32_t cell;
       std::memcpy(&cell, a + r * lda, 4);
-      const __m512i av = _mm512_set1_epi32(static_cast<int>(cell));
-      acc[r][0] = Ops::Dot(acc[r][0], av, b0);
-      acc[r][1] = Ops::Dot(acc[r][1], av, b1);
-      acc[r][2] = Ops::Dot(acc[r][2], av, b2);
-    }
+      return _mm512_set1_epi32(static_cast<int>(cell));
+    });
   }
   if (full * G < k) {  // the last, partial group (B's padding is zero)
-    const std::uint8_t* row = panel + full * kRowBytes;
-    const __m512i b0 = _mm512_load_si512(row);
-    const __m512i b1 = _mm512_load_si512(row + 64);
-    const __m512i b2 = _mm512_load_si512(row + 128);
-#pragma GCC unroll 8
-    for (std::size_t r = 0; r < MR; ++r) {
-      const __m512i av = BroadcastGroup(A + r * lda, full, k);
-      acc[r][0] = Ops::Dot(acc[r][0], av, b0);
-      acc[r][1] = Ops::Dot(acc[r][1], av, b1);
-      acc[r][2] = Ops::Dot(acc[r][2], av, b2);
-    }
+    step(panel + full * kRowBytes,
+         [&](std::size_t r) { return BroadcastGroup(A + r * lda, full, k); });
   }
 #pragma GCC unroll 8
   for (std::size_t r = 0; r < MR; ++r) {
-    for (std::size_t v = 0; v < 3; ++v) {
+#pragma GCC unroll 3
+    for (std::size_t v = 0; v < V; ++v) {
       const __mmask16 mask = ColumnMask(n, j, v);
       if (mask != 0) Ops::Store(acc[r][v], scale, mask, C + r * ldc + j + 16 * v);
     }
@@ -196,21 +194,38 @@ inline void TileAndStore(const typename Ops::AElem* A, std::size_t lda, std::siz
 
 // The last `rows` (1 to Rows) rows of a panel: the tile of exactly that height, chosen at compile
 // time (the accumulators must be a fixed number of registers).
-template <class Ops, std::size_t Rows>
+template <class Ops, std::size_t V, std::size_t Rows>
 inline void TileRemainder(std::size_t rows, const typename Ops::AElem* A, std::size_t lda,
                           std::size_t k, const std::uint8_t* panel,
                           const typename Ops::Scale& scale, typename Ops::CElem* C, std::size_t ldc,
                           std::size_t n, std::size_t j) {
   if constexpr (Rows > 0) {
     if (rows == Rows) {
-      TileAndStore<Ops, Rows>(A, lda, k, panel, scale, C, ldc, n, j);
+      TileAndStore<Ops, Rows, V>(A, lda, k, panel, scale, C, ldc, n, j);
     } else {
-      TileRemainder<Ops, Rows - 1>(rows, A, lda, k, panel, scale, C, ldc, n, j);
+      TileRemainder<Ops, V, Rows - 1>(rows, A, lda, k, panel, scale, C, ldc, n, j);
     }
   }
 }
 
-// C (m x n) from A (m x k, in place) and the packed B, in tiles of up to 8 rows x 48 columns.
+// The panel at column j, V vectors wide, in tiles of up to 8 rows.
+template <class Ops, std::size_t V>
+inline void MultiplyPanel(std::size_t m, std::size_t n, std::size_t k, const typename Ops::AElem* A,
+                          std::size_t lda, const std::uint8_t* panel,
+                          const typename Ops::Scale& scale, typename Ops::CElem* C, std::size_t ldc,
+                          std::size_t j) {
+  std::size_t i = 0;
+  for (; i + kMaxRows <= m; i += kMaxRows) {
+    TileAndStore<Ops, kMaxRows, V>(A + i * lda, lda, k, panel, scale, C + i * ldc, ldc, n, j);
+  }
+  if (i < m) {
+    TileRemainder<Ops, V, kMaxRows - 1>(m - i, A + i * lda, lda, k, panel, scale, C + i * ldc, ldc,
+                                        n, j);
+  }
+}
+
+// C (m x n) from A (m x k, in place) and the packed B, in tiles of up to 8 rows x 48 columns; the
+// last panel's tiles only as many vectors wide as it has columns.
 template <class Ops>
 inline void Multiply(std::size_t m, std::size_t n, std::size_t k, const typename Ops::AElem* A,
                      std::size_t lda, const void* packed, const typename Ops::Scale& scale,
@@ -220,13 +235,16 @@ inline void Multiply(std::size_t m, std::size_t n, std::size_t k, const typename
   const auto* panels = static_cast<const std::uint8_t*>(packed);
   for (std::size_t j = 0, p = 0; j < n; j += kPanel, ++p) {
     const std::uint8_t* panel = panels + p * panel_bytes;
-    std::size_t i = 0;
-    for (; i + kMaxRows <= m; i += kMaxRows) {
-      TileAndStore<Ops, kMaxRows>(A + i * lda, lda, k, panel, scale, C + i * ldc, ldc, n, j);
-    }
-    if (i < m) {
-      TileRemainder<Ops, kMaxRows - 1>(m - i, A + i * lda, lda, k, panel, scale, C + i * ldc, ldc,
-                                       n, j);
+    switch (CeilDiv(n - j < kPanel ? n - j : kPanel, 16)) {
+      case 1:
+        MultiplyPanel<Ops, 1>(m, n, k, A, lda, panel, scale, C, ldc, j);
+        break;
+      case 2:
+        MultiplyPanel<Ops, 2>(m, n, k, A, lda, panel, scale, C, ldc, j);
+        break;
+      default:
+        MultiplyPanel<Ops, 3>(m, n, k, A, lda, panel, scale, C, ldc, j);
+        break;
     }
   }
 }
