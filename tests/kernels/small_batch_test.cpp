@@ -22,7 +22,7 @@ namespace {
 // ISA), the square and odd shapes, k deeper than a k-block with few multiply-adds (the
 // small path runs the packed path's k-blocks), and degenerate ones. Then two products past
 // small³ whose k-blocks of op(A) and op(B) fit an engine's unpacked_bytes (avx512 and zen5: 512
-// KiB), so that gemm runs them unpacked when op(B) is as stored, one of them over three k-blocks.
+// KiB), so that gemm runs them unpacked when op(B) is as stored, one over two or three k-blocks.
 const std::vector<Shape>& small_shapes() {
   static const std::vector<Shape> shapes = [] {
     std::vector<Shape> s;
