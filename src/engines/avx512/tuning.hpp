@@ -6,7 +6,7 @@
 // 240 x 384, 720 KiB) and the B columns used against it, for a 1 MiB L2; products whose k-blocks
 // of op(A) and op(B) take at most 512 KiB together (half the L2: f32 to about 256³, f64 to 181³)
 // run unpacked when op(B) is as stored, f32 256³ 1.09-1.10x and f64 181³ 1.16x faster than
-// packed (at 1 MiB, products with n = 4096 ran 0.84-0.86x as fast). asum: half-width loads
+// packed (a wider limit made products with n = 4096 0.84-0.86x as fast). asum: half-width loads
 // for arrays that live in a 1 MiB L2 and not in L1d, which AVX-512 hosts with slow 64-byte loads
 // from L2 read faster. The batch's prefetch: the defaults gained 1.1-1.6x from order 32 to 64.
 // All three were measured on a Zen 5 host (docs/performance.md, "What the tuned
