@@ -5,10 +5,10 @@
 // the complex operands, for complex ones), and so runs on the engine in effect and its thread pool,
 // bitwise the same for every thread count, as GEMM is; the diagonal blocks run the reference's row
 // forms (trsm: the engine's trsm_rows kernel for real types, its complex axpy for complex ones;
-// trmm for complex types likewise) or a small GEMM (the rank updates: the triangle GEMM for a real
-// syrk, a square for the others; trmm for real types, on the block written dense). Each function
-// has the row-major signature of its kr:: kernel (src/reference/blas.hpp), which is also the
-// candidate's.
+// trmm for complex types likewise) or a small GEMM (the rank updates: a square; trmm for real
+// types, on the block written dense); a real syrk is one triangle GEMM (gemmt) of C's triangle.
+// Each function has the row-major signature of its kr:: kernel (src/reference/blas.hpp), which is
+// also the candidate's.
 //
 // The reference's semantics hold (docs/kernels.md): alpha == 0, a small problem, or a non-finite
 // value (either part of a complex) in alpha or an operand the routine reads runs the kr:: loop,
@@ -56,8 +56,8 @@ template <class T>
 inline constexpr size_t kBaseBlock = is_complex_v<T> ? kComplexBlock : kBlock;
 inline constexpr size_t kSmall = 12;
 inline constexpr size_t kMinOther = 8;
-// Diagonal blocks of the rank updates are of this order at most: a real syrk's computed by the
-// triangle GEMM (gemmt), the others formed whole by GEMM into a square.
+// Diagonal blocks of the rank updates but a real syrk's are of this order at most, each formed
+// whole by GEMM into a square (a real syrk's triangle is one triangle GEMM, gemmt, for any order).
 inline constexpr size_t kRankBlock = 64;
 // symm and hemm expand their matrix into rows of this many bytes at most per GEMM.
 inline constexpr size_t kPanelBytes = size_t{4} << 20;
@@ -458,13 +458,13 @@ struct RankUpdate {
                 c + i0 * ldc + j0, ldc);
   }
 
-  // The `uplo` triangle of C's diagonal block [i0, i0 + n) (n <= kRankBlock). syrk: by the
-  // engine's triangle GEMM (gemmt, which skips the tiles off the triangle: about 0.6 of the
-  // square's work at n = 64), alpha·op(A)·op(A)ᵀ + beta·C as `between` forms its blocks. The
-  // others: alpha·op(A)·op(B)' in full into `square` (n x n), then its triangle (plus its
-  // transpose's, conjugated when Hermitian, for the second term: one product for both, where
-  // two triangles would take 1.2 squares and pack twice) + beta·C; the Hermitian diagonal takes
-  // real parts, as the reference does.
+  // The `uplo` triangle of C's diagonal block [i0, i0 + n). A real syrk's, of any order: by the
+  // engine's triangle GEMM (gemmt: gemm's packed loops, packing once, the tiles off the triangle
+  // skipped, as BLIS computes a rank update), alpha·op(A)·op(A)ᵀ + beta·C, each element as GEMM
+  // would compute it. The others (n <= kRankBlock): alpha·op(A)·op(B)' in full into `square` (n x
+  // n), then its triangle (plus its transpose's, conjugated when Hermitian, for the second term:
+  // one product for both, where two triangles would take 1.2 squares and pack twice) + beta·C;
+  // the Hermitian diagonal takes real parts, as the reference does.
   // Whether the diagonal blocks go through a square of kRankBlock² (all but a real syrk's).
   bool uses_square() const { return two || is_complex_v<T>; }
 
@@ -505,10 +505,10 @@ struct RankUpdate {
     if (two) product(b, a, rows, cols, r0, c0, alpha2, T(1));
   }
 
-  // C's `uplo` triangle on [i0, i0 + n): the two diagonal halves by recursion, the block between
-  // them by GEMM.
+  // C's `uplo` triangle on [i0, i0 + n): a real syrk's at once (diagonal), the others' two
+  // diagonal halves by recursion and the block between them by GEMM.
   void run(size_t i0, size_t n, T* square) const {
-    if (n <= kRankBlock) return diagonal(i0, n, square);
+    if (n <= kRankBlock || !uses_square()) return diagonal(i0, n, square);
     const size_t i1 = i0 + split(n);
     run(i0, i1 - i0, square);
     between(i0, n, i1);
