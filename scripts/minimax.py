@@ -247,6 +247,14 @@ def _(kind):
     return h, w, list(range(degree + 1)), -mp.mpf(1) / 2, mp.mpf(1) / 2, {}
 
 
+@define("exp2_short", "2^r = 1 + r Q(r) on [-1/2, 1/2], r Q(r) relative to 2^r (exp2 itself)")
+def _(kind):
+    degree = by_type(kind, 5, 11)
+    h = lambda r: LN2 if r == 0 else (mp.power(2, r) - 1) / r
+    w = lambda r: abs(r) / mp.power(2, r)
+    return h, w, list(range(degree + 1)), -mp.mpf(1) / 2, mp.mpf(1) / 2, {}
+
+
 @define("expm1", "e^r - 1 = r + r^2/2 + r^3 P(r) on [-ln2/2, ln2/2], relative to e^r - 1")
 def _(kind):
     degree = by_type(kind, 5, 9)

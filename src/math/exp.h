@@ -1,12 +1,13 @@
 // e^x, 2^x and e^x - 1, for float and double: the algorithms every engine runs (src/math/ops.h).
 //
 // b^x = 2^k·b^r with k = round(x·log2 b) and r = x - k/log2 b (for e: Cody-Waite, ln 2 as hi + lo;
-// x - k·hi is exact with a fused multiply-add, as its bits fit T; for 2: r = x - k exactly),
-// b^r = 1 + r·ln b + r²·P(r) (scripts/minimax.py exp, exp2). The leading 1 + r·ln b is split
-// exactly into hi + lo (Fast2Sum, and the rounding error of r·ln 2 from a fused multiply-add), so
-// the result 2^k·(hi + (lo + r²·P(r))) is rounded once. Rounding e^r - 1 first and then
-// scale·(1 + q) would add up to a quarter ulp where e^r < 1. Worst error about 0.8 ulp, most of it
-// the final rounding and the rounding of r (docs/kernels.md has the measured figures).
+// x - k·hi is exact with a fused multiply-add, as its bits fit T; for 2: r = x - k exactly).
+// e^r = 1 + r + r²·P(r) (scripts/minimax.py exp): the leading 1 + r is split exactly into hi + lo
+// (Fast2Sum), so the result 2^k·(hi + (lo + r²·P(r))) is rounded once; rounding e^r - 1 first and
+// then scale·(1 + q) would add up to a quarter ulp where e^r < 1. Worst error about 0.8 ulp, most
+// of it the final rounding and the rounding of r. 2^r = 1 + r·Q2(r) by one FMA (scripts/minimax.py
+// exp2_short): the quarter ulp is taken there for a third fewer operations, worst error 0.91 ulp
+// in float (all inputs) and 0.80 in double (sampled). docs/kernels.md has the measured figures.
 #pragma once
 
 #include "math/ops.h"
@@ -27,9 +28,9 @@ struct ExpConstants<float> {
   // e^r - 1 = r + r²/2 + r³·P1(r): error 2^-31 relative to e^r - 1 on [-ln2/2, ln2/2].
   static constexpr float kP1[] = {0x1.a03b9cp-16f, 0x1.a16beep-13f, 0x1.6c172ap-10f,
                                   0x1.1110aep-7f,  0x1.555556p-5f,  0x1.555556p-3f};
-  // 2^r = 1 + r·ln 2 + r²·P2(r): relative error 2^-28.1 on [-1/2, 1/2].
-  static constexpr float kP2[] = {0x1.414eccp-13f, 0x1.5f03d4p-10f, 0x1.3b2e06p-7f, 0x1.c6af8ap-5f,
-                                  0x1.ebfbdcp-3f};
+  // 2^r = 1 + r·Q2(r) (scripts/minimax.py exp2_short): r·Q2(r) to 2^-26.4 relative to 2^r.
+  static constexpr float kQ2[] = {0x1.41fbc2p-13f, 0x1.5f3e58p-10f, 0x1.3b2d52p-7f,
+                                  0x1.c6aeeep-5f,  0x1.ebfbdap-3f,  0x1.62e43p-1f};
   // Fast: 2^k is a normal float (k in [-126, 127]) and so is the result.
   static constexpr float kFastMin = -87.0f, kFastMax = 88.0f;
   static constexpr float kFastMin2 = -126.0f, kFastMax2 = 127.0f;
@@ -53,11 +54,16 @@ struct ExpConstants<double> {
       0x1.1ef5232f35b09p-29, 0x1.af5d201175135p-26, 0x1.27e52b2c79958p-22, 0x1.71ddf953fdb81p-19,
       0x1.a01a018305fe8p-16, 0x1.a01a01af758c4p-13, 0x1.6c16c16c1cce7p-10, 0x1.111111110f7e9p-7,
       0x1.5555555555549p-5,  0x1.5555555555559p-3};
-  // Relative error 2^-57.7 on [-1/2, 1/2].
+  // 2^r = 1 + r·ln 2 + r²·P2(r) (pow: ExpReducedSplit): relative error 2^-57.7 on [-1/2, 1/2].
   static constexpr double kP2[] = {
       0x1.e7c6da85aeed6p-32, 0x1.e617b52362fbcp-28, 0x1.b52652da088c2p-24, 0x1.62bfc9f521482p-20,
       0x1.ffcbfbc7c8fc2p-17, 0x1.4309130dc599dp-13, 0x1.5d87fe78c3746p-10, 0x1.3b2ab6fba0791p-7,
       0x1.c6b08d704a045p-5,  0x1.ebfbdff82c5a1p-3};
+  // r·Q2(r) to 2^-56.5 relative to 2^r on [-1/2, 1/2] (exp2_short).
+  static constexpr double kQ2[] = {
+      0x1.c2cea03f121a3p-36, 0x1.ea014ee31f987p-32, 0x1.e4d06c707518dp-28, 0x1.b524dd55482d6p-24,
+      0x1.62c021e26f2c7p-20, 0x1.ffcbfc74d6120p-17, 0x1.430912f883cf8p-13, 0x1.5d87fe78a26ccp-10,
+      0x1.3b2ab6fba4e25p-7,  0x1.c6b08d704a0d2p-5,  0x1.ebfbdff82c58ep-3,  0x1.62e42fefa39efp-1};
   static constexpr double kFastMin = -708.0, kFastMax = 709.0;
   static constexpr double kFastMin2 = -1022.0, kFastMax2 = 1023.0;
   static constexpr double kClampMin = -746.0, kClampMax = 710.0;
@@ -113,12 +119,21 @@ COHERIQ_MATH_INLINE Vec<O> ExpReducedSplit(const O& o, Vec<O> r, Vec<O>& tail) {
   }
 }
 
-// scale·b^r rounded once where the result is normal (scale is a power of two).
+// scale·b^r (scale a power of two). e^r: rounded once where the result is normal. 2^r: 1 +
+// r·Q2(r) by one FMA, where r·Q2(r) carries the rounding of Q2 (at most about half an ulp of Q2
+// times |r| <= 1/2: a quarter ulp of the result where 2^r < 1) besides the final rounding, which
+// still keeps exp2 within 1 ulp at a third fewer operations than the split form (pow, which
+// needs 2^r to far below an ulp, takes ExpReducedSplit).
 template <ExpBase kBase, class O>
 COHERIQ_MATH_INLINE Vec<O> ScaledExpReduced(const O& o, Vec<O> r, Vec<O> scale) {
-  Vec<O> tail;
-  const Vec<O> hi = ExpReducedSplit<kBase>(o, r, tail);
-  return o.Mul(o.Add(hi, tail), scale);
+  using T = typename O::T;
+  if constexpr (kBase == ExpBase::k2) {
+    return o.Mul(o.MulAdd(Horner(o, r, ExpConstants<T>::kQ2), r, o.Set(T(1))), scale);
+  } else {
+    Vec<O> tail;
+    const Vec<O> hi = ExpReducedSplit<kBase>(o, r, tail);
+    return o.Mul(o.Add(hi, tail), scale);
+  }
 }
 
 // 2^p in double to 2^-34 relative, for a result to be rounded to float once (pow and erf of a
