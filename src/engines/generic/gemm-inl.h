@@ -450,14 +450,15 @@ HWY_NOINLINE void GemmMicroKernel(std::size_t kc, const T* HWY_RESTRICT a, const
 
 #else  // fixed-width vectors
 
-// C tile (mr <= MR rows, nr <= NR columns at c) = alpha * a_panel * b_panel + beta * C tile,
-// over kc steps of k. beta == 0 does not read C.
-template <class T>
-HWY_NOINLINE void GemmMicroKernel(std::size_t kc, const T* HWY_RESTRICT a, const T* HWY_RESTRICT b,
-                                  T alpha, T beta, T* HWY_RESTRICT c, std::size_t ldc,
-                                  std::size_t mr, std::size_t nr) {
+// C tile (mr <= kRows rows, nr <= NR columns at c) = alpha * a_panel * b_panel + beta * C tile,
+// over kc steps of k, from the first kRows rows of the A micro-panel (MR rows). beta == 0 does
+// not read C. The full tile has kRows = MR; GemmMicroKernel sends a tile of fewer rows to a
+// kernel of fewer (its arithmetic per element is the same).
+template <class T, std::size_t kRows>
+HWY_NOINLINE void GemmMicroKernelRows(std::size_t kc, const T* HWY_RESTRICT a,
+                                      const T* HWY_RESTRICT b, T alpha, T beta, T* HWY_RESTRICT c,
+                                      std::size_t ldc, std::size_t mr, std::size_t nr) {
   using Shape = GemmShape<T>;
-  constexpr std::size_t kMR = Shape::kMR;
   constexpr std::size_t kNR = Shape::kNR;
   constexpr std::size_t kNV = Shape::kNRVectors;
   constexpr std::size_t kG = Shape::kKGroup;
@@ -466,9 +467,9 @@ HWY_NOINLINE void GemmMicroKernel(std::size_t kc, const T* HWY_RESTRICT a, const
   using V = hn::Vec<D>;
   const D d;
 
-  V acc[kMR][kNV];
+  V acc[kRows][kNV];
   HWY_UNROLL(32)
-  for (std::size_t i = 0; i < kMR; ++i) {
+  for (std::size_t i = 0; i < kRows; ++i) {
     HWY_UNROLL(32)
     for (std::size_t v = 0; v < kNV; ++v) acc[i][v] = hn::Zero(d);
   }
@@ -478,7 +479,7 @@ HWY_NOINLINE void GemmMicroKernel(std::size_t kc, const T* HWY_RESTRICT a, const
     HWY_UNROLL(32)
     for (std::size_t v = 0; v < kNV; ++v) bv[v] = hn::Load(d, b_row + v * kLanes);
     HWY_UNROLL(32)
-    for (std::size_t i = 0; i < kMR; ++i) {
+    for (std::size_t i = 0; i < kRows; ++i) {
       const V ai = hn::Set(d, a_col[i * kG]);
       HWY_UNROLL(32)
       for (std::size_t v = 0; v < kNV; ++v) acc[i][v] = hn::MulAdd(ai, bv[v], acc[i][v]);
@@ -496,14 +497,14 @@ HWY_NOINLINE void GemmMicroKernel(std::size_t kc, const T* HWY_RESTRICT a, const
 
   const V valpha = hn::Set(d, alpha);
   const V vbeta = hn::Set(d, beta);
-  if (mr == kMR && nr == kNR) {
+  if (mr == kRows && nr == kNR) {
     // Full tile: straight from the registers (constant indices keep acc out of memory). alpha
     // == 1 (every k-block after the first has beta == 1) skips the multiplies: acc * 1 is acc
     // and fma(1, C, acc) is C + acc, bit for bit, so the result is the same either way.
     const auto store_tile = [&](auto scaled) HWY_ATTR {
       if (beta == T(0)) {
         HWY_UNROLL(32)
-        for (std::size_t i = 0; i < kMR; ++i) {
+        for (std::size_t i = 0; i < kRows; ++i) {
           HWY_UNROLL(32)
           for (std::size_t v = 0; v < kNV; ++v) {
             hn::StoreU(scaled(acc[i][v]), d, c + i * ldc + v * kLanes);
@@ -511,7 +512,7 @@ HWY_NOINLINE void GemmMicroKernel(std::size_t kc, const T* HWY_RESTRICT a, const
         }
       } else {
         HWY_UNROLL(32)
-        for (std::size_t i = 0; i < kMR; ++i) {
+        for (std::size_t i = 0; i < kRows; ++i) {
           HWY_UNROLL(32)
           for (std::size_t v = 0; v < kNV; ++v) {
             T* HWY_RESTRICT out = c + i * ldc + v * kLanes;
@@ -529,9 +530,9 @@ HWY_NOINLINE void GemmMicroKernel(std::size_t kc, const T* HWY_RESTRICT a, const
   }
   // Edge tile: through a scratch tile, then only the rows and columns inside C, the last vector
   // of a row masked.
-  HWY_ALIGN T tile[kMR * kNR];
+  HWY_ALIGN T tile[kRows * kNR];
   HWY_UNROLL(32)
-  for (std::size_t i = 0; i < kMR; ++i) {
+  for (std::size_t i = 0; i < kRows; ++i) {
     HWY_UNROLL(32)
     for (std::size_t v = 0; v < kNV; ++v) {
       hn::Store(hn::Mul(valpha, acc[i][v]), d, tile + i * kNR + v * kLanes);
@@ -551,6 +552,24 @@ HWY_NOINLINE void GemmMicroKernel(std::size_t kc, const T* HWY_RESTRICT a, const
       }
     }
   }
+}
+
+// C tile (mr <= MR rows, nr <= NR columns at c) = alpha * a_panel * b_panel + beta * C tile. A
+// tile of at most 4 or 8 rows (the last row panel of a block whose rows are not a multiple of
+// MR) runs on a kernel of that many: the full one would spend MR rows' FMAs on it (at MR = 14, a
+// product of 128 rows ran 10 full tiles of work for 9 1/7).
+template <class T>
+HWY_INLINE void GemmMicroKernel(std::size_t kc, const T* HWY_RESTRICT a, const T* HWY_RESTRICT b,
+                                T alpha, T beta, T* HWY_RESTRICT c, std::size_t ldc, std::size_t mr,
+                                std::size_t nr) {
+  constexpr std::size_t kMR = GemmShape<T>::kMR;
+  if constexpr (kMR > 4) {
+    if (mr <= 4) return GemmMicroKernelRows<T, 4>(kc, a, b, alpha, beta, c, ldc, mr, nr);
+  }
+  if constexpr (kMR > 8) {
+    if (mr <= 8) return GemmMicroKernelRows<T, 8>(kc, a, b, alpha, beta, c, ldc, mr, nr);
+  }
+  GemmMicroKernelRows<T, kMR>(kc, a, b, alpha, beta, c, ldc, mr, nr);
 }
 
 #endif  // HWY_HAVE_SCALABLE
