@@ -55,7 +55,8 @@ struct GemmTuning {
   // (m and n values by at most kc) take at most this many bytes together (0: never). That path
   // reads op(A) again for every column tile and op(B)'s tile again for every band of rows, from
   // L2 when both fit there, which costs less than packing them. A transposed B stays packed (the
-  // unpacked path copies its columns one by one).
+  // unpacked path copies its columns one by one), and so does a B whose rows are a multiple of 4
+  // KiB apart (they share L1 sets: gemm-inl.h, GemmRunsUnpacked).
   std::size_t unpacked_bytes = 0;
 };
 
