@@ -71,6 +71,28 @@ TEST_CASE_TEMPLATE("gemm matches the oracle for every transpose, shape, layout a
                "min(k, 2 sqrt(k) + 8) + 2 (promised: k + 2)");
 }
 
+// The packed path's last row panel of fewer rows than MR runs a tile of 4 or 8 rows (gemm-inl.h,
+// GemmMicroKernel). m = 102, 103 and 106 leave 1 to 8 rows past a multiple of each built-in MR
+// (6, 8, 10, 14): a 4-row or an 8-row tile on every engine that has one. k = 80 keeps the
+// products past small³; a transposed B always packs, and ld padding shows a tile writing past C.
+TEST_CASE_TEMPLATE("gemm's short last row panel (4- and 8-row tiles) matches the oracle", T, float,
+                   double) {
+  Random random(37);
+  Worst worst;
+  for (std::size_t m : {102, 103, 106}) {
+    for (Trans ta : {Trans::N, Trans::T}) {
+      for (Trans tb : {Trans::N, Trans::T}) {
+        const Product<T> p(ta, tb, Shape{m, 40, 80}, T(0.75), T(-2.5), 3, 1, random);
+        Matrix<T> got = p.c;
+        run_engine(p, got);
+        check_product(p, got, "short panel", worst);
+      }
+    }
+  }
+  report_worst(std::string("gemm short panel.") + type_name<T>(), worst,
+               "eps*(|alpha||A||B| + |beta C|)", "min(k, 2 sqrt(k) + 8) + 2 (promised: k + 2)");
+}
+
 TEST_CASE_TEMPLATE("gemm degenerate sizes: k = 0 scales C, m = 0 or n = 0 writes nothing", T, float,
                    double) {
   Random random(31);
