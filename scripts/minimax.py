@@ -239,7 +239,7 @@ def _(kind):
     return q, lambda z: z, list(range(degree + 1)), 0, SMAX ** 2, {}
 
 
-@define("exp2", "2^r = 1 + r ln2 + r^2 P(r) on [-1/2, 1/2], relative to 2^r")
+@define("exp2", "2^r = 1 + r ln2 + r^2 P(r) on [-1/2, 1/2], relative to 2^r (pow's, f64)")
 def _(kind):
     degree = by_type(kind, 5, 9)
     h = lambda r: LN2 ** 2 / 2 if r == 0 else (mp.power(2, r) - 1 - r * LN2) / r ** 2

@@ -54,7 +54,8 @@ struct ExpConstants<double> {
       0x1.1ef5232f35b09p-29, 0x1.af5d201175135p-26, 0x1.27e52b2c79958p-22, 0x1.71ddf953fdb81p-19,
       0x1.a01a018305fe8p-16, 0x1.a01a01af758c4p-13, 0x1.6c16c16c1cce7p-10, 0x1.111111110f7e9p-7,
       0x1.5555555555549p-5,  0x1.5555555555559p-3};
-  // 2^r = 1 + r·ln 2 + r²·P2(r) (pow: ExpReducedSplit): relative error 2^-57.7 on [-1/2, 1/2].
+  // 2^r = 1 + r·ln 2 + r²·P2(r), the split form pow uses (ExpReducedSplit; scripts/minimax.py
+  // exp2): relative error 2^-57.7 on [-1/2, 1/2].
   static constexpr double kP2[] = {
       0x1.e7c6da85aeed6p-32, 0x1.e617b52362fbcp-28, 0x1.b52652da088c2p-24, 0x1.62bfc9f521482p-20,
       0x1.ffcbfbc7c8fc2p-17, 0x1.4309130dc599dp-13, 0x1.5d87fe78c3746p-10, 0x1.3b2ab6fba0791p-7,
