@@ -46,9 +46,10 @@ struct TrigConstants {
   static constexpr double kPiOver2Hi = 0x1.921fb54442d18p+0;
   static constexpr double kPiOver2Lo = 0x1.1a62633145c07p-54;
   // (sin r - r) / r³ = S(r²) for f32, on [0, (π/2)²] (scripts/minimax.py sin_float): error
-  // 2^-27.3 relative to sin r, a tenth of a float ulp.
-  static constexpr double kSin32[] = {0x1.5dbdf0e3150eep-19, -0x1.9f6ffeea568a6p-13,
-                                      0x1.110ed3804c2a2p-7, -0x1.55554bc836570p-3};
+  // 2^-27.3 relative to sin r, a tenth of a float ulp. Stored as Q(t) = -S(-t), t = -r², whose
+  // coefficients are S's with the signs of its odd degrees flipped: sin r = r + r·t·Q(t).
+  static constexpr double kSin32Neg[] = {0x1.5dbdf0e3150eep-19, 0x1.9f6ffeea568a6p-13,
+                                         0x1.110ed3804c2a2p-7, 0x1.55554bc836570p-3};
   // f32 tan in double, on tan's r in [-π/4, π/4]: (sin r - r) / r³ = S(r²) to 2^-37.5 relative
   // to sin r, and (cos r - 1 + r²/2) / r⁴ = C(r²) to 2^-33 relative to cos r (scripts/minimax.py
   // tan_sin, tan_cos).
@@ -150,30 +151,38 @@ double TanHuge(const S& so, double x) {
 
 // ------------------------------ float, computed in double
 
-// sin of r in [-π/2, π/2], negated where bit 0 of j_shifted is set.
+// sin of r in [-π/2, π/2], negated where bit 0 of j_shifted is set. t = 0 - r² is +0 at r = ±0,
+// so that r·t·Q(t) is a zero of r's sign and sin(-0) = -0; elsewhere t = -(r²) and every
+// product has the value and rounding of the form r + r·r²·S(r²).
 template <class O>
 COHERIQ_MATH_INLINE Vec<O> SinHalfTurn(const O& o, Vec<O> r, Vec<O> j_shifted) {
-  const Vec<O> s = o.Mul(r, r);
-  const Vec<O> y = o.MulAdd(o.Mul(r, s), Horner(o, s, TrigConstants::kSin32), r);
+  const Vec<O> t = o.NegMulAdd(r, r, o.Zero());
+  const Vec<O> y = o.MulAdd(o.Mul(r, t), Horner(o, t, TrigConstants::kSin32Neg), r);
   return XorSign(o, y, IntBitAsSign<0>(o, j_shifted));
 }
 
-// x: a float in double, |x| <= 2^30. sin x = (-1)^j sin(x - j·π); cos x = (-1)^(j+1)
-// sin(x - (j + ½)·π).
+// x: a float in double, |x| <= 2^30. sin x = (-1)^j sin(x - j·π), j = round(x/π) of the signed
+// x (the reduction and the polynomial are odd, rounding included, so sin(-x) = -sin x without an
+// absolute value and a sign copy); cos x = (-1)^j sin((j + ½)·π - |x|), j = round(|x|/π - ½)
+// (the product's rounding only moves a tie, never r out of range).
 template <bool kCos, class O>
 COHERIQ_MATH_INLINE Vec<O> SinCosOfFloat(const O& o, Vec<O> x) {
   using C = TrigConstants;
-  const Vec<O> a = o.Abs(x);
   const Vec<O> shift = o.Set(Format<double>::kRoundShift);
-  // cos: j = round(a/π - ½); the product's rounding only moves a tie, never r out of range.
-  const Vec<O> j_shifted = kCos ? o.Add(o.MulAdd(a, o.Set(C::kOneOverPi), o.Set(-0.5)), shift)
-                                : o.MulAdd(a, o.Set(C::kOneOverPi), shift);
-  Vec<O> multiple = o.Sub(j_shifted, shift);
-  if constexpr (kCos) multiple = o.Add(multiple, o.Set(0.5));
-  Vec<O> r = o.NegMulAdd(multiple, o.Set(C::kPi1), a);
-  r = o.NegMulAdd(multiple, o.Set(C::kPi2), r);
-  const Vec<O> y = SinHalfTurn(o, r, kCos ? o.Add(j_shifted, o.Set(1.0)) : j_shifted);
-  return kCos ? y : XorSign(o, y, x);
+  if constexpr (kCos) {
+    const Vec<O> a = o.Abs(x);
+    const Vec<O> j_shifted = o.Add(o.MulAdd(a, o.Set(C::kOneOverPi), o.Set(-0.5)), shift);
+    const Vec<O> multiple = o.Add(o.Sub(j_shifted, shift), o.Set(0.5));
+    Vec<O> r = o.MulSub(multiple, o.Set(C::kPi1), a);  // exact (TrigConstants)
+    r = o.MulAdd(multiple, o.Set(C::kPi2), r);
+    return SinHalfTurn(o, r, j_shifted);
+  } else {
+    const Vec<O> j_shifted = o.MulAdd(x, o.Set(C::kOneOverPi), shift);
+    const Vec<O> j = o.Sub(j_shifted, shift);
+    Vec<O> r = o.NegMulAdd(j, o.Set(C::kPi1), x);  // exact (TrigConstants)
+    r = o.NegMulAdd(j, o.Set(C::kPi2), r);
+    return SinHalfTurn(o, r, j_shifted);
+  }
 }
 
 // tan of a float in double, |x| <= 2^30: r = |x| - k·π/2 in double, sin r and cos r by short
