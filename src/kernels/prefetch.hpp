@@ -1,9 +1,11 @@
-// Asking for memory ahead of its reading: plain C++ (compiler builtins, no ISA code), for baseline
-// and engine translation units alike (the level-3 finiteness scan, the generic GEMM's packing and
-// its batches of small products).
+// Asking for memory ahead of its reading, or reading it first: plain C++ (compiler builtins and an
+// empty asm statement, no ISA code), for baseline and engine translation units alike (the level-3
+// finiteness scan, the generic GEMM's packing and its batches of small products).
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <type_traits>
 
 namespace coheriq::kernels {
 
@@ -27,6 +29,32 @@ void prefetch_rows(const T* x, std::size_t rows, std::size_t cols, std::size_t l
   for (std::size_t r = 0; r < rows; ++r) {
     for (std::size_t j = 0; j < cols; j += kLine) __builtin_prefetch(x + r * ld + j, 0, 2);
     __builtin_prefetch(x + r * ld + cols - 1, 0, 2);
+  }
+}
+
+// Reads one element of each line of rows x cols elements, ld apart, as prefetch_rows asks for
+// them: demand loads, independent of each other and of any arithmetic, so that the core keeps as
+// many of them in flight as it can hold. The values go nowhere.
+template <class T>
+void touch_rows(const T* x, std::size_t rows, std::size_t cols, std::size_t ld) {
+  constexpr std::size_t kLine = 64 / sizeof(T);
+  using Bits = std::conditional_t<sizeof(T) == 8, std::uint64_t, std::uint32_t>;
+  static_assert(sizeof(Bits) == sizeof(T));
+  const auto touch = [](const T* at) {
+    Bits bits;
+    __builtin_memcpy(&bits, at, sizeof bits);
+    asm volatile("" : : "r"(bits));
+  };
+  if (rows == 0 || cols == 0) return;
+  const std::size_t span = (rows - 1) * ld + cols;
+  if (span <= 2 * rows * cols) {
+    for (std::size_t j = 0; j < span; j += kLine) touch(x + j);
+    touch(x + span - 1);
+    return;
+  }
+  for (std::size_t r = 0; r < rows; ++r) {
+    for (std::size_t j = 0; j < cols; j += kLine) touch(x + r * ld + j);
+    touch(x + r * ld + cols - 1);
   }
 }
 

@@ -115,9 +115,10 @@ struct GemvThreading {
 };
 
 // How a batch of small products (engines/generic/gemm-inl.h, GemmSmallBatch) asks for the next
-// product's operands in L2 while one runs, tile by tile. Speed only: the products and their bits
-// are the same. The defaults were measured on a Zen 5 guest (docs/decisions.md, "A batch
-// prefetches the next product").
+// product's operands in L2 while one runs, tile by tile, and, streamed from memory, reads each
+// product's lines before computing it. Speed only: the products and their bits are the same. The
+// defaults were measured on a Zen 5 guest (docs/decisions.md, "A batch prefetches the next
+// product" and "A streamed batch reads each product's lines first").
 struct SmallBatchTuning {
   // Operands of more bytes than this stream from memory (the last-level cache holds less).
   std::size_t stream_bytes = std::size_t{32} << 20;
@@ -129,6 +130,10 @@ struct SmallBatchTuning {
   // ... and whose C is at least this many of the small path's column tiles (one or two vectors)
   // wide.
   std::size_t prefetch_column_tiles = 0;
+  // A streamed batch's products of at least this many multiply-adds have their operands read, a
+  // load per line, before they run (engines/generic/gemm-inl.h): those misses then overlap, where
+  // the tiles' loads wait behind their multiply-adds. Never a product much deeper than it is wide.
+  std::size_t streamed_touch_work = 4096;
 };
 
 // Everything an engine's record holds. Grouped by the code that reads it.

@@ -165,14 +165,20 @@ TEST_CASE_TEMPLATE("batches give each product's gemm bits on any thread count", 
   Random random(241);
   // Small products in every form (transposes, beta, a shared A); the empty batch and empty
   // products; then, natively (they are large for an emulator), many small products that the
-  // threads share in runs, and products each large enough for the threads (fewer than threads).
+  // threads share in runs, products each large enough for the threads (fewer than threads), and
+  // a batch of 40 MiB of operands (48 with the padding), more than the records' stream_bytes (32
+  // MiB), whose products are read a load per line before they run (streamed_touch_work: order 16
+  // is 4096 multiply-adds).
+  const std::size_t streamed = (std::size_t{48} << 20) / (3 * 16 * 19 * sizeof(T));
   const struct {
     Shape shape;
     std::size_t count;
     bool every_form;
-  } cases[] = {{{8, 8, 8}, 37, true},    {{23, 29, 31}, 9, true},    {{64, 48, 40}, 5, true},
-               {{3, 130, 200}, 3, true}, {{5, 7, 0}, 4, true},       {{0, 7, 5}, 3, true},
-               {{9, 9, 9}, 0, true},     {{32, 32, 32}, 256, false}, {{200, 192, 192}, 2, false}};
+  } cases[] = {{{8, 8, 8}, 37, true},       {{23, 29, 31}, 9, true},
+               {{64, 48, 40}, 5, true},     {{3, 130, 200}, 3, true},
+               {{5, 7, 0}, 4, true},        {{0, 7, 5}, 3, true},
+               {{9, 9, 9}, 0, true},        {{32, 32, 32}, 256, false},
+               {{200, 192, 192}, 2, false}, {{16, 16, 16}, streamed, false}};
   // Quick (emulated) runs take 1 and 7 threads: 7 is more threads than most batches have
   // products, and splits 37 unevenly. Under qemu64 the reference's f64 products (compensated, a
   // software fma each) made the four counts 111 s of the suite's 216.

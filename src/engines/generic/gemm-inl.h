@@ -46,7 +46,7 @@
 #include "engines/generic/namespace.h"  // kTuning.gemm: the engine's MR, NR, KC, MC, NC
 #include "hwy/cache_control.h"          // FlushStream, after the non-temporal stores of pack_b
 #include "kernels/candidates.hpp"
-#include "kernels/prefetch.hpp"  // prefetch_rows: packing and batches
+#include "kernels/prefetch.hpp"  // prefetch_rows, touch_rows: packing and batches
 #include "kernels/reproducible.hpp"
 
 COHERIQ_GENERIC_BEGIN
@@ -1220,6 +1220,18 @@ void gemm_packed(Trans ta, std::size_t m, std::size_t n, std::size_t k, T alpha,
 
 // ------------------------------ Batches
 
+// A product's operands as stored, a load per line (touch_rows); out of line, so that a batch that
+// does not touch keeps its loop as short as before.
+template <class T>
+HWY_NOINLINE void GemmSmallTouch(const T* a, std::size_t a_rows, std::size_t a_cols,
+                                 std::size_t lda, const T* b, std::size_t b_rows,
+                                 std::size_t b_cols, std::size_t ldb, const T* c, std::size_t m,
+                                 std::size_t n, std::size_t ldc) {
+  touch_rows(a, a_rows, a_cols, lda);
+  touch_rows(b, b_rows, b_cols, ldb);
+  touch_rows(c, m, n, ldc);
+}
+
 // Small products of a batch by one plan, made once; the next product's operands prefetched
 // while one runs. operands(i, a, b, c) sets product i's matrices.
 template <class T, class Operands>
@@ -1243,22 +1255,40 @@ HWY_NOINLINE void GemmSmallBatch(const GemmSmallPlan<T>& p, Trans ta, Trans tb, 
   const double bytes = static_cast<double>(batch) *
                        static_cast<double>(a_rows * a_cols + b_rows * b_cols + m * n) * sizeof(T);
   const bool streamed = bytes > static_cast<double>(kBatch.stream_bytes);
+  const bool deep = k > 2 * (m > n ? m : n);
   const bool prefetch = work >= (streamed ? kBatch.streamed_prefetch_work : kBatch.prefetch_work) &&
-                        p.col_tiles >= kBatch.prefetch_column_tiles && k <= 2 * (m > n ? m : n);
-  const T *a, *b;
-  T* c;
-  if (batch != 0) operands(0, a, b, c);
-  for (std::size_t i = 0; i < batch; ++i) {
-    const T *next_a = a, *next_b = b;
-    T* next_c = c;
-    if (i + 1 < batch) operands(i + 1, next_a, next_b, next_c);
-    const GemmSmallNext<T> ahead{next_a, next_b, next_c};
-    GemmSmallRun(p, k, alpha, a, b, ldb, beta, c, ldc, panel,
-                 prefetch && i + 1 < batch ? &ahead : nullptr);
-    a = next_a;
-    b = next_b;
-    c = next_c;
-  }
+                        p.col_tiles >= kBatch.prefetch_column_tiles && !deep;
+  // A streamed product's lines read before its tiles (GemmSmallTouch; docs/decisions.md, "A
+  // streamed batch reads each product's lines first"): the tiles' own loads wait behind their
+  // multiply-adds, a few lines in flight at a time, where a loop of loads and nothing else keeps
+  // many. On the Zen 5 guest, batches of 64 MiB under zen5: f64 order 32 27-30 -> 47-48 GFLOP/s,
+  // f32 order 64 88-96 -> 138-143. Smaller products lost (f64 order 12 0.71-0.89x), and so did a
+  // deep product's long streams (8 x 8 x 256 with B transposed 0.55-0.6x), as with prefetching.
+  const bool touch = streamed && work >= kBatch.streamed_touch_work && !deep;
+  const std::size_t lda = p.a_row * p.a_col;
+  // The loop twice, with and without the touch, so that a batch that does not touch runs the
+  // loop it ran before (order 4 lost 7-10% to a test in it).
+  const auto products = [&](auto touch_tag) HWY_ATTR {
+    const T *a, *b;
+    T* c;
+    if (batch != 0) operands(0, a, b, c);
+    for (std::size_t i = 0; i < batch; ++i) {
+      const T *next_a = a, *next_b = b;
+      T* next_c = c;
+      if (i + 1 < batch) operands(i + 1, next_a, next_b, next_c);
+      const GemmSmallNext<T> ahead{next_a, next_b, next_c};
+      if constexpr (decltype(touch_tag)::value) {
+        GemmSmallTouch(a, a_rows, a_cols, lda, b, b_rows, b_cols, ldb, c, m, n, ldc);
+      }
+      GemmSmallRun(p, k, alpha, a, b, ldb, beta, c, ldc, panel,
+                   prefetch && i + 1 < batch ? &ahead : nullptr);
+      a = next_a;
+      b = next_b;
+      c = next_c;
+    }
+  };
+  if (touch) return products(std::true_type());
+  products(std::false_type());
 }
 template <class T, class Operands>
 HWY_NOINLINE void GemmSmallBatchTransposedB(const GemmSmallPlan<T>& p, Trans ta, std::size_t m,
