@@ -167,8 +167,9 @@ TEST_CASE_TEMPLATE("batches give each product's gemm bits on any thread count", 
   // products; then, natively (they are large for an emulator), many small products that the
   // threads share in runs, products each large enough for the threads (fewer than threads), and
   // a batch of 40 MiB of operands (48 with the padding), more than the records' stream_bytes (32
-  // MiB), whose products are read a load per line before they run (streamed_touch_work: order 16
-  // is 4096 multiply-adds).
+  // MiB), whose products are read a load per line before they run on one thread
+  // (streamed_touch_work: order 16 is 4096 multiply-adds; on more, each thread's part is judged
+  // on its own).
   const std::size_t streamed = (std::size_t{48} << 20) / (3 * 16 * 19 * sizeof(T));
   const struct {
     Shape shape;
