@@ -14,48 +14,43 @@ namespace coheriq::kernels {
 // them, possibly an engine's (docs/toolchain.md, "The ODR trap"; tests/symbols).
 namespace {
 
-// Asks for rows x cols elements, ld apart, in L2: the whole span when the rows are nearly
-// contiguous (a small matrix is then a line or a few), else row by row.
-template <class T>
-void prefetch_rows(const T* x, std::size_t rows, std::size_t cols, std::size_t ld) {
+// Calls f(p) for one element p of each 64-byte line of rows x cols elements, ld apart: the whole
+// span when the rows are nearly contiguous (a small matrix is then a line or a few), else row by
+// row; the last element of each run too, so that a run ending past a line boundary is covered.
+template <class T, class F>
+void for_each_line(const T* x, std::size_t rows, std::size_t cols, std::size_t ld, F f) {
   constexpr std::size_t kLine = 64 / sizeof(T);
   if (rows == 0 || cols == 0) return;
   const std::size_t span = (rows - 1) * ld + cols;
   if (span <= 2 * rows * cols) {
-    for (std::size_t j = 0; j < span; j += kLine) __builtin_prefetch(x + j, 0, 2);
-    __builtin_prefetch(x + span - 1, 0, 2);
+    for (std::size_t j = 0; j < span; j += kLine) f(x + j);
+    f(x + span - 1);
     return;
   }
   for (std::size_t r = 0; r < rows; ++r) {
-    for (std::size_t j = 0; j < cols; j += kLine) __builtin_prefetch(x + r * ld + j, 0, 2);
-    __builtin_prefetch(x + r * ld + cols - 1, 0, 2);
+    for (std::size_t j = 0; j < cols; j += kLine) f(x + r * ld + j);
+    f(x + r * ld + cols - 1);
   }
 }
 
-// Reads one element of each line of rows x cols elements, ld apart, as prefetch_rows asks for
-// them: demand loads, independent of each other and of any arithmetic, so that the core keeps as
-// many of them in flight as it can hold. The values go nowhere.
+// Asks for rows x cols elements, ld apart, in L2.
+template <class T>
+void prefetch_rows(const T* x, std::size_t rows, std::size_t cols, std::size_t ld) {
+  for_each_line(x, rows, cols, ld, [](const T* p) { __builtin_prefetch(p, 0, 2); });
+}
+
+// Reads the lines prefetch_rows asks for: demand loads, independent of each other and of any
+// arithmetic, so that the core keeps as many of them in flight as it can hold. The values go
+// nowhere.
 template <class T>
 void touch_rows(const T* x, std::size_t rows, std::size_t cols, std::size_t ld) {
-  constexpr std::size_t kLine = 64 / sizeof(T);
   using Bits = std::conditional_t<sizeof(T) == 8, std::uint64_t, std::uint32_t>;
   static_assert(sizeof(Bits) == sizeof(T));
-  const auto touch = [](const T* at) {
+  for_each_line(x, rows, cols, ld, [](const T* p) {
     Bits bits;
-    __builtin_memcpy(&bits, at, sizeof bits);
+    __builtin_memcpy(&bits, p, sizeof bits);
     asm volatile("" : : "r"(bits));
-  };
-  if (rows == 0 || cols == 0) return;
-  const std::size_t span = (rows - 1) * ld + cols;
-  if (span <= 2 * rows * cols) {
-    for (std::size_t j = 0; j < span; j += kLine) touch(x + j);
-    touch(x + span - 1);
-    return;
-  }
-  for (std::size_t r = 0; r < rows; ++r) {
-    for (std::size_t j = 0; j < cols; j += kLine) touch(x + r * ld + j);
-    touch(x + r * ld + cols - 1);
-  }
+  });
 }
 
 // Rows a page or more apart (a block of a larger matrix: numpy's lower Cholesky has dsyrk read
