@@ -144,11 +144,12 @@
 // with gemm's workspace; gemm_plan writes, into kGemmPlanBytes at `plan`, the engine's own plan
 // of a shape it runs small (unpacked, on the calling thread; false: none, the caller uses gemm),
 // and gemm_planned runs a product by that plan with gemm's bits (GemmPlan); gemmt computes only
-// the `uplo` triangle of an n x n C (the diagonal included), each element with gemm's bits for
-// the same call, and writes nothing else (the real syrk's diagonal blocks: src/kernels/level3.cpp),
-// with gemmt_workspace's bytes. All eleven are one class: on several threads, gemm is pack_b and
-// gemm_packed (the threads share one packed op(B)), and the workspace fits the engine's own
-// blocking, so they must all come from the same engine.
+// the `uplo` triangle of an n x n matrix of elements `width` columns wide (C n x width·n; op(B)
+// k x width·n; width 1: a real matrix, 2: a complex one as interleaved reals), the diagonal
+// included, each column with gemm's bits for the same call, and writes nothing else (the one-term
+// rank updates: src/kernels/level3.cpp), with gemmt_workspace's bytes. All eleven are one class: on
+// several threads, gemm is pack_b and gemm_packed (the threads share one packed op(B)), and the
+// workspace fits the engine's own blocking, so they must all come from the same engine.
 #define COHERIQ_KERNELS_GEMM_TYPED(X, T, S)                                                       \
   X(gemm_workspace, S, gemm_workspace<T>, touches<packed_##S>, std::size_t,                       \
     (std::size_t m, std::size_t n, std::size_t k), (m, n, k))                                     \
@@ -186,11 +187,12 @@
      T* C, std::size_t ldc),                                                                      \
     (plan, k, alpha, A, B, ldb, beta, C, ldc))                                                    \
   X(gemmt_workspace, S, gemmt_workspace<T>, touches<packed_##S>, std::size_t,                     \
-    (std::size_t n, std::size_t k), (n, k))                                                       \
+    (std::size_t n, std::size_t width, std::size_t k), (n, width, k))                             \
   X(gemmt, S, gemmt<T>, touches<packed_##S>, void,                                                \
-    (Uplo uplo, Trans ta, Trans tb, std::size_t n, std::size_t k, T alpha, const T* A,            \
-     std::size_t lda, const T* B, std::size_t ldb, T beta, T* C, std::size_t ldc, void* work),    \
-    (uplo, ta, tb, n, k, alpha, A, lda, B, ldb, beta, C, ldc, work))
+    (Uplo uplo, Trans ta, Trans tb, std::size_t n, std::size_t width, std::size_t k, T alpha,     \
+     const T* A, std::size_t lda, const T* B, std::size_t ldb, T beta, T* C, std::size_t ldc,     \
+     void* work),                                                                                 \
+    (uplo, ta, tb, n, width, k, alpha, A, lda, B, ldb, beta, C, ldc, work))
 #define COHERIQ_KERNELS_GEMM(X)             \
   COHERIQ_KERNELS_GEMM_TYPED(X, float, f32) \
   COHERIQ_KERNELS_GEMM_TYPED(X, double, f64)

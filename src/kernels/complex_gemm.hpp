@@ -37,6 +37,7 @@
 #include <optional>
 #include <utility>
 
+#include "kernels/gemm_driver.hpp"
 #include "kernels/level3_support.hpp"
 #include "kernels/thread_workspace.hpp"
 #include "reference/blas.hpp"
@@ -115,24 +116,18 @@ k::Trans expand_panel(Op opb, size_t k, size_t j0, size_t w, const T* b, size_t 
   return k::Trans::T;
 }
 
-// The product on the real GEMM, m, n, k >= 1, alpha != 0 and finite operands: gemm below, after
-// its scan, and the blocks of the complex level 3 (level3.cpp), whose routines scan what they
-// read once per call and call this for every block as the real ones call the real GEMM (a scan
-// per block was 16% of a herk at n = 1024; an overflow inside a blocked computation is not
-// caught, for either: docs/decisions.md, "The real level 3 on GEMM").
+// op(A) (m x k) as the real GEMM reads it: A's own storage (m x 2k reals, N), or for T and C each
+// row of A (row l: column l of op(A)) split into its real parts and its imaginary parts, rows 2l
+// and 2l + 1 of a 2k x m matrix that the real GEMM reads transposed.
 template <class T>
-void real_product(Op opa, Op opb, size_t m, size_t n, size_t k, T alpha, const T* a, size_t lda,
-                  const T* b, size_t ldb, T beta, T* c, size_t ldc) {
+class RealOperandA {
+ public:
   using R = real_t<T>;
-  const R sign = kr::conjugates(opa) ? R(-1) : R(1);
-  // op(A) as the real GEMM reads it: A's own storage (m x 2k reals, N), or for T and C each row
-  // of A (row l: column l of op(A)) split into its real parts and its imaginary parts, rows 2l
-  // and 2l + 1 of a 2k x m matrix that the real GEMM reads transposed.
-  const R* a_real = reinterpret_cast<const R*>(a);
-  size_t a_ld = 2 * lda;
-  std::optional<Workspace<R>> a_split;
-  if (transposes(opa)) {
-    R* split = a_split.emplace(2 * k * m).get();
+  RealOperandA(Op op, size_t m, size_t k, const T* a, size_t lda)
+      : data_(reinterpret_cast<const R*>(a)), ld_(2 * lda), trans_(k::Trans::N) {
+    if (!transposes(op)) return;
+    split_ = Workspace<R>(2 * k * m);
+    R* split = split_.get();
     for (size_t l = 0; l < k; ++l) {
       const T* row = a + l * lda;
       R* re = split + 2 * l * m;
@@ -142,21 +137,47 @@ void real_product(Op opa, Op opb, size_t m, size_t n, size_t k, T alpha, const T
         im[i] = row[i].imag();
       }
     }
-    a_real = split;
-    a_ld = m;
+    data_ = split;
+    ld_ = m;
+    trans_ = k::Trans::T;
   }
-  const k::Trans ta = transposes(opa) ? k::Trans::T : k::Trans::N;
-  // beta·C first where the real GEMM cannot apply it (a complex beta other than 0 and 1).
-  const bool scale_c = beta != T(0) && beta != T(1);
-  if (scale_c) {
+  k::Trans trans() const { return trans_; }
+  size_t ld() const { return ld_; }
+  // Where the real GEMM reads op(A) from row i on.
+  const R* rows(size_t i) const { return trans_ == k::Trans::N ? data_ + i * ld_ : data_ + i; }
+
+ private:
+  const R* data_;
+  size_t ld_;
+  k::Trans trans_;
+  Workspace<R> split_;  // op(A) split, for T and C
+};
+
+// C := beta·C by the textbook product on row i's columns [first, last) = columns(i), i < m, where
+// the real GEMM cannot apply beta (a complex one other than 0 and 1), as the reference scales C;
+// returns the real GEMM's beta (0 or 1).
+template <class T, class ColumnsOf>
+real_t<T> scale_first(size_t m, T beta, T* c, size_t ldc, ColumnsOf columns) {
+  if (beta != T(0) && beta != T(1)) {
     for (size_t i = 0; i < m; ++i) {
+      const auto [first, last] = columns(i);
       T* row = c + i * ldc;
-      for (size_t j = 0; j < n; ++j) row[j] = kernels::reference::mul(beta, row[j]);
+      for (size_t j = first; j < last; ++j) row[j] = kernels::reference::mul(beta, row[j]);
     }
   }
-  const R real_beta = beta == T(0) ? R(0) : R(1);
-  const size_t panel = std::clamp<size_t>(kComplexPanelBytes / (4 * k * sizeof(R)), 16, n);
-  const size_t bytes = 2 * k * 2 * panel * sizeof(R);
+  return beta == T(0) ? real_t<T>(0) : real_t<T>(1);
+}
+
+// Calls panel(j0, w, expanded, tb, ldx) for each panel of op(B)'s columns [j0, j0 + w) (at most
+// panel_bytes expanded, but at least 16 columns), expanded (expand_panel) in the thread's cached
+// buffer, ldx its rows' distance as the real GEMM reads it.
+template <class T, class Panel>
+void for_each_expanded_panel(Op opa, Op opb, size_t n, size_t k, T alpha, const T* b, size_t ldb,
+                             size_t panel_bytes, Panel panel) {
+  using R = real_t<T>;
+  const R sign = kr::conjugates(opa) ? R(-1) : R(1);
+  const size_t width = std::min(std::max<size_t>(panel_bytes / (4 * k * sizeof(R)), 16), n);
+  const size_t bytes = 2 * k * 2 * width * sizeof(R);
   std::optional<ThreadWorkspace<ComplexGemmSlot>> cached;
   try {
     cached.emplace(bytes);
@@ -164,11 +185,72 @@ void real_product(Op opa, Op opb, size_t m, size_t n, size_t k, T alpha, const T
     no_workspace(bytes);
   }
   R* expanded = static_cast<R*>(cached->data());
-  for (size_t j0 = 0; j0 < n; j0 += panel) {
-    const size_t w = std::min(panel, n - j0);
+  for (size_t j0 = 0; j0 < n; j0 += width) {
+    const size_t w = std::min(width, n - j0);
     const k::Trans tb = expand_panel(opb, k, j0, w, b, ldb, alpha, sign, expanded);
-    k::gemm(ta, tb, m, 2 * w, 2 * k, R(1), a_real, a_ld, expanded,
-            tb == k::Trans::N ? 2 * w : 2 * k, real_beta, reinterpret_cast<R*>(c + j0), 2 * ldc);
+    panel(j0, w, static_cast<const R*>(expanded), tb, tb == k::Trans::N ? 2 * w : 2 * k);
+  }
+}
+
+// The product on the real GEMM, m, n, k >= 1, alpha != 0 and finite operands: gemm below, after
+// its scan, and the blocks of the complex level 3 (level3.cpp), whose routines scan what they
+// read once per call and call this for every block as the real ones call the real GEMM (a scan
+// per block was 16% of a herk at n = 1024; an overflow inside a blocked computation is not
+// caught, for either: docs/decisions.md, "The real level 3 on GEMM").
+template <class T>
+void real_product(Op opa, Op opb, size_t m, size_t n, size_t k, T alpha, const T* a, size_t lda,
+                  const T* b, size_t ldb, T beta, T* c, size_t ldc) {
+  using R = real_t<T>;
+  const RealOperandA<T> real_a(opa, m, k, a, lda);
+  const R real_beta = scale_first(m, beta, c, ldc, [n](size_t) {
+    return std::pair<size_t, size_t>{0, n};
+  });
+  for_each_expanded_panel(opa, opb, n, k, alpha, b, ldb, kComplexPanelBytes,
+                          [&](size_t j0, size_t w, const R* x, k::Trans tb, size_t ldx) {
+                            k::gemm(real_a.trans(), tb, m, 2 * w, 2 * k, R(1), real_a.rows(0),
+                                    real_a.ld(), x, ldx, real_beta, reinterpret_cast<R*>(c + j0),
+                                    2 * ldc);
+                          });
+}
+
+// The `uplo` triangle of the n x n C := alpha·op(A)·op(B) + beta·C, each element with
+// real_product's bits for the same operands (m = n), nothing else written: per panel of op(B)'s
+// columns, its diagonal block by the engine's triangle GEMM (driver::gemmt, on the calling
+// thread) on elements two reals wide (C's rows as interleaved reals climb the diagonal two
+// columns a row), and the block beside it (below for Lower, above for Upper) by the real GEMM.
+// `hermitian` (herk; beta real): C's diagonal is real, its imaginary parts neither read nor left
+// other than 0, as the reference's herk leaves them. The panels' size changes no bits (a test
+// makes them small).
+template <class T>
+void real_triangle_product(bool hermitian, Uplo uplo, Op opa, Op opb, size_t n, size_t k, T alpha,
+                           const T* a, size_t lda, const T* b, size_t ldb, T beta, T* c, size_t ldc,
+                           size_t panel_bytes = kComplexPanelBytes) {
+  using R = real_t<T>;
+  const bool lower = uplo == Uplo::Lower;
+  const RealOperandA<T> real_a(opa, n, k, a, lda);
+  if (hermitian && beta != T(0) && beta != T(1)) {
+    for (size_t i = 0; i < n; ++i) c[i * ldc + i] = T(beta.real() * c[i * ldc + i].real());
+  }
+  // The diagonal is scaled above (a Hermitian one) or here.
+  const size_t skip = hermitian ? 1 : 0;
+  const R real_beta = scale_first(n, beta, c, ldc, [&](size_t i) {
+    return lower ? std::pair<size_t, size_t>{0, i + 1 - skip}
+                 : std::pair<size_t, size_t>{i + skip, n};
+  });
+  for_each_expanded_panel(
+      opa, opb, n, k, alpha, b, ldb, panel_bytes,
+      [&](size_t j0, size_t w, const R* x, k::Trans tb, size_t ldx) {
+        R* const block = reinterpret_cast<R*>(c + j0 * ldc + j0);
+        driver::gemmt(uplo, real_a.trans(), tb, w, 2, 2 * k, R(1), real_a.rows(j0), real_a.ld(), x,
+                      ldx, real_beta, block, 2 * ldc);
+        const size_t r0 = lower ? j0 + w : 0, rows = lower ? n - r0 : j0;
+        if (rows != 0) {
+          k::gemm(real_a.trans(), tb, rows, 2 * w, 2 * k, R(1), real_a.rows(r0), real_a.ld(), x,
+                  ldx, real_beta, reinterpret_cast<R*>(c + r0 * ldc + j0), 2 * ldc);
+        }
+      });
+  if (hermitian) {
+    for (size_t i = 0; i < n; ++i) c[i * ldc + i] = T(c[i * ldc + i].real());
   }
 }
 

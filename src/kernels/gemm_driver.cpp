@@ -208,17 +208,21 @@ void gemm_packed(Trans ta, std::size_t m, std::size_t n, std::size_t k, T alpha,
 }
 
 template <class T>
-void gemmt(Uplo uplo, Trans ta, Trans tb, std::size_t n, std::size_t k, T alpha, const T* A,
-           std::size_t lda, const T* B, std::size_t ldb, T beta, T* C, std::size_t ldc) {
+void gemmt(Uplo uplo, Trans ta, Trans tb, std::size_t n, std::size_t width, std::size_t k, T alpha,
+           const T* A, std::size_t lda, const T* B, std::size_t ldb, T beta, T* C,
+           std::size_t ldc) {
   using Candidates = GemmCandidates<T>;
-  const GemmWorkspace workspace(coheriq::call<Domain, typename Candidates::gemmt_workspace>(n, k));
-  coheriq::call<Domain, typename Candidates::gemmt>(uplo, ta, tb, n, k, alpha, A, lda, B, ldb, beta,
-                                                    C, ldc, workspace.data());
+  const GemmWorkspace workspace(
+      coheriq::call<Domain, typename Candidates::gemmt_workspace>(n, width, k));
+  coheriq::call<Domain, typename Candidates::gemmt>(uplo, ta, tb, n, width, k, alpha, A, lda, B,
+                                                    ldb, beta, C, ldc, workspace.data());
 }
-template void gemmt<float>(Uplo, Trans, Trans, std::size_t, std::size_t, float, const float*,
-                           std::size_t, const float*, std::size_t, float, float*, std::size_t);
-template void gemmt<double>(Uplo, Trans, Trans, std::size_t, std::size_t, double, const double*,
-                            std::size_t, const double*, std::size_t, double, double*, std::size_t);
+template void gemmt<float>(Uplo, Trans, Trans, std::size_t, std::size_t, std::size_t, float,
+                           const float*, std::size_t, const float*, std::size_t, float, float*,
+                           std::size_t);
+template void gemmt<double>(Uplo, Trans, Trans, std::size_t, std::size_t, std::size_t, double,
+                            const double*, std::size_t, const double*, std::size_t, double, double*,
+                            std::size_t);
 
 template <class T>
 bool gemm_runs_alone(std::size_t m, std::size_t n, std::size_t k) {

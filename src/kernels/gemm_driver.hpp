@@ -28,12 +28,13 @@ template <class T>
 void gemm_packed(Trans ta, std::size_t m, std::size_t n, std::size_t k, T alpha, const T* A,
                  std::size_t lda, const void* packed, T beta, T* C, std::size_t ldc);
 
-// The `uplo` triangle of the n x n C := alpha·op(A)·op(B) + beta·C (the gemmt candidate: gemm's
-// bits there, nothing written elsewhere), on the calling thread: its caller (the level 3's real
-// syrk, on its diagonal blocks) cuts its work among threads itself.
+// The `uplo` triangle of the n x n C := alpha·op(A)·op(B) + beta·C, its elements `width` columns
+// wide (the gemmt candidate: gemm's bits there, nothing written elsewhere), on the calling
+// thread: its caller (the level 3's one-term rank updates, on their diagonal parts) cuts its work
+// among threads itself.
 template <class T>
-void gemmt(Uplo uplo, Trans ta, Trans tb, std::size_t n, std::size_t k, T alpha, const T* A,
-           std::size_t lda, const T* B, std::size_t ldb, T beta, T* C, std::size_t ldc);
+void gemmt(Uplo uplo, Trans ta, Trans tb, std::size_t n, std::size_t width, std::size_t k, T alpha,
+           const T* A, std::size_t lda, const T* B, std::size_t ldb, T beta, T* C, std::size_t ldc);
 
 // Whether the engine in effect runs this product on the calling thread with no workspace (its
 // small path): then its gemm candidate may be called directly, with a null workspace, for the

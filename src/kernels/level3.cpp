@@ -5,8 +5,9 @@
 // the complex operands, for complex ones), and so runs on the engine in effect and its thread pool,
 // bitwise the same for every thread count, as GEMM is; the diagonal blocks run the reference's row
 // forms (trsm: the engine's trsm_rows kernel for real types, its complex axpy for complex ones;
-// trmm for complex types likewise) or a small GEMM (the rank updates: a square; trmm for real
-// types, on the block written dense); a real syrk is one triangle GEMM (gemmt) of C's triangle.
+// trmm for complex types likewise) or a small GEMM (the two-term rank updates: a square; trmm for
+// real types, on the block written dense); a syrk or herk is one triangle GEMM (gemmt) of C's
+// triangle.
 // Each function has the row-major signature of its kr:: kernel (src/reference/blas.hpp), which is
 // also the candidate's.
 //
@@ -56,8 +57,9 @@ template <class T>
 inline constexpr size_t kBaseBlock = is_complex_v<T> ? kComplexBlock : kBlock;
 inline constexpr size_t kSmall = 12;
 inline constexpr size_t kMinOther = 8;
-// Diagonal blocks of the rank updates but a real syrk's are of this order at most, each formed
-// whole by GEMM into a square (a real syrk's triangle is one triangle GEMM, gemmt, for any order).
+// Diagonal blocks of the two-term rank updates (syr2k, her2k) are of this order at most, each
+// formed whole by GEMM into a square (a syrk's or herk's triangle is one triangle GEMM, gemmt, for
+// any order).
 inline constexpr size_t kRankBlock = 64;
 // symm and hemm expand their matrix into rows of this many bytes at most per GEMM.
 inline constexpr size_t kPanelBytes = size_t{4} << 20;
@@ -458,21 +460,26 @@ struct RankUpdate {
                 c + i0 * ldc + j0, ldc);
   }
 
-  // The `uplo` triangle of C's diagonal block [i0, i0 + n). A real syrk's, of any order: by the
-  // engine's triangle GEMM (gemmt: gemm's packed loops, packing once, the tiles off the triangle
-  // skipped, as BLIS computes a rank update), alpha·op(A)·op(A)ᵀ + beta·C, each element as GEMM
-  // would compute it. The others (n <= kRankBlock): alpha·op(A)·op(B)' in full into `square` (n x
-  // n), then its triangle (plus its transpose's, conjugated when Hermitian, for the second term:
-  // one product for both, where two triangles would take 1.2 squares and pack twice) + beta·C;
-  // the Hermitian diagonal takes real parts, as the reference does.
-  // Whether the diagonal blocks go through a square of kRankBlock² (all but a real syrk's).
-  bool uses_square() const { return two || is_complex_v<T>; }
+  // The `uplo` triangle of C's diagonal block [i0, i0 + n). A one-term update's (syrk, herk), of
+  // any order: by the engine's triangle GEMM (gemmt: gemm's packed loops, packing once, the tiles
+  // off the triangle skipped, as BLIS computes a rank update), alpha·op(A)·op(A)' + beta·C, each
+  // element as GEMM would compute it (a complex one on elements two reals wide, as the complex
+  // gemm computes it: real_triangle_product). The two-term ones' (n <= kRankBlock):
+  // alpha·op(A)·op(B)' in full into `square` (n x n), then its triangle plus its transpose's,
+  // conjugated when Hermitian (one product for both terms, where two triangles would take 1.2
+  // squares and pack twice), + beta·C; the Hermitian diagonal takes real parts, as the reference
+  // does.
+  // Whether the diagonal blocks go through a square of kRankBlock² (syr2k's and her2k's).
+  bool uses_square() const { return two; }
 
   void diagonal(size_t i0, size_t n, T* square) const {
-    if constexpr (!is_complex_v<T>) {
-      if (!uses_square()) {
-        return driver::gemmt(uplo, trans(a.t), trans(!a.t), n, k, alpha, a.row(i0), a.ld, a.row(i0),
-                             a.ld, beta, c + i0 * ldc + i0, ldc);
+    if (!uses_square()) {
+      if constexpr (is_complex_v<T>) {
+        return real_triangle_product(hermitian, uplo, first(a), second(a), n, k, alpha, a.row(i0),
+                                     a.ld, a.row(i0), a.ld, beta, c + i0 * ldc + i0, ldc);
+      } else {
+        return driver::gemmt(uplo, trans(a.t), trans(!a.t), n, 1, k, alpha, a.row(i0), a.ld,
+                             a.row(i0), a.ld, beta, c + i0 * ldc + i0, ldc);
       }
     }
     gemm_blocks(first(a), second(b), n, n, k, alpha, a.row(i0), a.ld, b.row(i0), b.ld, T(0), square,
@@ -505,7 +512,7 @@ struct RankUpdate {
     if (two) product(b, a, rows, cols, r0, c0, alpha2, T(1));
   }
 
-  // C's `uplo` triangle on [i0, i0 + n): a real syrk's at once (diagonal), the others' two
+  // C's `uplo` triangle on [i0, i0 + n): a one-term update's at once (diagonal), the others' two
   // diagonal halves by recursion and the block between them by GEMM.
   void run(size_t i0, size_t n, T* square) const {
     if (n <= kRankBlock || !uses_square()) return diagonal(i0, n, square);

@@ -37,6 +37,7 @@ using std::size_t;
 template <class T>
 class Workspace {
  public:
+  Workspace() = default;  // none
   explicit Workspace(size_t count) {
     try {
       data_.reset(new T[count]);

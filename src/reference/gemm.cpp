@@ -113,16 +113,16 @@ void gemm_batch(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k,
 // ------------------------------ The triangle of C: gemm's elements there, nothing else
 
 template <class T>
-std::size_t gemmt_workspace(std::size_t, std::size_t) {
+std::size_t gemmt_workspace(std::size_t, std::size_t, std::size_t) {
   return 0;
 }
 
 template <class T>
-void gemmt(Uplo uplo, Trans ta, Trans tb, std::size_t n, std::size_t k, T alpha, const T* A,
-           std::size_t lda, const T* B, std::size_t ldb, T beta, T* C, std::size_t ldc,
+void gemmt(Uplo uplo, Trans ta, Trans tb, std::size_t n, std::size_t width, std::size_t k, T alpha,
+           const T* A, std::size_t lda, const T* B, std::size_t ldb, T beta, T* C, std::size_t ldc,
            void* /*workspace*/) {
   multiply(n, k, alpha, Operand<T>{A, lda, ta}, Operand<T>{B, ldb, tb}, beta, C, ldc,
-           triangle_columns(uplo, n));
+           triangle_columns(uplo, n, width));
 }
 
 // ------------------------------ Plans: none (GemmPlan calls gemm)

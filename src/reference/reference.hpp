@@ -31,16 +31,17 @@ struct Operand {
 };
 
 // The columns [first, last) of row i of C that a product writes: every one of n (gemm), or those
-// of C's `uplo` triangle (gemmt), as functions of i.
+// of C's `uplo` triangle of elements `width` columns wide (gemmt, C n x width·n), as functions of
+// i.
 struct Columns {
   std::size_t first, last;
 };
 inline auto all_columns(std::size_t n) {
   return [n](std::size_t) { return Columns{0, n}; };
 }
-inline auto triangle_columns(Uplo uplo, std::size_t n) {
-  return [uplo, n](std::size_t i) {
-    return uplo == Uplo::Lower ? Columns{0, i + 1} : Columns{i, n};
+inline auto triangle_columns(Uplo uplo, std::size_t n, std::size_t width) {
+  return [uplo, n, width](std::size_t i) {
+    return uplo == Uplo::Lower ? Columns{0, width * (i + 1)} : Columns{width * i, width * n};
   };
 }
 

@@ -373,11 +373,11 @@ void gemm_batch(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k,
 
 // The triangle of C (engines/generic/gemm-inl.h: gemm's elements there, nothing else).
 template <class T>
-void gemmt(Uplo uplo, Trans ta, Trans tb, std::size_t n, std::size_t k, T alpha, const T* A,
-           std::size_t lda, const T* B, std::size_t ldb, T beta, T* C, std::size_t ldc,
+void gemmt(Uplo uplo, Trans ta, Trans tb, std::size_t n, std::size_t width, std::size_t k, T alpha,
+           const T* A, std::size_t lda, const T* B, std::size_t ldb, T beta, T* C, std::size_t ldc,
            void* /*work*/) {
   canonical_gemm(n, k, alpha, Operand<T>{A, lda, ta}, Operand<T>{B, ldb, tb}, beta, C, ldc,
-                 triangle_columns(uplo, n));
+                 triangle_columns(uplo, n, width));
 }
 
 // ------------------------------ BLAS-2
@@ -507,8 +507,8 @@ COHERIQ_KERNELS_BLAS3_COMPLEX_TYPED(COHERIQ_REPRODUCIBLE_FORWARD_LEVEL3, T, S)
   template void gemm_batch<T>(Trans, Trans, std::size_t, std::size_t, std::size_t, T,             \
                               const T* const*, std::size_t, const T* const*, std::size_t, T,      \
                               T* const*, std::size_t, std::size_t, void*);                        \
-  template void gemmt<T>(Uplo, Trans, Trans, std::size_t, std::size_t, T, const T*, std::size_t,  \
-                         const T*, std::size_t, T, T*, std::size_t, void*);                       \
+  template void gemmt<T>(Uplo, Trans, Trans, std::size_t, std::size_t, std::size_t, T, const T*,  \
+                         std::size_t, const T*, std::size_t, T, T*, std::size_t, void*);          \
   template void gemv<T>(Trans, std::size_t, std::size_t, T, const T*, std::size_t, const T*,      \
                         std::ptrdiff_t, T, T*, std::ptrdiff_t);                                   \
   template void ger<T>(std::size_t, std::size_t, T, const T*, std::ptrdiff_t, const T*,           \

@@ -96,8 +96,9 @@ void gemm_batch(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k,
                 T* const* C, std::size_t ldc, std::size_t batch, void* work);
 
 template <class T>
-void gemmt(Uplo uplo, Trans ta, Trans tb, std::size_t n, std::size_t k, T alpha, const T* A,
-           std::size_t lda, const T* B, std::size_t ldb, T beta, T* C, std::size_t ldc, void* work);
+void gemmt(Uplo uplo, Trans ta, Trans tb, std::size_t n, std::size_t width, std::size_t k, T alpha,
+           const T* A, std::size_t lda, const T* B, std::size_t ldb, T beta, T* C, std::size_t ldc,
+           void* work);
 
 // ------------------------------ BLAS-2
 

@@ -3,7 +3,8 @@
 // oracle, on the increment classes of strided_test.cpp, across the generic engines' chunk (512
 // complex elements) and the vector lengths. The dots' parts are sums of 2n products (bound of
 // docs/kernels.md, as the real dot's); each axpy element is a textbook product and a sum, within
-// 2 eps of its terms' magnitude per part; elements between the strided ones stay untouched.
+// 2 eps of its terms' magnitude per part; elements between the strided ones stay untouched. And
+// the complex triangle product behind herk and the complex syrk against the complex gemm.
 #include <doctest/doctest.h>
 
 #include <coheriq/kernels.hpp>
@@ -11,9 +12,12 @@
 #include <cmath>
 #include <complex>
 #include <cstddef>
+#include <cstring>
+#include <limits>
 #include <string>
 #include <vector>
 
+#include "kernels/complex_gemm.hpp"
 #include "oracle.hpp"
 #include "support.hpp"
 
@@ -171,6 +175,73 @@ TEST_CASE_TEMPLATE("complex dots of n = 0 are 0, and NaN and Inf reach the resul
   dotu_strided(1, x + 2, 1, y + 2, 1, &got);  // (3 + 4i)·Inf = Inf + Inf·i
   CHECK(std::isinf(got.real()));
   CHECK(std::isinf(got.imag()));
+}
+
+// The triangle product of herk and the complex syrk (level3::real_triangle_product: the engine's
+// gemmt on C's interleaved reals, a panel of op(B)'s columns at a time): on C's `uplo` triangle
+// the complex gemm's bits for the same operands (a Hermitian diagonal: its real part, and 0),
+// nothing written elsewhere, C's padding included. Panels of 16 columns (the fewest), so that the
+// larger orders cross several; a Hermitian diagonal's imaginary parts are NaN (not read), and so
+// is the triangle when beta == 0.
+TEST_CASE_TEMPLATE("the complex triangle product writes the complex gemm's bits on C's triangle", R,
+                   float, double) {
+  using C = std::complex<R>;
+  const R nan = std::numeric_limits<R>::quiet_NaN();
+  Random random(35);
+  const auto value = [&] { return C(random.uniform<R>(-1, 1), random.uniform<R>(-1, 1)); };
+  for (const bool hermitian : {false, true}) {
+    const Op across = hermitian ? Op::C : Op::T;
+    for (const auto& [opa, opb] : {std::pair{Op::N, across}, std::pair{across, Op::N}}) {
+      for (const std::size_t n : {1, 7, 16, 37, 70}) {
+        for (const std::size_t k : {1, 9, 40}) {
+          for (const Uplo uplo : {Uplo::Lower, Uplo::Upper}) {
+            for (const R beta_re : {R(0), R(1), R(0.75)}) {
+              const C alpha(R(0.7), hermitian ? R(0) : R(0.3));
+              const C beta(beta_re, hermitian || beta_re != R(0.75) ? R(0) : R(-0.5));
+              const bool t = opa != Op::N;
+              const std::size_t lda = (t ? n : k) + 3, ldc = n + 2;
+              std::vector<C> a((t ? k : n) * lda);
+              for (C& v : a) v = value();
+              std::vector<C> c(n * ldc);
+              for (C& v : c) v = value();
+              const auto inside = [&](std::size_t i, std::size_t j) {
+                return j < n && (uplo == Uplo::Lower ? j <= i : j >= i);
+              };
+              for (std::size_t i = 0; i < n; ++i) {
+                for (std::size_t j = 0; j < n; ++j) {
+                  if (inside(i, j) && beta == C(0)) c[i * ldc + j] = C(nan, nan);
+                }
+                if (hermitian && beta != C(0)) c[i * ldc + i].imag(nan);
+              }
+              std::vector<C> expected = c;  // the gemm's, on the triangle
+              for (std::size_t i = 0; hermitian && beta != C(0) && i < n; ++i) {
+                expected[i * ldc + i].imag(0);
+              }
+              level3::real_product(opa, opb, n, n, k, alpha, a.data(), lda, a.data(), lda, beta,
+                                   expected.data(), ldc);
+              for (std::size_t i = 0; i < n; ++i) {
+                for (std::size_t j = 0; j < ldc; ++j) {
+                  C& e = expected[i * ldc + j];
+                  if (!inside(i, j)) e = c[i * ldc + j];
+                  if (hermitian && i == j) e.imag(0);
+                }
+              }
+              std::vector<C> got = c;
+              level3::real_triangle_product(hermitian, uplo, opa, opb, n, k, alpha, a.data(), lda,
+                                            a.data(), lda, beta, got.data(), ldc, 1);
+              CAPTURE(hermitian);
+              CAPTURE(n);
+              CAPTURE(k);
+              CAPTURE(uplo == Uplo::Lower ? "Lower" : "Upper");
+              CAPTURE(beta_re);
+              CAPTURE(t);
+              CHECK(std::memcmp(got.data(), expected.data(), got.size() * sizeof(C)) == 0);
+            }
+          }
+        }
+      }
+    }
+  }
 }
 
 }  // namespace

@@ -151,11 +151,11 @@ TEST_CASE_TEMPLATE("gemm propagates NaN from A to its row and Inf from B to its 
   }
 }
 
-// The triangle GEMM behind the real syrk (the gemmt candidate, kernels_table.hpp): on C's
-// `uplo` triangle, bit for bit what gemm writes there for the same call, and nothing anywhere
-// else, C's padding included. Orders around the tiles' edges (a diagonal tile crossed at every
-// offset), depths across a k-block, every transpose, beta == 0 over NaN, and padded, misaligned
-// layouts.
+// The triangle GEMM behind syrk and herk (the gemmt candidate, kernels_table.hpp): on C's `uplo`
+// triangle, bit for bit what gemm writes there for the same call, and nothing anywhere else, C's
+// padding included. Elements one and two columns wide (herk's staircase on interleaved reals),
+// orders around the tiles' edges (a diagonal tile crossed at every offset), depths across a
+// k-block, every transpose, beta == 0 over NaN, and padded, misaligned layouts.
 TEST_CASE_TEMPLATE("gemmt writes gemm's bits on C's triangle and nothing else", T, float, double) {
   using Gemmt = std::conditional_t<std::is_same_v<T, float>, cand::gemmt_f32, cand::gemmt_f64>;
   using Workspace = std::conditional_t<std::is_same_v<T, float>, cand::gemmt_workspace_f32,
@@ -167,32 +167,34 @@ TEST_CASE_TEMPLATE("gemmt writes gemm's bits on C's triangle and nothing else", 
     orders.push_back(203);
     depths.push_back(1000);
   }
-  for (std::size_t n : orders) {
-    for (std::size_t k : depths) {
-      for (Trans ta : {Trans::N, Trans::T}) {
-        for (Trans tb : {Trans::N, Trans::T}) {
-          for (const auto& [alpha, beta] : kScalings<T>) {
-            const Layout layout = kLayouts[(n + k) % 2];
-            const Product<T> p(ta, tb, Shape{n, n, k}, alpha, beta, layout.pad, layout.offset,
-                               random);
-            Matrix<T> whole = p.c;
-            run_engine(p, whole);
-            for (Uplo uplo : {Uplo::Lower, Uplo::Upper}) {
-              CAPTURE(p.describe());
-              CAPTURE(uplo == Uplo::Lower ? "Lower" : "Upper");
-              Matrix<T> expected = p.c;
-              for (std::size_t i = 0; i < n; ++i) {
-                const std::size_t lo = uplo == Uplo::Lower ? 0 : i;
-                const std::size_t hi = uplo == Uplo::Lower ? i + 1 : n;
-                for (std::size_t j = lo; j < hi; ++j) expected(i, j) = whole(i, j);
+  for (std::size_t width : {1, 2}) {
+    for (std::size_t n : orders) {
+      for (std::size_t k : depths) {
+        for (Trans ta : {Trans::N, Trans::T}) {
+          for (Trans tb : {Trans::N, Trans::T}) {
+            for (const auto& [alpha, beta] : kScalings<T>) {
+              const Layout layout = kLayouts[(n + k) % 2];
+              const Product<T> p(ta, tb, Shape{n, width * n, k}, alpha, beta, layout.pad,
+                                 layout.offset, random);
+              Matrix<T> whole = p.c;
+              run_engine(p, whole);
+              for (Uplo uplo : {Uplo::Lower, Uplo::Upper}) {
+                CAPTURE(p.describe());
+                CAPTURE(uplo == Uplo::Lower ? "Lower" : "Upper");
+                Matrix<T> expected = p.c;
+                for (std::size_t i = 0; i < n; ++i) {
+                  const std::size_t lo = uplo == Uplo::Lower ? 0 : width * i;
+                  const std::size_t hi = uplo == Uplo::Lower ? width * (i + 1) : width * n;
+                  for (std::size_t j = lo; j < hi; ++j) expected(i, j) = whole(i, j);
+                }
+                Matrix<T> got = p.c;
+                Buffer<unsigned char> work(coheriq::call<Domain, Workspace>(n, width, k), 0);
+                coheriq::call<Domain, Gemmt>(uplo, ta, tb, n, width, k, alpha, p.a.data(), p.a.ld(),
+                                             p.b.data(), p.b.ld(), beta, got.data(), got.ld(),
+                                             work.data());
+                CHECK(std::memcmp(got.storage_begin(), expected.storage_begin(),
+                                  got.storage_size() * sizeof(T)) == 0);
               }
-              Matrix<T> got = p.c;
-              Buffer<unsigned char> work(coheriq::call<Domain, Workspace>(n, k), 0);
-              coheriq::call<Domain, Gemmt>(uplo, ta, tb, n, k, alpha, p.a.data(), p.a.ld(),
-                                           p.b.data(), p.b.ld(), beta, got.data(), got.ld(),
-                                           work.data());
-              CHECK(std::memcmp(got.storage_begin(), expected.storage_begin(),
-                                got.storage_size() * sizeof(T)) == 0);
             }
           }
         }

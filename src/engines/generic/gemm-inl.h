@@ -600,26 +600,35 @@ HWY_INLINE void GemmScaleC(std::size_t m, std::size_t n, T beta, T* HWY_RESTRICT
 }
 
 // Which tiles of C a product writes: every one (gemm), or those with an element in the `uplo`
-// triangle of C, the diagonal included (gemmt).
+// triangle of C, the diagonal included, its elements `width` columns wide (gemmt): row i's columns
+// [0, width·(i + 1)) (Lower) or [width·i, width·n) (Upper).
 struct GemmWhole {};
 struct GemmTriangle {
   Uplo uplo;
+  std::size_t width;
+  // Row i's first column on the triangle and the column past its last.
+  std::size_t first(std::size_t i) const { return uplo == Uplo::Lower ? 0 : width * i; }
+  std::size_t past(std::size_t i) const {
+    return uplo == Uplo::Lower ? width * (i + 1) : ~std::size_t{0};
+  }
 };
 
-// The tile of C at row i0 and column j0 of the product (mr x nr at c) on the `uplo` triangle
-// only: computed by the microkernel when it lies inside, skipped when it lies outside, and across
-// the diagonal computed into a tile on the stack with beta = 0 (alpha·acc, as the microkernel
-// forms it) and merged into C on the triangle's elements as the microkernel merges (beta·C + that,
-// one FMA; beta == 0 not reading C). So every element written has gemm's bits.
+// The tile of C at row i0 and column j0 of the product (mr x nr at c) on the triangle only:
+// computed by the microkernel when it lies inside, skipped when it lies outside, and across the
+// diagonal computed into a tile on the stack with beta = 0 (alpha·acc, as the microkernel forms
+// it) and merged into C on the triangle's elements as the microkernel merges (beta·C + that, one
+// FMA; beta == 0 not reading C). So every element written has gemm's bits.
 template <class T>
-HWY_INLINE void GemmTriangleTile(Uplo uplo, std::size_t i0, std::size_t j0, std::size_t kc,
+HWY_INLINE void GemmTriangleTile(GemmTriangle part, std::size_t i0, std::size_t j0, std::size_t kc,
                                  const T* HWY_RESTRICT a, const T* HWY_RESTRICT b, T alpha, T beta,
                                  T* HWY_RESTRICT c, std::size_t ldc, std::size_t mr,
                                  std::size_t nr) {
-  const bool lower = uplo == Uplo::Lower;  // (i, j) with j <= i; Upper: j >= i
-  const std::size_t last_row = i0 + mr - 1, last_col = j0 + nr - 1;
-  if (lower ? j0 > last_row : last_col < i0) return;
-  if (lower ? last_col <= i0 : j0 >= last_row) {
+  // The first column of the top row and the past-last of the bottom row bound the triangle's
+  // columns in the tile; the last row's first and the top row's past-last, the columns every row
+  // has (both grow with the row).
+  const std::size_t j1 = j0 + nr, last_row = i0 + mr - 1;
+  if (j1 <= part.first(i0) || j0 >= part.past(last_row)) return;
+  if (j0 >= part.first(last_row) && j1 <= part.past(i0)) {
     return GemmMicroKernel<T>(kc, a, b, alpha, beta, c, ldc, mr, nr);
   }
   using Shape = GemmShape<T>;
@@ -631,9 +640,9 @@ HWY_INLINE void GemmTriangleTile(Uplo uplo, std::size_t i0, std::size_t j0, std:
   const auto vbeta = hn::Set(d, beta);
   for (std::size_t r = 0; r < mr; ++r) {
     // The row's columns on the triangle: [lo, hi) of the tile's.
-    const std::size_t i = i0 + r;
-    const std::size_t lo = lower || i <= j0 ? 0 : i - j0;
-    const std::size_t hi = !lower ? nr : i < j0 ? 0 : GemmMin(nr, i - j0 + 1);
+    const std::size_t lo = GemmMin(nr, part.first(i0 + r) - GemmMin(part.first(i0 + r), j0));
+    const std::size_t past = part.past(i0 + r);
+    const std::size_t hi = past <= j0 ? 0 : GemmMin(nr, past - j0);
     for (std::size_t v = lo / lanes * lanes; v < hi; v += lanes) {
       // Lanes [lo - v, hi - v) of this vector, each count at most `lanes` (GemmMicroKernel).
       const auto mask =
@@ -664,8 +673,8 @@ HWY_INLINE void GemmMacroKernel(std::size_t mc, std::size_t nc, std::size_t kc,
         GemmMicroKernel<T>(kc, a_block, b_block + jr * kc, alpha, beta, c + ir * ldc + jr, ldc, mr,
                            GemmMin(nr, nc - jr));
       } else {
-        GemmTriangleTile<T>(part.uplo, i0 + ir, j0 + jr, kc, a_block, b_block + jr * kc, alpha,
-                            beta, c + ir * ldc + jr, ldc, mr, GemmMin(nr, nc - jr));
+        GemmTriangleTile<T>(part, i0 + ir, j0 + jr, kc, a_block, b_block + jr * kc, alpha, beta,
+                            c + ir * ldc + jr, ldc, mr, GemmMin(nr, nc - jr));
       }
     }
   }
@@ -1119,28 +1128,30 @@ void gemm(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, T alp
   GemmPackedPath<T, kReproducible>(ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, workspace);
 }
 
-// The `uplo` triangle of C (n x n) = alpha·op(A)·op(B) + beta·C, every element as gemm computes
-// it: the packed path for every size (its bits are the small path's), the tiles off the triangle
-// skipped (GemmTriangleTile), so about half of gemm's work for a square.
+// The `uplo` triangle of C (n x n elements `width` columns wide) = alpha·op(A)·op(B) + beta·C,
+// every column as gemm computes it: the packed path for every size (its bits are the small
+// path's), the tiles off the triangle skipped (GemmTriangleTile), so about half of gemm's work
+// for a square.
 template <class T, bool kReproducible = false>
-std::size_t gemmt_workspace(std::size_t n, std::size_t k) {
-  return n == 0 || k == 0 ? 0 : GemmPackedWorkspace<T, kReproducible>(n, n, k);
+std::size_t gemmt_workspace(std::size_t n, std::size_t width, std::size_t k) {
+  return n == 0 || k == 0 ? 0 : GemmPackedWorkspace<T, kReproducible>(n, width * n, k);
 }
 
 template <class T, bool kReproducible = false>
-void gemmt(Uplo uplo, Trans ta, Trans tb, std::size_t n, std::size_t k, T alpha, const T* A,
-           std::size_t lda, const T* B, std::size_t ldb, T beta, T* C, std::size_t ldc,
+void gemmt(Uplo uplo, Trans ta, Trans tb, std::size_t n, std::size_t width, std::size_t k, T alpha,
+           const T* A, std::size_t lda, const T* B, std::size_t ldb, T beta, T* C, std::size_t ldc,
            void* workspace) {
   if (n == 0) return;
+  const GemmTriangle part{uplo, width};
   if (k == 0) {
     for (std::size_t i = 0; i < n; ++i) {
-      const std::size_t lo = uplo == Uplo::Lower ? 0 : i, hi = uplo == Uplo::Lower ? i + 1 : n;
+      const std::size_t lo = part.first(i), hi = GemmMin(part.past(i), width * n);
       GemmScaleC(1, hi - lo, beta, C + i * ldc + lo, ldc);
     }
     return;
   }
-  GemmPackedPath<T, kReproducible>(ta, tb, n, n, k, alpha, A, lda, B, ldb, beta, C, ldc, workspace,
-                                   GemmTriangle{uplo});
+  GemmPackedPath<T, kReproducible>(ta, tb, n, width * n, k, alpha, A, lda, B, ldb, beta, C, ldc,
+                                   workspace, part);
 }
 
 // The bf16 GEMM (C = alpha·A·B + beta·C, A m x k and B k x n, no transposes) on the packed path,

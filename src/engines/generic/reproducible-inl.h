@@ -630,14 +630,14 @@ void gemm_batch(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k,
                               workspace);
 }
 template <class T>
-std::size_t gemmt_workspace(std::size_t n, std::size_t k) {
-  return engine::gemmt_workspace<T, true>(n, k);
+std::size_t gemmt_workspace(std::size_t n, std::size_t width, std::size_t k) {
+  return engine::gemmt_workspace<T, true>(n, width, k);
 }
 template <class T>
-void gemmt(Uplo uplo, Trans ta, Trans tb, std::size_t n, std::size_t k, T alpha, const T* A,
-           std::size_t lda, const T* B, std::size_t ldb, T beta, T* C, std::size_t ldc,
+void gemmt(Uplo uplo, Trans ta, Trans tb, std::size_t n, std::size_t width, std::size_t k, T alpha,
+           const T* A, std::size_t lda, const T* B, std::size_t ldb, T beta, T* C, std::size_t ldc,
            void* workspace) {
-  engine::gemmt<T, true>(uplo, ta, tb, n, k, alpha, A, lda, B, ldb, beta, C, ldc, workspace);
+  engine::gemmt<T, true>(uplo, ta, tb, n, width, k, alpha, A, lda, B, ldb, beta, C, ldc, workspace);
 }
 
 // ------------------------------ bf16: the f32 kernels on the operands widened (each product
