@@ -5,9 +5,9 @@
 // the complex operands, for complex ones), and so runs on the engine in effect and its thread pool,
 // bitwise the same for every thread count, as GEMM is; the diagonal blocks run the reference's row
 // forms (trsm: the engine's trsm_rows kernel for real types, its complex axpy for complex ones;
-// trmm for complex types likewise) or a small GEMM (the two-term rank updates: a square; trmm for
-// real types, on the block written dense); a syrk or herk is one triangle GEMM (gemmt) of C's
-// triangle.
+// trmm for complex types likewise) or a small GEMM (trmm for real types, on the block written
+// dense); a rank update (syrk, herk; syr2k and her2k: one per term) is one triangle GEMM (gemmt)
+// of C's triangle.
 // Each function has the row-major signature of its kr:: kernel (src/reference/blas.hpp), which is
 // also the candidate's.
 //
@@ -57,9 +57,8 @@ template <class T>
 inline constexpr size_t kBaseBlock = is_complex_v<T> ? kComplexBlock : kBlock;
 inline constexpr size_t kSmall = 12;
 inline constexpr size_t kMinOther = 8;
-// Diagonal blocks of the two-term rank updates (syr2k, her2k) are of this order at most, each
-// formed whole by GEMM into a square (a syrk's or herk's triangle is one triangle GEMM, gemmt, for
-// any order).
+// A rank update on threads cuts its triangle into diagonal parts of at least this order (each one
+// triangle GEMM, gemmt, per term); one of this order or less runs on the calling thread.
 inline constexpr size_t kRankBlock = 64;
 // symm and hemm expand their matrix into rows of this many bytes at most per GEMM.
 inline constexpr size_t kPanelBytes = size_t{4} << 20;
@@ -460,46 +459,28 @@ struct RankUpdate {
                 c + i0 * ldc + j0, ldc);
   }
 
-  // The `uplo` triangle of C's diagonal block [i0, i0 + n). A one-term update's (syrk, herk), of
-  // any order: by the engine's triangle GEMM (gemmt: gemm's packed loops, packing once, the tiles
-  // off the triangle skipped, as BLIS computes a rank update), alpha·op(A)·op(A)' + beta·C, each
-  // element as GEMM would compute it (a complex one on elements two reals wide, as the complex
-  // gemm computes it: real_triangle_product). The two-term ones' (n <= kRankBlock):
-  // alpha·op(A)·op(B)' in full into `square` (n x n), then its triangle plus its transpose's,
-  // conjugated when Hermitian (one product for both terms, where two triangles would take 1.2
-  // squares and pack twice), + beta·C; the Hermitian diagonal takes real parts, as the reference
-  // does.
-  // Whether the diagonal blocks go through a square of kRankBlock² (syr2k's and her2k's).
-  bool uses_square() const { return two; }
+  // The `uplo` triangle of C's diagonal block [i0, i0 + n) := s·op(X)_I·op(Y)_I' + beta_c·C, by
+  // the engine's triangle GEMM (gemmt: gemm's packed loops, packing once, the tiles off the
+  // triangle skipped, as BLIS computes a rank update), each element as GEMM computes it; a complex
+  // one on elements two reals wide, as the complex gemm computes it (real_triangle_product, which
+  // keeps a Hermitian diagonal real as the reference does).
+  void triangle(const Operand<T>& x, const Operand<T>& y, size_t i0, size_t n, T s,
+                T beta_c) const {
+    T* const block = c + i0 * ldc + i0;
+    if constexpr (is_complex_v<T>) {
+      real_triangle_product(hermitian, uplo, first(x), second(y), n, k, s, x.row(i0), x.ld,
+                            y.row(i0), y.ld, beta_c, block, ldc);
+    } else {
+      driver::gemmt(uplo, trans(x.t), trans(!y.t), n, 1, k, s, x.row(i0), x.ld, y.row(i0), y.ld,
+                    beta_c, block, ldc);
+    }
+  }
 
-  void diagonal(size_t i0, size_t n, T* square) const {
-    if (!uses_square()) {
-      if constexpr (is_complex_v<T>) {
-        return real_triangle_product(hermitian, uplo, first(a), second(a), n, k, alpha, a.row(i0),
-                                     a.ld, a.row(i0), a.ld, beta, c + i0 * ldc + i0, ldc);
-      } else {
-        return driver::gemmt(uplo, trans(a.t), trans(!a.t), n, 1, k, alpha, a.row(i0), a.ld,
-                             a.row(i0), a.ld, beta, c + i0 * ldc + i0, ldc);
-      }
-    }
-    gemm_blocks(first(a), second(b), n, n, k, alpha, a.row(i0), a.ld, b.row(i0), b.ld, T(0), square,
-                n);
-    for (size_t i = 0; i < n; ++i) {
-      T* ci = c + (i0 + i) * ldc + i0;
-      const size_t lo = uplo == Uplo::Upper ? i : 0, hi = uplo == Uplo::Upper ? n : i + 1;
-      for (size_t j = lo; j < hi; ++j) {
-        const T mirrored = kernels::reference::conj_if(hermitian, square[j * n + i]);
-        const T value = two ? square[i * n + j] + mirrored : square[i * n + j];
-        if (hermitian && i == j) {
-          const real_t<T> re = kernels::reference::real_part(value);
-          ci[j] = T(beta == T(0) ? re
-                                 : re + kernels::reference::real_part(beta) *
-                                            kernels::reference::real_part(ci[j]));
-        } else {
-          ci[j] = beta == T(0) ? value : value + kernels::reference::mul(beta, ci[j]);
-        }
-      }
-    }
+  // C's `uplo` triangle on [i0, i0 + n): the first term with beta, then the second added, as the
+  // blocks between halves (below) form them, so every element has the same bits in either.
+  void diagonal(size_t i0, size_t n) const {
+    triangle(a, b, i0, n, alpha, beta);
+    if (two) triangle(b, a, i0, n, alpha2, T(1));
   }
 
   // The block of C between the two diagonal halves of [i0, i0 + n) split at i1, by GEMM.
@@ -510,16 +491,6 @@ struct RankUpdate {
     const size_t r0 = uplo == Uplo::Lower ? i1 : i0, c0 = uplo == Uplo::Lower ? i0 : i1;
     product(a, b, rows, cols, r0, c0, alpha, beta);
     if (two) product(b, a, rows, cols, r0, c0, alpha2, T(1));
-  }
-
-  // C's `uplo` triangle on [i0, i0 + n): a one-term update's at once (diagonal), the others' two
-  // diagonal halves by recursion and the block between them by GEMM.
-  void run(size_t i0, size_t n, T* square) const {
-    if (n <= kRankBlock || !uses_square()) return diagonal(i0, n, square);
-    const size_t i1 = i0 + split(n);
-    run(i0, i1 - i0, square);
-    between(i0, n, i1);
-    run(i1, i0 + n - i1, square);
   }
 
   // The recursion's top `levels` levels: their blocks between halves (each GEMM on the pool),
@@ -556,28 +527,20 @@ void rank_update(bool two, bool hermitian, Uplo uplo, Op op, size_t n, size_t k,
   const T alpha2 = kernels::reference::conj_if(hermitian, alpha);
   const RankUpdate<T> update{two,   hermitian, uplo, {a, lda, t}, {b, ldb, t}, k,
                              alpha, alpha2,    beta, c,           ldc};
-  // The diagonal blocks' squares, one a part.
-  const size_t square_size = update.uses_square() ? kRankBlock * kRankBlock : 0;
   const double work = 0.5 * static_cast<double>(n) * static_cast<double>(n) *
                       static_cast<double>(k) * (two ? 2 : 1);
   const size_t threads = threads_for<T>(work);
-  if (threads <= 1 || n <= kRankBlock) {
-    Workspace<T> square(square_size);
-    return update.run(0, n, square.get());
-  }
+  if (threads <= 1 || n <= kRankBlock) return update.diagonal(0, n);
   // Threads: the top levels first, each GEMM between halves on the pool, until there are at
   // least two diagonal parts a thread (at most kMostParts), then the parts on a team.
   constexpr size_t kMostLevels = 4, kMostParts = size_t{1} << kMostLevels;
   size_t levels = 1;
   while (levels < kMostLevels && (size_t{1} << levels) < 2 * threads) ++levels;
-  Workspace<T> squares(square_size << levels);  // one a part, allocated before anything runs
   size_t parts[kMostParts][2];
   size_t count = 0;
   update.top(0, n, levels, parts, count);
   pool::Team team(std::min(threads, count));
-  run_parts(team, count, [&](size_t p) {
-    update.run(parts[p][0], parts[p][1], squares.get() + square_size * p);
-  });
+  run_parts(team, count, [&](size_t p) { update.diagonal(parts[p][0], parts[p][1]); });
 }
 
 template <class T>
