@@ -23,8 +23,10 @@
 // call that computes it (a part of a matrix updated on its own agrees with the whole updated at
 // once, as LAPACK's ?GGEV3 test requires, bit for bit), so the choice of loop cannot depend on
 // them; the real product costs a tiny one about 0.1 µs more (docs/decisions.md). The generic
-// engines' gemm.c32 and gemm.c64 (level3.cpp), and the bulk work of the complex level 3 there.
-// Its workspace and finiteness checks are level3_support.hpp's (shared with level3.cpp).
+// engines' gemm.c32 and gemm.c64 (level3.cpp), and the bulk work of the complex level 3 there;
+// the rank updates' triangles run the same product on the engine's triangle GEMM
+// (real_triangle_product). Its workspace and finiteness checks are level3_support.hpp's (shared
+// with level3.cpp).
 #pragma once
 
 #include <coheriq/kernels.hpp>
@@ -218,8 +220,9 @@ void real_product(Op opa, Op opb, size_t m, size_t n, size_t k, T alpha, const T
 // columns, its diagonal block by the engine's triangle GEMM (driver::gemmt, on the calling
 // thread) on elements two reals wide (C's rows as interleaved reals climb the diagonal two
 // columns a row), and the block beside it (below for Lower, above for Upper) by the real GEMM.
-// `hermitian` (herk; beta real): C's diagonal is real, its imaginary parts neither read nor left
-// other than 0, as the reference's herk leaves them. The panels' size changes no bits (a test
+// `hermitian` (herk, her2k; beta real): C's diagonal is real, its imaginary parts ignored (the
+// real GEMM may add to them under beta 1) and set to 0 at the end, as the reference's herk leaves
+// them. The panels' size changes no bits (a test
 // makes them small).
 template <class T>
 void real_triangle_product(bool hermitian, Uplo uplo, Op opa, Op opb, size_t n, size_t k, T alpha,

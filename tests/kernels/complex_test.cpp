@@ -4,7 +4,7 @@
 // complex elements) and the vector lengths. The dots' parts are sums of 2n products (bound of
 // docs/kernels.md, as the real dot's); each axpy element is a textbook product and a sum, within
 // 2 eps of its terms' magnitude per part; elements between the strided ones stay untouched. And
-// the complex triangle product behind herk and the complex syrk against the complex gemm.
+// the complex triangle product behind the complex rank updates against the complex gemm.
 #include <doctest/doctest.h>
 
 #include <coheriq/kernels.hpp>
@@ -177,9 +177,10 @@ TEST_CASE_TEMPLATE("complex dots of n = 0 are 0, and NaN and Inf reach the resul
   CHECK(std::isinf(got.imag()));
 }
 
-// The triangle product of herk and the complex syrk (level3::real_triangle_product: the engine's
-// gemmt on C's interleaved reals, a panel of op(B)'s columns at a time): on C's `uplo` triangle
-// the complex gemm's bits for the same operands (a Hermitian diagonal: its real part, and 0),
+// The triangle product of the complex rank updates (level3::real_triangle_product: the engine's
+// gemmt on C's interleaved reals, a panel of op(B)'s columns at a time; herk's and syrk's with
+// B = A, a term of her2k's and syr2k's with another B): on C's `uplo` triangle the complex gemm's
+// bits for the same operands (a Hermitian diagonal: its real part, and 0),
 // nothing written elsewhere, C's padding included. Panels of 16 columns (the fewest), so that the
 // larger orders cross several; a Hermitian diagonal's imaginary parts are NaN (not read), and so
 // is the triangle when beta == 0.
@@ -200,8 +201,9 @@ TEST_CASE_TEMPLATE("the complex triangle product writes the complex gemm's bits 
               const C beta(beta_re, hermitian || beta_re != R(0.75) ? R(0) : R(-0.5));
               const bool t = opa != Op::N;
               const std::size_t lda = (t ? n : k) + 3, ldc = n + 2;
-              std::vector<C> a((t ? k : n) * lda);
+              std::vector<C> a((t ? k : n) * lda), b(a.size());
               for (C& v : a) v = value();
+              for (C& v : b) v = value();
               std::vector<C> c(n * ldc);
               for (C& v : c) v = value();
               const auto inside = [&](std::size_t i, std::size_t j) {
@@ -217,7 +219,7 @@ TEST_CASE_TEMPLATE("the complex triangle product writes the complex gemm's bits 
               for (std::size_t i = 0; hermitian && beta != C(0) && i < n; ++i) {
                 expected[i * ldc + i].imag(0);
               }
-              level3::real_product(opa, opb, n, n, k, alpha, a.data(), lda, a.data(), lda, beta,
+              level3::real_product(opa, opb, n, n, k, alpha, a.data(), lda, b.data(), lda, beta,
                                    expected.data(), ldc);
               for (std::size_t i = 0; i < n; ++i) {
                 for (std::size_t j = 0; j < ldc; ++j) {
@@ -228,7 +230,7 @@ TEST_CASE_TEMPLATE("the complex triangle product writes the complex gemm's bits 
               }
               std::vector<C> got = c;
               level3::real_triangle_product(hermitian, uplo, opa, opb, n, k, alpha, a.data(), lda,
-                                            a.data(), lda, beta, got.data(), ldc, 1);
+                                            b.data(), lda, beta, got.data(), ldc, 1);
               CAPTURE(hermitian);
               CAPTURE(n);
               CAPTURE(k);
