@@ -78,36 +78,58 @@ COHERIQ_MATH_INLINE Vec<O> ReducePiOver2(const O& o, Vec<O> a, Vec<O>& rh, Vec<O
   return k_shifted;
 }
 
+// cos(rh + rl) = w + ((1 - w) - hz - z_lo/2 - rh·rl + z²·C(z)), w = 1 - hz rounded (returned),
+// z = rh² rounded, hz = z/2, z_lo the rounding error of z: everything beyond w is below 0.3 and
+// carries only relative errors; `corr` is all of it but z²·C(z).
+template <class O>
+COHERIQ_MATH_INLINE Vec<O> CosLead(const O& o, Vec<O> rh, Vec<O> rl, Vec<O> z, Vec<O> hz,
+                                   Vec<O>& corr) {
+  const Vec<O> one = o.Set(1.0);
+  const Vec<O> z_lo = o.MulSub(rh, rh, z);
+  const Vec<O> w = o.Sub(one, hz);
+  corr = o.Sub(o.Sub(one, w), hz);
+  corr = o.NegMulAdd(o.Set(0.5), z_lo, corr);
+  corr = o.NegMulAdd(rh, rl, corr);
+  return w;
+}
+
 // sin r and cos r of r = rh + rl, each as an unrounded sum lead + tail (sin: lead rh; cos: lead
 // w = 1 - r²/2 rounded).
 template <class O>
 COHERIQ_MATH_INLINE void SinCosParts(const O& o, Vec<O> rh, Vec<O> rl, Vec<O>& sin_tail,
                                      Vec<O>& cos_lead, Vec<O>& cos_tail) {
   using C = TrigConstants;
-  const Vec<O> one = o.Set(1.0);
   const Vec<O> z = o.Mul(rh, rh);
   const Vec<O> hz = o.Mul(z, o.Set(0.5));
   // sin(rh + rl) = rh + (rh·z·S(z) + rl·(1 - z/2)).
   sin_tail = o.MulAdd(o.Mul(z, rh), Horner(o, z, C::kSin), o.NegMulAdd(hz, rl, rl));
-  // cos(rh + rl) = w + ((1 - w) - hz - z_lo/2 - rh·rl + z²·C(z)), w = 1 - hz rounded, z_lo the
-  // rounding error of z: everything beyond w is below 0.3 and carries only relative errors.
-  const Vec<O> z_lo = o.MulSub(rh, rh, z);
-  cos_lead = o.Sub(one, hz);
-  Vec<O> corr = o.Sub(o.Sub(one, cos_lead), hz);
-  corr = o.NegMulAdd(o.Set(0.5), z_lo, corr);
-  corr = o.NegMulAdd(rh, rl, corr);
+  Vec<O> corr;
+  cos_lead = CosLead(o, rh, rl, z, hz, corr);
   cos_tail = o.MulAdd(o.Mul(z, z), Horner(o, z, C::kCos), corr);
 }
 
 // sin or cos of x = k·π/2 + rh + rl: q_shifted holds q = k for sin, k + 1 for cos (odd q: the
-// cosine polynomial; q & 2: negate).
+// cosine polynomial; q & 2: negate). Each lane takes SinCosParts's sum for its polynomial, by the
+// same operations, but only one polynomial is evaluated: the coefficients are chosen per lane,
+// the cosine's one term shorter from a leading 0 (0·z + c = c: the same bits).
 template <class O>
 COHERIQ_MATH_INLINE Vec<O> SinCosQuadrant(const O& o, Vec<O> rh, Vec<O> rl, Vec<O> q_shifted) {
-  Vec<O> sin_tail, cos_lead, cos_tail;
-  SinCosParts(o, rh, rl, sin_tail, cos_lead, cos_tail);
-  const Vec<O> sin_r = o.Add(rh, sin_tail);
-  const Vec<O> cos_r = o.Add(cos_lead, cos_tail);
-  const Vec<O> y = o.IfThenElse(o.IsNegative(IntBitAsSign<0>(o, q_shifted)), cos_r, sin_r);
+  using C = TrigConstants;
+  constexpr std::size_t kTerms = sizeof(C::kSin) / sizeof(C::kSin[0]);
+  static_assert(sizeof(C::kCos) / sizeof(C::kCos[0]) + 1 == kTerms);
+  const Mask<O> cos = o.IsNegative(IntBitAsSign<0>(o, q_shifted));
+  const Vec<O> z = o.Mul(rh, rh);
+  const Vec<O> hz = o.Mul(z, o.Set(0.5));
+  Vec<O> poly = o.IfThenZeroElse(cos, o.Set(C::kSin[0]));
+  for (std::size_t i = 1; i < kTerms; ++i) {
+    poly = o.MulAdd(poly, z, o.IfThenElse(cos, o.Set(C::kCos[i - 1]), o.Set(C::kSin[i])));
+  }
+  // sin: rh + (rh·z·S(z) + rl·(1 - z/2)); cos: w + (z²·C(z) + corr), as in SinCosParts.
+  Vec<O> corr;
+  const Vec<O> cos_lead = CosLead(o, rh, rl, z, hz, corr);
+  const Vec<O> scale = o.IfThenElse(cos, o.Mul(z, z), o.Mul(z, rh));
+  const Vec<O> rest = o.IfThenElse(cos, corr, o.NegMulAdd(hz, rl, rl));
+  const Vec<O> y = o.Add(o.IfThenElse(cos, cos_lead, rh), o.MulAdd(scale, poly, rest));
   return XorSign(o, y, IntBitAsSign<1>(o, q_shifted));
 }
 
