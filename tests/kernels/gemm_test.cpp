@@ -155,7 +155,9 @@ TEST_CASE_TEMPLATE("gemm propagates NaN from A to its row and Inf from B to its 
 // triangle, bit for bit what gemm writes there for the same call, and nothing anywhere else, C's
 // padding included. Elements one and two columns wide (herk's staircase on interleaved reals),
 // orders around the tiles' edges (a diagonal tile crossed at every offset), depths across a
-// k-block, every transpose, beta == 0 over NaN, and padded, misaligned layouts.
+// k-block, every transpose, beta == 0 over NaN, and padded, misaligned layouts. Two wide, the
+// depths stay within a k-block (the k-blocks do not depend on the width; the reference engine's
+// compensated products of the deep ones doubled the suite's time under qemu).
 TEST_CASE_TEMPLATE("gemmt writes gemm's bits on C's triangle and nothing else", T, float, double) {
   using Gemmt = std::conditional_t<std::is_same_v<T, float>, cand::gemmt_f32, cand::gemmt_f64>;
   using Workspace = std::conditional_t<std::is_same_v<T, float>, cand::gemmt_workspace_f32,
@@ -170,6 +172,7 @@ TEST_CASE_TEMPLATE("gemmt writes gemm's bits on C's triangle and nothing else", 
   for (std::size_t width : {1, 2}) {
     for (std::size_t n : orders) {
       for (std::size_t k : depths) {
+        if (width == 2 && k > 31) continue;
         for (Trans ta : {Trans::N, Trans::T}) {
           for (Trans tb : {Trans::N, Trans::T}) {
             for (const auto& [alpha, beta] : kScalings<T>) {
