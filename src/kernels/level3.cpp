@@ -471,8 +471,8 @@ struct RankUpdate {
       real_triangle_product(hermitian, uplo, first(x), second(y), n, k, s, x.row(i0), x.ld,
                             y.row(i0), y.ld, beta_c, block, ldc);
     } else {
-      driver::gemmt(uplo, trans(x.t), trans(!y.t), n, 1, k, s, x.row(i0), x.ld, y.row(i0), y.ld,
-                    beta_c, block, ldc);
+      driver::gemmt(uplo, trans(transposes(first(x))), trans(transposes(second(y))), n, 1, k, s,
+                    x.row(i0), x.ld, y.row(i0), y.ld, beta_c, block, ldc);
     }
   }
 
