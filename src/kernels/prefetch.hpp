@@ -33,10 +33,16 @@ void for_each_line(const T* x, std::size_t rows, std::size_t cols, std::size_t l
   }
 }
 
+// Asks for the line holding x in L2.
+template <class T>
+void prefetch_line(const T* x) {
+  __builtin_prefetch(x, 0, 2);
+}
+
 // Asks for rows x cols elements, ld apart, in L2.
 template <class T>
 void prefetch_rows(const T* x, std::size_t rows, std::size_t cols, std::size_t ld) {
-  for_each_line(x, rows, cols, ld, [](const T* p) { __builtin_prefetch(p, 0, 2); });
+  for_each_line(x, rows, cols, ld, [](const T* p) { prefetch_line(p); });
 }
 
 // Reads the lines prefetch_rows asks for: demand loads, independent of each other and of any
