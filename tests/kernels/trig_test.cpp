@@ -1,8 +1,9 @@
 // The trigonometric functions' own hard cases, beyond the catalogue's sweeps (math_test.cpp):
 // inputs next to multiples of π/2, where the argument reduction cancels most (up to the double
 // closest to one, about 2^-61 away), vectors with huge lanes among ordinary ones (those lanes
-// leave the vector path), and atan2's pairs at its region boundaries. Each input within the
-// function's bound of its oracle and bitwise the reference engine's result.
+// leave the vector path), sin's and cos's symmetry, and atan2's pairs at its region boundaries.
+// Each input within the function's bound of its oracle and bitwise the reference engine's
+// result.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -111,6 +112,41 @@ TEST_CASE_TEMPLATE("sin, cos, tan next to multiples of pi/2, within 1 ulp and th
     }
   }
   for (const char* name : {"sin", "cos", "tan"}) check(row(name), inputs, {}, "near-multiples");
+}
+
+TEST_CASE_TEMPLATE("sin is odd and cos even, bit for bit", T, float, double) {
+  // Both reduce the signed x (f32; f64 reduces |x|): -x takes another multiple of π, and next to
+  // the multiples of π (where cos's two sums may round to other multiples) the results must
+  // still agree. Inputs: the values nearest k·π and their neighbours, and every binade.
+  std::mt19937_64 random(37);
+  const std::size_t count = quick() ? 2000 : 100000;
+  const double max_k = 3e8;  // k·π below 2^30, the vector path's range
+  std::vector<T> x;
+  for (std::size_t i = 0; i < count; ++i) {
+    const double k = std::floor(unit(random) * max_k);
+    T v = static_cast<T>(static_cast<long double>(k) * 3.14159265358979323846264338327950288L);
+    for (int step = 0; step < 3; ++step, v = std::nextafter(v, T(0))) x.push_back(v);
+    x.push_back(static_cast<T>(std::ldexp(1 + unit(random), int(random() % 80) - 40)));
+  }
+  const std::size_t n = x.size();
+  Buffer<T> neg(n, 0), y(n, 0), y_neg(n, 0);
+  for (std::size_t i = 0; i < n; ++i) neg[i] = -x[i];
+  for (const char* name : {"sin", "cos"}) {
+    const bool even = std::string(name) == "cos";
+    const Kernels<T>& k = row(name).kernels<T>();
+    k.run(n, x.data(), y.data());
+    k.run(n, neg.data(), y_neg.data());
+    Failures failures;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (!same(y_neg[i], even ? y[i] : -y[i])) {
+        failures.add([&] {
+          return "x = " + show_value(x[i]) + ": " + show_value(y[i]) + ", at -x " +
+                 show_value(y_neg[i]);
+        });
+      }
+    }
+    CHECK_MESSAGE(failures.none(), label<T>(row(name)), ": ", failures.report());
+  }
 }
 
 TEST_CASE_TEMPLATE("sin, cos, tan: huge lanes among ordinary ones, every size, alignment, in place",
