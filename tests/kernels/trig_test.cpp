@@ -1,9 +1,9 @@
 // The trigonometric functions' own hard cases, beyond the catalogue's sweeps (math_test.cpp):
 // inputs next to multiples of π/2, where the argument reduction cancels most (up to the double
 // closest to one, about 2^-61 away), vectors with huge lanes among ordinary ones (those lanes
-// leave the vector path), sin's and cos's symmetry, and atan2's pairs at its region boundaries.
-// Each input within the function's bound of its oracle and bitwise the reference engine's
-// result.
+// leave the vector path), the symmetry of sin, cos and tan, and atan2's pairs at its region
+// boundaries. Each input within the function's bound of its oracle and bitwise the reference
+// engine's result.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -114,10 +114,10 @@ TEST_CASE_TEMPLATE("sin, cos, tan next to multiples of pi/2, within 1 ulp and th
   for (const char* name : {"sin", "cos", "tan"}) check(row(name), inputs, {}, "near-multiples");
 }
 
-TEST_CASE_TEMPLATE("sin is odd and cos even, bit for bit", T, float, double) {
-  // Both reduce the signed x (f32; f64 reduces |x|): -x takes another multiple of π, and next to
-  // the multiples of π (where cos's two sums may round to other multiples) the results must
-  // still agree. Inputs: the values nearest k·π and their neighbours, and every binade.
+TEST_CASE_TEMPLATE("sin and tan are odd and cos even, bit for bit", T, float, double) {
+  // The three reduce the signed x (f32; f64 reduces |x|): -x takes another multiple of π or π/2,
+  // and next to the multiples of π (where cos's two sums may round to other multiples) the
+  // results must still agree. Inputs: the values nearest k·π and their neighbours, every binade.
   std::mt19937_64 random(37);
   const std::size_t count = quick() ? 2000 : 100000;
   const double max_k = 3e8;  // k·π below 2^30, the vector path's range
@@ -131,7 +131,7 @@ TEST_CASE_TEMPLATE("sin is odd and cos even, bit for bit", T, float, double) {
   const std::size_t n = x.size();
   Buffer<T> neg(n, 0), y(n, 0), y_neg(n, 0);
   for (std::size_t i = 0; i < n; ++i) neg[i] = -x[i];
-  for (const char* name : {"sin", "cos"}) {
+  for (const char* name : {"sin", "cos", "tan"}) {
     const bool even = std::string(name) == "cos";
     const Kernels<T>& k = row(name).kernels<T>();
     k.run(n, x.data(), y.data());
