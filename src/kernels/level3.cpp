@@ -66,6 +66,8 @@ inline constexpr size_t kPanelBytes = size_t{4} << 20;
 // ------------------------------ Helpers
 
 inline k::Trans trans(bool t) { return t ? k::Trans::T : k::Trans::N; }
+// A real operand's Op as the real GEMM takes it (C and Conj are T and N).
+inline k::Trans trans(Op op) { return trans(transposes(op)); }
 
 // The gemm of blocks every routine below is made of: C := alpha·op(A)·op(B) + beta·C, the engine's
 // real GEMM for float and double (C and Conj are T and N there), the complex gemm (one real GEMM
@@ -83,8 +85,7 @@ void gemm_blocks(Op opa, Op opb, size_t m, size_t n, size_t k, T alpha, const T*
       real_product(opa, opb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
     }
   } else {
-    k::gemm(trans(transposes(opa)), trans(transposes(opb)), m, n, k, alpha, a, lda, b, ldb, beta, c,
-            ldc);
+    k::gemm(trans(opa), trans(opb), m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
   }
 }
 
@@ -471,8 +472,8 @@ struct RankUpdate {
       real_triangle_product(hermitian, uplo, first(x), second(y), n, k, s, x.row(i0), x.ld,
                             y.row(i0), y.ld, beta_c, block, ldc);
     } else {
-      driver::gemmt(uplo, trans(transposes(first(x))), trans(transposes(second(y))), n, 1, k, s,
-                    x.row(i0), x.ld, y.row(i0), y.ld, beta_c, block, ldc);
+      driver::gemmt(uplo, trans(first(x)), trans(second(y)), n, 1, k, s, x.row(i0), x.ld, y.row(i0),
+                    y.ld, beta_c, block, ldc);
     }
   }
 
