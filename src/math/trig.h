@@ -178,12 +178,15 @@ double TanHuge(const S& so, double x) {
 
 // sin of r in [-π/2, π/2], negated where bit 0 of j_shifted is set. t = 0 - r² is +0 at r = ±0,
 // so that r·t·Q(t) is a zero of r's sign and sin(-0) = -0; elsewhere t = -(r²) and every
-// product has the value and rounding of the form r + r·r²·S(r²).
+// product has the value and rounding of the form r + r·r²·S(r²). The sign goes onto r, s = ±r,
+// beside t rather than after the last multiply-add: the polynomial is odd in s, rounding
+// included, so the result is the negated one bit for bit (all 2^32 floats, sin and cos), and
+// the loop's latency-bound chain is one operation shorter (sin.f32 1.04-1.07x under zen5).
 template <class O>
 COHERIQ_MATH_INLINE Vec<O> SinHalfTurn(const O& o, Vec<O> r, Vec<O> j_shifted) {
   const Vec<O> t = o.NegMulAdd(r, r, o.Zero());
-  const Vec<O> y = o.MulAdd(o.Mul(r, t), Horner(o, t, TrigConstants::kSin32Neg), r);
-  return XorSign(o, y, IntBitAsSign<0>(o, j_shifted));
+  const Vec<O> s = XorSign(o, r, IntBitAsSign<0>(o, j_shifted));
+  return o.MulAdd(o.Mul(s, t), Horner(o, t, TrigConstants::kSin32Neg), s);
 }
 
 // x: a float in double, |x| <= 2^30, signed: sin x = (-1)^j sin(x - j·π), j = round(x/π), and
