@@ -575,12 +575,13 @@ void her2k(Uplo uplo, Op op, size_t n, size_t k, T alpha, const T* a, size_t lda
 
 // ------------------------------ symm, hemm
 
-// Rows [r0, r0 + rows) of the n x n symmetric (or `hermitian`) matrix given by A's `uplo`
-// triangle, in full: the mirrored elements conjugated and the diagonal's imaginary part taken as
-// zero when Hermitian, as the reference takes them.
+// The block of rows [r0, r0 + rows) and columns [c0, c0 + cols) of the symmetric (or
+// `hermitian`) matrix given by A's `uplo` triangle, in full (`cols` apart): the mirrored elements
+// conjugated and the diagonal's imaginary part taken as zero when Hermitian, as the reference
+// takes them.
 template <class T>
-void expand_rows(bool hermitian, Uplo uplo, size_t n, const T* a, size_t lda, size_t r0,
-                 size_t rows, T* out) {
+void expand_block(bool hermitian, Uplo uplo, const T* a, size_t lda, size_t r0, size_t rows,
+                  size_t c0, size_t cols, T* out) {
   using kernels::reference::conj_if;
   // Stored in row i: j >= i (Upper) or j <= i (Lower), copied row by row; the rest is A(j, i) of
   // row j, a column of A, copied in square tiles, each row of a tile's output from one column of
@@ -589,34 +590,39 @@ void expand_rows(bool hermitian, Uplo uplo, size_t n, const T* a, size_t lda, si
   // `perf`); tiles read along rows of A and written down the output's columns, with a test per
   // element, took 1.4 ms at n = 1024 (f32 and f64), these 0.37-0.40 ms (docs/decisions.md).
   const bool upper = uplo == Uplo::Upper;
+  const size_t c1 = c0 + cols;
   for (size_t i = r0; i < r0 + rows; ++i) {
-    const size_t lo = upper ? i : 0, hi = upper ? n : i + 1;
-    std::copy(a + i * lda + lo, a + i * lda + hi, out + (i - r0) * n + lo);
+    const size_t lo = upper ? std::max(i, c0) : c0, hi = upper ? c1 : std::min(i + 1, c1);
+    if (lo < hi) std::copy(a + i * lda + lo, a + i * lda + hi, out + (i - r0) * cols + lo - c0);
   }
   constexpr size_t kTile = 8;
   for (size_t i0 = r0; i0 < r0 + rows; i0 += kTile) {
     const size_t i1 = std::min(r0 + rows, i0 + kTile);
     // The mirrored columns of these rows: j < i (Upper) or j > i (Lower), some i of the tile.
-    const size_t j_begin = upper ? 0 : i0 + 1, j_end = upper ? i1 - 1 : n;
+    const size_t j_begin = upper ? c0 : std::max(c0, i0 + 1);
+    const size_t j_end = upper ? std::min(c1, i1 - 1) : c1;
     for (size_t j0 = j_begin; j0 < j_end; j0 += kTile) {
       const size_t j1 = std::min(j_end, j0 + kTile);
       for (size_t i = i0; i < i1; ++i) {
         const size_t lo = upper ? j0 : std::max(j0, i + 1), hi = upper ? std::min(j1, i) : j1;
-        T* row = out + (i - r0) * n;
+        T* row = out + (i - r0) * cols - c0;
         for (size_t j = lo; j < hi; ++j) row[j] = conj_if(hermitian, a[j * lda + i]);
       }
     }
   }
   if (hermitian) {
-    for (size_t i = r0; i < r0 + rows; ++i)
-      out[(i - r0) * n + i] = T(kernels::reference::real_part(a[i * lda + i]));
+    for (size_t i = std::max(r0, c0); i < std::min(r0 + rows, c1); ++i)
+      out[(i - r0) * cols + i - c0] = T(kernels::reference::real_part(a[i * lda + i]));
   }
 }
 
-// C := alpha·A·B + beta·C (Left) or alpha·B·A + beta·C (Right): panels of rows of A expanded in
-// full, each the operand of one GEMM (Left: those rows of C; Right: A(J, :)ᵀ = A(:, J), or
-// A(J, :)ᴴ when Hermitian, gives those columns of C). False (nothing done) when the call is for
-// the kr:: loop.
+// C := alpha·A·B + beta·C (Left) or alpha·B·A + beta·C (Right): panels of A expanded in full, each
+// the operand of one GEMM as stored (Left: rows J of A give those rows of C; Right: columns J of
+// A give those columns of C). Columns of A for the Right side rather than its rows J transposed
+// (A(J, :)ᵀ = A(:, J), A(J, :)ᴴ when Hermitian): the same values in the same order of sums, so
+// the same bits, and GEMM packs an operand as stored faster than a transposed one (column-major
+// ?symm L at n = 1024, this Right: 0.91-1.00 of the time for s, 0.95-1.03 for d, c and z on a
+// Zen 5 guest). False (nothing done) when the call is for the kr:: loop.
 template <class T>
 bool symmetric_product(bool hermitian, Side side, Uplo uplo, size_t m, size_t n, T alpha,
                        const T* a, size_t lda, const T* b, size_t ldb, T beta, T* c, size_t ldc) {
@@ -625,15 +631,16 @@ bool symmetric_product(bool hermitian, Side side, Uplo uplo, size_t m, size_t n,
       !finite_triangle(uplo, Diag::NonUnit, order, a, lda) || !finite_matrix(m, n, b, ldb))
     return false;
   const size_t panel = std::min(order, std::max(kPanelBytes / sizeof(T) / order, kBlock));
-  Workspace<T> rows(panel * order);
-  for (size_t r0 = 0; r0 < order; r0 += panel) {
-    const size_t count = std::min(panel, order - r0);
-    expand_rows(hermitian, uplo, order, a, lda, r0, count, rows.get());
+  Workspace<T> expanded(panel * order);
+  T* const x = expanded.get();
+  for (size_t p0 = 0; p0 < order; p0 += panel) {
+    const size_t count = std::min(panel, order - p0);
     if (side == Side::Left) {
-      gemm_blocks(Op::N, Op::N, count, n, m, alpha, rows.get(), m, b, ldb, beta, c + r0 * ldc, ldc);
+      expand_block(hermitian, uplo, a, lda, p0, count, 0, order, x);
+      gemm_blocks(Op::N, Op::N, count, n, m, alpha, x, m, b, ldb, beta, c + p0 * ldc, ldc);
     } else {
-      gemm_blocks(Op::N, hermitian ? Op::C : Op::T, m, count, n, alpha, b, ldb, rows.get(), n, beta,
-                  c + r0, ldc);
+      expand_block(hermitian, uplo, a, lda, 0, order, p0, count, x);
+      gemm_blocks(Op::N, Op::N, m, count, n, alpha, b, ldb, x, count, beta, c + p0, ldc);
     }
   }
   return true;

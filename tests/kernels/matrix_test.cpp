@@ -343,6 +343,39 @@ TEST_CASE_TEMPLATE("symm, hemm and complex gemm agree with the reference engine'
   }
 }
 
+// symm and hemm expand their matrix in panels of at most 4 MiB (level3.cpp, kPanelBytes): rows
+// of A for the Left side, columns for the Right. Order 520 of complex<double> is two panels (504
+// and 16), so that the second starts inside the matrix, with mirrored elements and the diagonal
+// on both sides of its edge.
+TEST_CASE("symm and hemm agree with the reference engine's loops across panels") {
+  using T = std::complex<double>;
+  Random random(35);
+  const T alpha = make<T>(0.75, -0.5);
+  const T beta = make<T>(-1.25, 0.25);
+  const auto all = [](std::size_t, std::size_t) { return true; };
+  const std::size_t order = 520, other = 9, lda = order + 3;
+  for (Side side : {Side::Left, Side::Right}) {
+    const std::size_t m = side == Side::Left ? order : other;
+    const std::size_t n = side == Side::Left ? other : order;
+    const std::size_t ldb = n + 2, ldc = n + 1;
+    const std::vector<T> b = random_matrix<T>(m, ldb, random);
+    const std::vector<T> c = random_matrix<T>(m, ldc, random);
+    for (Uplo uplo : {Uplo::Upper, Uplo::Lower}) {
+      const std::vector<T> a = triangle<T>(uplo, false, order, lda, random);
+      const std::string at =
+          "side " + std::to_string(int(side)) + " uplo " + std::to_string(int(uplo));
+      std::vector<T> ours = c, theirs = c;
+      symm(side, uplo, m, n, alpha, a.data(), lda, b.data(), ldb, beta, ours.data(), ldc);
+      ref::symm(side, uplo, m, n, alpha, a.data(), lda, b.data(), ldb, beta, theirs.data(), ldc);
+      CHECK_MESSAGE(agree(ours, theirs, m, n, ldc, double(order + 2), all), "symm ", at);
+      ours = c, theirs = c;
+      hemm(side, uplo, m, n, alpha, a.data(), lda, b.data(), ldb, beta, ours.data(), ldc);
+      ref::hemm(side, uplo, m, n, alpha, a.data(), lda, b.data(), ldb, beta, theirs.data(), ldc);
+      CHECK_MESSAGE(agree(ours, theirs, m, n, ldc, double(order + 2), all), "hemm ", at);
+    }
+  }
+}
+
 // A vector of n elements `inc` apart (x pointing at element 0, the far end for inc < 0), in a
 // buffer whose other elements hold the sentinel.
 template <class T>
