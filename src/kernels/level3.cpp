@@ -605,8 +605,8 @@ void expand_block(bool hermitian, Uplo uplo, const T* a, size_t lda, size_t r0, 
       const size_t j1 = std::min(j_end, j0 + kTile);
       for (size_t i = i0; i < i1; ++i) {
         const size_t lo = upper ? j0 : std::max(j0, i + 1), hi = upper ? std::min(j1, i) : j1;
-        T* row = out + (i - r0) * cols - c0;
-        for (size_t j = lo; j < hi; ++j) row[j] = conj_if(hermitian, a[j * lda + i]);
+        T* row = out + (i - r0) * cols;
+        for (size_t j = lo; j < hi; ++j) row[j - c0] = conj_if(hermitian, a[j * lda + i]);
       }
     }
   }
