@@ -52,10 +52,8 @@ struct TrigConstants {
                                          0x1.110ed3804c2a2p-7, 0x1.55554bc836570p-3};
   // f32 tan in double, on tan's r in [-π/4, π/4]: (sin r - r) / r³ = S(r²) to 2^-37.5 relative
   // to sin r, and (cos r - 1 + r²/2) / r⁴ = C(r²) to 2^-33 relative to cos r (scripts/minimax.py
-  // tan_sin, tan_cos).
-  static constexpr double kTanSin32[] = {0x1.6cd1f2ae7ed5ep-19, -0x1.a00f7f28c041dp-13,
-                                         0x1.1111086a61651p-7, -0x1.5555554c71d15p-3};
-  // The same S as Q(t) = -S(-t), t = -r² (kSin32Neg's form): the odd degrees' signs flipped.
+  // tan_sin, tan_cos). S stored as Q(t) = -S(-t), t = -r², as kSin32Neg: the odd degrees' signs
+  // flipped.
   static constexpr double kTanSin32Neg[] = {0x1.6cd1f2ae7ed5ep-19, 0x1.a00f7f28c041dp-13,
                                             0x1.1111086a61651p-7, 0x1.5555554c71d15p-3};
   static constexpr double kTanCos32[] = {0x1.99eb9c48ba1a7p-16, -0x1.6c0c33a81712dp-10,

@@ -115,7 +115,7 @@ TEST_CASE_TEMPLATE("sin, cos, tan next to multiples of pi/2, within 1 ulp and th
 }
 
 TEST_CASE_TEMPLATE("sin and tan are odd and cos even, bit for bit", T, float, double) {
-  // The three reduce the signed x (f32; f64 reduces |x|): -x takes another multiple of π or π/2,
+  // The three reduce the signed x (f64: cos only): -x takes another multiple of π or π/2,
   // and next to the multiples of π (where cos's two sums may round to other multiples) the
   // results must still agree. Inputs: the values nearest k·π and their neighbours, every binade.
   std::mt19937_64 random(37);
