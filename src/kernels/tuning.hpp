@@ -134,6 +134,9 @@ struct SmallBatchTuning {
   // load per line, before they run (engines/generic/gemm-inl.h): those misses then overlap, where
   // the tiles' loads wait behind their multiply-adds. Never a product much deeper than it is wide.
   std::size_t streamed_touch_work = 4096;
+  // ... and of at least this many bytes (A, B and C as stored): below it, a host whose hardware
+  // prefetcher keeps up with the batch's streams loses more to the extra loads than it gains.
+  std::size_t streamed_touch_bytes = 0;
 };
 
 // Everything an engine's record holds. Grouped by the code that reads it.

@@ -166,20 +166,29 @@ TEST_CASE_TEMPLATE("batches give each product's gemm bits on any thread count", 
   // Small products in every form (transposes, beta, a shared A); the empty batch and empty
   // products; then, natively (they are large for an emulator), many small products that the
   // threads share in runs, products each large enough for the threads (fewer than threads), and
-  // a batch of 40 MiB of operands (48 with the padding), more than the records' stream_bytes (32
-  // MiB), whose products are read a load per line before they run on one thread
-  // (streamed_touch_work: order 16 is 4096 multiply-adds; on more, each thread's part is judged
-  // on its own).
-  const std::size_t streamed = (std::size_t{48} << 20) / (3 * 16 * 19 * sizeof(T));
+  // two batches of 40 MiB of operands (48 with the padding), more than the records' stream_bytes
+  // (32 MiB), whose products are read a load per line before they run on one thread: order 16
+  // (4096 multiply-adds, streamed_touch_work) where a record reads products of any size first,
+  // order 40 (19 or 38 KiB) also where it reads only those of streamed_touch_bytes (avx512's 13
+  // KiB); on more threads, each thread's part is judged on its own.
+  const auto streamed = [](std::size_t order) {
+    return (std::size_t{48} << 20) / (3 * order * (order + 3) * sizeof(T));
+  };
   const struct {
     Shape shape;
     std::size_t count;
     bool every_form;
-  } cases[] = {{{8, 8, 8}, 37, true},       {{23, 29, 31}, 9, true},
-               {{64, 48, 40}, 5, true},     {{3, 130, 200}, 3, true},
-               {{5, 7, 0}, 4, true},        {{0, 7, 5}, 3, true},
-               {{9, 9, 9}, 0, true},        {{32, 32, 32}, 256, false},
-               {{200, 192, 192}, 2, false}, {{16, 16, 16}, streamed, false}};
+  } cases[] = {{{8, 8, 8}, 37, true},
+               {{23, 29, 31}, 9, true},
+               {{64, 48, 40}, 5, true},
+               {{3, 130, 200}, 3, true},
+               {{5, 7, 0}, 4, true},
+               {{0, 7, 5}, 3, true},
+               {{9, 9, 9}, 0, true},
+               {{32, 32, 32}, 256, false},
+               {{200, 192, 192}, 2, false},
+               {{16, 16, 16}, streamed(16), false},
+               {{40, 40, 40}, streamed(40), false}};
   // Quick (emulated) runs take 1 and 7 threads: 7 is more threads than most batches have
   // products, and splits 37 unevenly. Under qemu64 the reference's f64 products (compensated, a
   // software fma each) made the four counts 111 s of the suite's 216.

@@ -10,7 +10,11 @@
 // for arrays that live in a 1 MiB L2 and not in L1d, which AVX-512 hosts with slow 64-byte loads
 // from L2 read faster. The batch's prefetch: the defaults gained 1.1-1.6x from order 32 to 64.
 // All three were measured on a Zen 5 host (docs/performance.md, "What the tuned
-// figures rest on"): an AVX-512 host of another family is the first place to revisit them.
+// figures rest on"), which zen5 serves now (it takes this record and keeps the batch defaults).
+// The batch's touch, revisited on a Zen 4 host (double-pumped AVX-512, 32 KiB L1d), the first
+// AVX-512 host of another family measured: a streamed product of less than 13 KiB lost to it
+// (f32 order 24 and 32 and 23 x 29 x 31, f64 order 16: 1.17-1.47x faster without), one of 13.5
+// KiB or more gained (f64 order 24 1.19-1.43x, f32 256 x 8 x 8 2.2x), so it starts at 13 KiB.
 #pragma once
 
 #include "engines/avx2/tuning.hpp"
@@ -24,6 +28,7 @@ constexpr Tuning kTuning = [] {
   t.blas1.asum_half_width_min_bytes = 128 * 1024;
   t.blas1.asum_half_width_max_bytes = 1024 * 1024;
   t.small_batch = kDefaultTuning.small_batch;
+  t.small_batch.streamed_touch_bytes = std::size_t{13} << 10;
   return t;
 }();
 
