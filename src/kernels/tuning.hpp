@@ -134,8 +134,8 @@ struct SmallBatchTuning {
   // load per line, before they run (engines/generic/gemm-inl.h): those misses then overlap, where
   // the tiles' loads wait behind their multiply-adds. Never a product much deeper than it is wide.
   std::size_t streamed_touch_work = 4096;
-  // ... and of at least this many bytes (A, B and C as stored): below it, a host whose hardware
-  // prefetcher keeps up with the batch's streams loses more to the extra loads than it gains.
+  // ... and of at least this many bytes (A, B and C as stored): below it, the reads cost some
+  // hosts more than they save (avx512's record: a Zen 4 host).
   std::size_t streamed_touch_bytes = 0;
 };
 
