@@ -13,7 +13,7 @@
 // figures rest on"), which zen5 serves now (it takes this record and keeps the batch defaults).
 // The batch's touch, revisited on a Zen 4 host (double-pumped AVX-512, 32 KiB L1d), the first
 // AVX-512 host of another family measured: a streamed product of less than 13 KiB lost to it
-// (f32 order 24 and 32 and 23 x 29 x 31, f64 order 16: 1.17-1.47x faster without), one of 13.5
+// (f32 order 24 and 32 and 23 x 29 x 31, f64 order 16: 1.17-1.53x faster without), one of 13.5
 // KiB or more gained (f64 order 24 1.19-1.43x, f32 256 x 8 x 8 2.1-2.2x), so it starts at 13 KiB.
 #pragma once
 

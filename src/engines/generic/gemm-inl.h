@@ -1281,8 +1281,8 @@ HWY_NOINLINE void GemmSmallBatch(const GemmSmallPlan<T>& p, Trans ta, Trans tb, 
   // many. On the Zen 5 guest, batches of 64 MiB under zen5: f64 order 32 27-30 -> 47-48 GFLOP/s,
   // f32 order 64 88-96 -> 138-143. Smaller products lost (f64 order 12 0.71-0.89x), and so did a
   // deep product's long streams (8 x 8 x 256 with B transposed 0.55-0.6x), as with prefetching.
-  // A record may also exempt products of fewer bytes (avx512's: on a Zen 4 host those under 13
-  // KiB ran 1.2-1.5x faster without the reads).
+  // A record may also exempt products of fewer bytes (streamed_touch_bytes: avx512's record
+  // says why it sets one).
   const bool touch = streamed && work >= kBatch.streamed_touch_work &&
                      product_bytes >= kBatch.streamed_touch_bytes && !deep;
   const std::size_t lda = p.a_row * p.a_col;
