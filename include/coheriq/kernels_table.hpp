@@ -147,52 +147,62 @@
 // the `uplo` triangle of an n x n matrix of elements `width` columns wide (C n x width·n; op(B)
 // k x width·n; width 1: a real matrix, 2: a complex one as interleaved reals), the diagonal
 // included, each column with gemm's bits for the same call, and writes nothing else (the one-term
-// rank updates: src/kernels/level3.cpp), with gemmt_workspace's bytes. All eleven are one class: on
-// several threads, gemm is pack_b and gemm_packed (the threads share one packed op(B)), and the
+// rank updates: src/kernels/level3.cpp), with gemmt_workspace's bytes; trmm_packed is the real
+// trmm, B := alpha·op(A)·B (Left, op(A) of order m) or alpha·B·op(A) (Right, order n) in place,
+// op(A) = A or Aᵀ triangular (lower when uplo == Lower for N and Upper for T; a Unit diagonal not
+// read), every element a sum over op(A)'s triangle in k-blocks of gemm's (the blocked trmm:
+// level3.cpp), with trmm_packed_workspace's bytes. All thirteen are one class: on several
+// threads, gemm is pack_b and gemm_packed (the threads share one packed op(B)), and the
 // workspace fits the engine's own blocking, so they must all come from the same engine.
-#define COHERIQ_KERNELS_GEMM_TYPED(X, T, S)                                                       \
-  X(gemm_workspace, S, gemm_workspace<T>, touches<packed_##S>, std::size_t,                       \
-    (std::size_t m, std::size_t n, std::size_t k), (m, n, k))                                     \
-  X(gemm, S, gemm<T>, touches<packed_##S>, void,                                                  \
-    (Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, T alpha, const T* A,        \
-     std::size_t lda, const T* B, std::size_t ldb, T beta, T* C, std::size_t ldc, void* work),    \
-    (ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, work))                                 \
-  X(packed_bytes, S, packed_bytes<T>, touches<packed_##S>, std::size_t,                           \
-    (std::size_t k, std::size_t n), (k, n))                                                       \
-  X(pack_b, S, pack_b<T>, touches<packed_##S>, void,                                              \
-    (Trans tb, std::size_t k, std::size_t n, const T* B, std::size_t ldb, void* packed,           \
-     std::size_t part, std::size_t parts),                                                        \
-    (tb, k, n, B, ldb, packed, part, parts))                                                      \
-  X(gemm_packed, S, gemm_packed<T>, touches<packed_##S>, void,                                    \
-    (Trans ta, std::size_t m, std::size_t n, std::size_t k, T alpha, const T* A, std::size_t lda, \
-     const void* packed, T beta, T* C, std::size_t ldc),                                          \
-    (ta, m, n, k, alpha, A, lda, packed, beta, C, ldc))                                           \
-  X(gemm_batch_strided, S, gemm_batch_strided<T>, touches<packed_##S>, void,                      \
-    (Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, T alpha, const T* A,        \
-     std::size_t lda, std::size_t stride_a, const T* B, std::size_t ldb, std::size_t stride_b,    \
-     T beta, T* C, std::size_t ldc, std::size_t stride_c, std::size_t batch, void* work),         \
-    (ta, tb, m, n, k, alpha, A, lda, stride_a, B, ldb, stride_b, beta, C, ldc, stride_c, batch,   \
-     work))                                                                                       \
-  X(gemm_batch, S, gemm_batch<T>, touches<packed_##S>, void,                                      \
-    (Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, T alpha, const T* const* A, \
-     std::size_t lda, const T* const* B, std::size_t ldb, T beta, T* const* C, std::size_t ldc,   \
-     std::size_t batch, void* work),                                                              \
-    (ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, batch, work))                          \
-  X(gemm_plan, S, gemm_plan<T>, touches<packed_##S>, bool,                                        \
-    (Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, std::size_t lda,            \
-     void* plan),                                                                                 \
-    (ta, tb, m, n, k, lda, plan))                                                                 \
-  X(gemm_planned, S, gemm_planned<T>, touches<packed_##S>, void,                                  \
-    (const void* plan, std::size_t k, T alpha, const T* A, const T* B, std::size_t ldb, T beta,   \
-     T* C, std::size_t ldc),                                                                      \
-    (plan, k, alpha, A, B, ldb, beta, C, ldc))                                                    \
-  X(gemmt_workspace, S, gemmt_workspace<T>, touches<packed_##S>, std::size_t,                     \
-    (std::size_t n, std::size_t width, std::size_t k), (n, width, k))                             \
-  X(gemmt, S, gemmt<T>, touches<packed_##S>, void,                                                \
-    (Uplo uplo, Trans ta, Trans tb, std::size_t n, std::size_t width, std::size_t k, T alpha,     \
-     const T* A, std::size_t lda, const T* B, std::size_t ldb, T beta, T* C, std::size_t ldc,     \
-     void* work),                                                                                 \
-    (uplo, ta, tb, n, width, k, alpha, A, lda, B, ldb, beta, C, ldc, work))
+#define COHERIQ_KERNELS_GEMM_TYPED(X, T, S)                                                        \
+  X(gemm_workspace, S, gemm_workspace<T>, touches<packed_##S>, std::size_t,                        \
+    (std::size_t m, std::size_t n, std::size_t k), (m, n, k))                                      \
+  X(gemm, S, gemm<T>, touches<packed_##S>, void,                                                   \
+    (Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, T alpha, const T* A,         \
+     std::size_t lda, const T* B, std::size_t ldb, T beta, T* C, std::size_t ldc, void* work),     \
+    (ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, work))                                  \
+  X(packed_bytes, S, packed_bytes<T>, touches<packed_##S>, std::size_t,                            \
+    (std::size_t k, std::size_t n), (k, n))                                                        \
+  X(pack_b, S, pack_b<T>, touches<packed_##S>, void,                                               \
+    (Trans tb, std::size_t k, std::size_t n, const T* B, std::size_t ldb, void* packed,            \
+     std::size_t part, std::size_t parts),                                                         \
+    (tb, k, n, B, ldb, packed, part, parts))                                                       \
+  X(gemm_packed, S, gemm_packed<T>, touches<packed_##S>, void,                                     \
+    (Trans ta, std::size_t m, std::size_t n, std::size_t k, T alpha, const T* A, std::size_t lda,  \
+     const void* packed, T beta, T* C, std::size_t ldc),                                           \
+    (ta, m, n, k, alpha, A, lda, packed, beta, C, ldc))                                            \
+  X(gemm_batch_strided, S, gemm_batch_strided<T>, touches<packed_##S>, void,                       \
+    (Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, T alpha, const T* A,         \
+     std::size_t lda, std::size_t stride_a, const T* B, std::size_t ldb, std::size_t stride_b,     \
+     T beta, T* C, std::size_t ldc, std::size_t stride_c, std::size_t batch, void* work),          \
+    (ta, tb, m, n, k, alpha, A, lda, stride_a, B, ldb, stride_b, beta, C, ldc, stride_c, batch,    \
+     work))                                                                                        \
+  X(gemm_batch, S, gemm_batch<T>, touches<packed_##S>, void,                                       \
+    (Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, T alpha, const T* const* A,  \
+     std::size_t lda, const T* const* B, std::size_t ldb, T beta, T* const* C, std::size_t ldc,    \
+     std::size_t batch, void* work),                                                               \
+    (ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, batch, work))                           \
+  X(gemm_plan, S, gemm_plan<T>, touches<packed_##S>, bool,                                         \
+    (Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, std::size_t lda,             \
+     void* plan),                                                                                  \
+    (ta, tb, m, n, k, lda, plan))                                                                  \
+  X(gemm_planned, S, gemm_planned<T>, touches<packed_##S>, void,                                   \
+    (const void* plan, std::size_t k, T alpha, const T* A, const T* B, std::size_t ldb, T beta,    \
+     T* C, std::size_t ldc),                                                                       \
+    (plan, k, alpha, A, B, ldb, beta, C, ldc))                                                     \
+  X(gemmt_workspace, S, gemmt_workspace<T>, touches<packed_##S>, std::size_t,                      \
+    (std::size_t n, std::size_t width, std::size_t k), (n, width, k))                              \
+  X(gemmt, S, gemmt<T>, touches<packed_##S>, void,                                                 \
+    (Uplo uplo, Trans ta, Trans tb, std::size_t n, std::size_t width, std::size_t k, T alpha,      \
+     const T* A, std::size_t lda, const T* B, std::size_t ldb, T beta, T* C, std::size_t ldc,      \
+     void* work),                                                                                  \
+    (uplo, ta, tb, n, width, k, alpha, A, lda, B, ldb, beta, C, ldc, work))                        \
+  X(trmm_packed_workspace, S, trmm_packed_workspace<T>, touches<packed_##S>, std::size_t,          \
+    (Side side, std::size_t m, std::size_t n), (side, m, n))                                       \
+  X(trmm_packed, S, trmm_packed<T>, touches<packed_##S>, void,                                     \
+    (Side side, Uplo uplo, Trans ta, Diag diag, std::size_t m, std::size_t n, T alpha, const T* A, \
+     std::size_t lda, T* B, std::size_t ldb, void* work),                                          \
+    (side, uplo, ta, diag, m, n, alpha, A, lda, B, ldb, work))
 #define COHERIQ_KERNELS_GEMM(X)             \
   COHERIQ_KERNELS_GEMM_TYPED(X, float, f32) \
   COHERIQ_KERNELS_GEMM_TYPED(X, double, f64)

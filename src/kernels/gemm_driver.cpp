@@ -225,6 +225,20 @@ template void gemmt<double>(Uplo, Trans, Trans, std::size_t, std::size_t, std::s
                             std::size_t);
 
 template <class T>
+void trmm_packed(Side side, Uplo uplo, Trans ta, Diag diag, std::size_t m, std::size_t n, T alpha,
+                 const T* A, std::size_t lda, T* B, std::size_t ldb) {
+  using Candidates = GemmCandidates<T>;
+  const GemmWorkspace workspace(
+      coheriq::call<Domain, typename Candidates::trmm_packed_workspace>(side, m, n));
+  coheriq::call<Domain, typename Candidates::trmm_packed>(side, uplo, ta, diag, m, n, alpha, A, lda,
+                                                          B, ldb, workspace.data());
+}
+template void trmm_packed<float>(Side, Uplo, Trans, Diag, std::size_t, std::size_t, float,
+                                 const float*, std::size_t, float*, std::size_t);
+template void trmm_packed<double>(Side, Uplo, Trans, Diag, std::size_t, std::size_t, double,
+                                  const double*, std::size_t, double*, std::size_t);
+
+template <class T>
 bool gemm_runs_alone(std::size_t m, std::size_t n, std::size_t k) {
   // Below the work that threads take, whatever the thread count is now or later.
   const double work = static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);

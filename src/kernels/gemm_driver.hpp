@@ -36,6 +36,13 @@ template <class T>
 void gemmt(Uplo uplo, Trans ta, Trans tb, std::size_t n, std::size_t width, std::size_t k, T alpha,
            const T* A, std::size_t lda, const T* B, std::size_t ldb, T beta, T* C, std::size_t ldc);
 
+// B := alpha·op(A)·B (Left) or alpha·B·op(A) (Right) in place, op(A) triangular (the
+// trmm_packed candidate), on the calling thread: its caller (the level 3's real trmm, on slices
+// of B) cuts its work among threads itself.
+template <class T>
+void trmm_packed(Side side, Uplo uplo, Trans ta, Diag diag, std::size_t m, std::size_t n, T alpha,
+                 const T* A, std::size_t lda, T* B, std::size_t ldb);
+
 // Whether the engine in effect runs this product on the calling thread with no workspace (its
 // small path): then its gemm candidate may be called directly, with a null workspace, for the
 // same bits (GemmPlan). A first use of the domain.

@@ -5,9 +5,9 @@
 // the complex operands, for complex ones), and so runs on the engine in effect and its thread pool,
 // bitwise the same for every thread count, as GEMM is; the diagonal blocks run the reference's row
 // forms (trsm: the engine's trsm_rows kernel for real types, its complex axpy for complex ones;
-// trmm for complex types likewise) or a small GEMM (trmm for real types, on the block written
-// dense); a rank update (syrk, herk; syr2k and her2k: one per term) is one triangle GEMM (gemmt)
-// of C's triangle.
+// complex trmm likewise); the real trmm is one pass of the engine's trmm_packed (GEMM's loops
+// over op(A)'s triangle, each k-block packed once); a rank update (syrk, herk; syr2k and her2k:
+// one per term) is one triangle GEMM (gemmt) of C's triangle.
 // Each function has the row-major signature of its kr:: kernel (src/reference/blas.hpp), which is
 // also the candidate's.
 //
@@ -144,10 +144,13 @@ void run_parts(pool::Team& team, size_t parts, Part part) {
 }
 
 // A triangular routine's `other` extent (B's columns on the Left, rows on the Right) in slices
-// of at least kMinSlice, starting on multiples of kSliceGrain: slice(lo, hi, scratch), with
-// `scratch_count` elements of scratch each. One slice, on the calling thread, when the call is
-// too small for threads or too narrow to cut (its GEMMs may then still take threads).
+// of at least kMinSlice (or `min_slice`), starting on multiples of kSliceGrain: slice(lo, hi,
+// scratch), with `scratch_count` elements of scratch each. One slice, on the calling thread, when
+// the call is too small for threads or too narrow to cut (its GEMMs may then still take threads;
+// the real trmm's pass does not).
 inline constexpr size_t kMinSlice = 64;
+// The real trmm's slices (one pass each, whose packing is the same for any width) may be thinner.
+inline constexpr size_t kMinPassSlice = 32;
 inline constexpr size_t kSliceGrain = 16;
 // The slices' multiply-adds count twice against GEMM's threshold (driver::threads_for_work): at
 // the orders near it (LAPACK's panels of 64) the base blocks and the thin GEMMs beside them run
@@ -155,10 +158,10 @@ inline constexpr size_t kSliceGrain = 16;
 // so a call takes as long as a GEMM of twice its work, and a second thread pays off as early.
 inline constexpr double kSliceWorkWeight = 2.0;
 template <class T, class Slice>
-void in_slices(size_t order, size_t other, size_t scratch_count, Slice slice) {
+void in_slices(size_t order, size_t other, size_t scratch_count, size_t min_slice, Slice slice) {
   const double work = kSliceWorkWeight * 0.5 * static_cast<double>(order) *
                       static_cast<double>(order) * static_cast<double>(other);
-  pool::Team team(std::min(threads_for<T>(work), other / kMinSlice));
+  pool::Team team(std::min(threads_for<T>(work), other / min_slice));
   const size_t parts = team.size();
   Workspace<T> scratch(std::max<size_t>(scratch_count, 1) * parts);
   if (parts <= 1) return slice(0, other, scratch.get());
@@ -166,6 +169,10 @@ void in_slices(size_t order, size_t other, size_t scratch_count, Slice slice) {
     slice(driver::block_begin(other, parts, kSliceGrain, p),
           driver::block_begin(other, parts, kSliceGrain, p + 1), scratch.get() + p * scratch_count);
   });
+}
+template <class T, class Slice>
+void in_slices(size_t order, size_t other, size_t scratch_count, Slice slice) {
+  in_slices<T>(order, other, scratch_count, kMinSlice, slice);
 }
 
 // ------------------------------ trsm, trmm
@@ -290,61 +297,12 @@ void solve_right(const Triangular<T>& A, size_t c0, size_t n, size_t m, T alpha,
   }
 }
 
-// trmm's base blocks for real types as one GEMM each (complex types keep the row forms above):
-// op(A)'s diagonal block at d0 (order nb <= kBlock) written dense, zeros outside the triangle and
-// 1 on a Unit diagonal (which is not read), and B's block, copied a chunk at a time, multiplied by
-// it into its place. Twice the multiply-adds of the triangle, at GEMM's speed: on the Right the
-// row form ran 496 short axpys per transposed chunk of 128 rows (trmm_run.f32 at n = 1024:
-// OpenBLAS's time over ours 0.68-0.75, 0.88-0.89 as one GEMM); the Left side measured the same
-// either way and takes the same code.
-inline constexpr size_t kProductChunk = 512;
-inline constexpr size_t kProductScratch = kBlock * kBlock + kBlock * kProductChunk;
-template <class T>
-void dense_triangle(const Triangular<T>& A, size_t d0, size_t nb, T* dense) {
-  for (size_t i = 0; i < nb; ++i) {
-    for (size_t l = 0; l < nb; ++l) {
-      const bool inside = A.lower ? l <= i : l >= i;
-      dense[i * nb + l] = !inside                            ? T(0)
-                          : (l == i && A.diag == Diag::Unit) ? T(1)
-                                                             : A.value(d0 + i, d0 + l);
-    }
-  }
-}
-// The block of B at op(A)'s diagonal block d0 (order nb): Left, rows [d0, d0 + nb) of B :=
-// alpha·op(A)_block·B, a chunk of `other` columns at a time; Right, columns [d0, d0 + nb) :=
-// alpha·B·op(A)_block, a chunk of rows at a time.
-template <class T>
-void multiply_dense(const Triangular<T>& A, bool left, size_t d0, size_t nb, size_t other, T alpha,
-                    T* b, size_t ldb, T* scratch) {
-  T* dense = scratch;
-  T* copy = scratch + kBlock * kBlock;
-  dense_triangle(A, d0, nb, dense);
-  for (size_t o0 = 0; o0 < other; o0 += kProductChunk) {
-    const size_t w = std::min(kProductChunk, other - o0);
-    const size_t rows = left ? nb : w, cols = left ? w : nb;
-    T* block = left ? b + d0 * ldb + o0 : b + o0 * ldb + d0;
-    for (size_t i = 0; i < rows; ++i) {
-      std::copy(block + i * ldb, block + i * ldb + cols, copy + i * cols);
-    }
-    if (left) {
-      gemm_blocks(Op::N, Op::N, nb, w, nb, alpha, dense, nb, copy, w, T(0), block, ldb);
-    } else {
-      gemm_blocks(Op::N, Op::N, w, nb, nb, alpha, copy, nb, dense, nb, T(0), block, ldb);
-    }
-  }
-}
-
 // Rows [r0, r0 + m) of B := alpha·op(A)·B: the half whose old rows the other needs last.
+// (Complex types: the real ones are one pass of the engine's trmm_packed.)
 template <class T>
 void multiply_left(const Triangular<T>& A, size_t r0, size_t m, size_t n, T alpha, T* b, size_t ldb,
                    T* scratch) {
-  if (m <= kBaseBlock<T>) {
-    if constexpr (is_complex_v<T>) {
-      return multiply_rows(A, r0, m, n, alpha, b + r0 * ldb, ldb);
-    } else {
-      return multiply_dense(A, true, r0, m, n, alpha, b, ldb, scratch);
-    }
-  }
+  if (m <= kBaseBlock<T>) return multiply_rows(A, r0, m, n, alpha, b + r0 * ldb, ldb);
   const size_t m1 = split(m), m2 = m - m1, r1 = r0 + m1;
   if (A.lower) {  // B2 := alpha·(A21·B1 + A22·B2), then B1 := alpha·A11·B1
     multiply_left(A, r1, m2, n, alpha, b, ldb, scratch);
@@ -362,13 +320,8 @@ void multiply_left(const Triangular<T>& A, size_t r0, size_t m, size_t n, T alph
 template <class T>
 void multiply_right(const Triangular<T>& A, size_t c0, size_t n, size_t m, T alpha, T* b,
                     size_t ldb, T* scratch) {
-  if (n <= kBaseBlock<T>) {
-    if constexpr (is_complex_v<T>) {
-      return by_transposes(A, c0, n, m, alpha, b, ldb, scratch, multiply_rows<T>);
-    } else {
-      return multiply_dense(A, false, c0, n, m, alpha, b, ldb, scratch);
-    }
-  }
+  if (n <= kBaseBlock<T>)
+    return by_transposes(A, c0, n, m, alpha, b, ldb, scratch, multiply_rows<T>);
   const size_t n1 = split(n), n2 = n - n1, c1 = c0 + n1;
   if (A.lower) {  // B1 := alpha·(B1·A11 + B2·A21), then B2 := alpha·B2·A22
     multiply_right(A, c0, n1, m, alpha, b, ldb, scratch);
@@ -411,16 +364,30 @@ template <class T>
 void trmm(Side side, Uplo uplo, Op op, Diag diag, size_t m, size_t n, T alpha, const T* a,
           size_t lda, T* b, size_t ldb) {
   if (blocked_triangular(side, uplo, diag, m, n, alpha, a, lda, b, ldb)) {
-    const Triangular<T> A{uplo, op, diag, a, lda};
-    const size_t scratch = is_complex_v<T> ? kBlock * kChunk : kProductScratch;
-    if (side == Side::Left) {
-      return in_slices<T>(m, n, scratch, [&](size_t lo, size_t hi, T* work) {
-        multiply_left(A, 0, m, hi - lo, alpha, b + lo, ldb, work);
+    if constexpr (!is_complex_v<T>) {
+      // One pass of the engine's trmm_packed a slice: GEMM's loops over op(A)'s triangle, each
+      // k-block packed once (its own slices are thinner than the recursion's: a pass cannot be
+      // cut among threads the way its GEMM calls were).
+      const Trans ta = trans(op);
+      if (side == Side::Left) {
+        return in_slices<T>(m, n, 0, kMinPassSlice, [&](size_t lo, size_t hi, T*) {
+          driver::trmm_packed(side, uplo, ta, diag, m, hi - lo, alpha, a, lda, b + lo, ldb);
+        });
+      }
+      return in_slices<T>(n, m, 0, kMinPassSlice, [&](size_t lo, size_t hi, T*) {
+        driver::trmm_packed(side, uplo, ta, diag, hi - lo, n, alpha, a, lda, b + lo * ldb, ldb);
+      });
+    } else {
+      const Triangular<T> A{uplo, op, diag, a, lda};
+      if (side == Side::Left) {
+        return in_slices<T>(m, n, kBlock * kChunk, [&](size_t lo, size_t hi, T* work) {
+          multiply_left(A, 0, m, hi - lo, alpha, b + lo, ldb, work);
+        });
+      }
+      return in_slices<T>(n, m, kBlock * kChunk, [&](size_t lo, size_t hi, T* work) {
+        multiply_right(A, 0, n, hi - lo, alpha, b + lo * ldb, ldb, work);
       });
     }
-    return in_slices<T>(n, m, scratch, [&](size_t lo, size_t hi, T* work) {
-      multiply_right(A, 0, n, hi - lo, alpha, b + lo * ldb, ldb, work);
-    });
   }
   kr::trmm(side, uplo, op, diag, m, n, alpha, a, lda, b, ldb);
 }

@@ -22,7 +22,11 @@
 // element is one FMA chain over the block's k in increasing order, starting from +0 (acc =
 // fma(a_ip, b_pj, acc)); then t = alpha·acc (t = acc when alpha == 1) and C = t when the block's
 // beta is 0, else fma(beta_b, C, t), where beta_b is the caller's beta for the first block and 1
-// for the others. k == 0: C = beta·C (0 when beta == 0). The bf16 GEMM is this GEMM on its
+// for the others. k == 0: C = beta·C (0 when beta == 0). The real trmm's pass (trmm_packed): each
+// element of B the sum over op(A)'s triangle in these k-blocks for a depth of the order, from the
+// block holding the element's own row (Left) or column (Right) away from it, each block an FMA
+// chain from +0 in k order, t = alpha·acc, the first block's t the element, each later one C =
+// fma(1, C, t). The bf16 GEMM is this GEMM on its
 // operands widened to float (each product exact); dot_bf16 is dot on them. The integer kernels
 // (dot_u8s8, gemm_u8s8s32) are exact: int32 sums wrap modulo 2^32 in any order.
 //

@@ -125,6 +125,34 @@ void gemmt(Uplo uplo, Trans ta, Trans tb, std::size_t n, std::size_t width, std:
            triangle_columns(uplo, n, width));
 }
 
+// ------------------------------ The triangular product: each element one compensated sum
+
+template <class T>
+std::size_t trmm_packed_workspace(Side, std::size_t, std::size_t) {
+  return 0;
+}
+
+template <class T>
+void trmm_packed(Side side, Uplo uplo, Trans ta, Diag diag, std::size_t m, std::size_t n, T alpha,
+                 const T* A, std::size_t lda, T* B, std::size_t ldb, void* /*workspace*/) {
+  const TriangularOperand op_a{uplo, ta, diag};
+  const bool left = side == Side::Left;
+  triangular_product_elements(
+      side, op_a.lower(), m, n, [&](std::size_t i, std::size_t j, std::size_t lo, std::size_t hi) {
+        CompensatedSum dot;
+        for (std::size_t l = lo; l < hi; ++l) {
+          const T x = left ? op_a(A, lda, i, l) : B[i * ldb + l];
+          const T y = left ? B[l * ldb + j] : op_a(A, lda, l, j);
+          if constexpr (std::is_same_v<T, float>) {
+            dot.add(static_cast<double>(x) * static_cast<double>(y));
+          } else {
+            dot.add_product(x, y);
+          }
+        }
+        B[i * ldb + j] = static_cast<T>(static_cast<double>(alpha) * dot.value());
+      });
+}
+
 // ------------------------------ Plans: none (GemmPlan calls gemm)
 
 template <class T>

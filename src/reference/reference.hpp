@@ -45,6 +45,40 @@ inline auto triangle_columns(Uplo uplo, std::size_t n, std::size_t width) {
   };
 }
 
+// trmm_packed's product (kernels_table.hpp), as gemm.cpp and reproducible.cpp compute it: op(A)'s
+// element (r, c) on its triangle (0 off it, 1 on a Unit diagonal), and B's elements in an order in
+// which each reads B as it was, visit(i, j, lo, hi) with [lo, hi) the k range of its sum: rows
+// from last to first (Left, op(A) lower: row i takes rows [0, i]) or first to last (upper: [i,
+// m)); on the Right columns first to last (lower: column j takes [j, n)) or last to first (upper:
+// [0, j]). Each element's sum is of B's column j (Left) or row i (Right), whose other elements
+// are not written yet; its own is read before it is written.
+struct TriangularOperand {
+  Uplo uplo;
+  Trans trans;
+  Diag diag;
+  bool lower() const { return (uplo == Uplo::Lower) == (trans == Trans::N); }
+  template <class T>
+  T operator()(const T* a, std::size_t lda, std::size_t r, std::size_t c) const {
+    if (lower() ? c > r : c < r) return T(0);
+    if (r == c && diag == Diag::Unit) return T(1);
+    return trans == Trans::N ? a[r * lda + c] : a[c * lda + r];
+  }
+};
+template <class Visit>
+void triangular_product_elements(Side side, bool lower, std::size_t m, std::size_t n, Visit visit) {
+  if (side == Side::Left) {
+    for (std::size_t step = 0; step < m; ++step) {
+      const std::size_t i = lower ? m - 1 - step : step;
+      for (std::size_t j = 0; j < n; ++j) visit(i, j, lower ? 0 : i, lower ? i + 1 : m);
+    }
+  } else {
+    for (std::size_t step = 0; step < n; ++step) {
+      const std::size_t j = lower ? step : n - 1 - step;
+      for (std::size_t i = 0; i < m; ++i) visit(i, j, lower ? j : 0, lower ? n : j + 1);
+    }
+  }
+}
+
 // Every candidate of src/kernels/candidates.hpp; Domain::reference() returns it (engine.cpp).
 extern const coheriq::OverrideTable overrides;
 

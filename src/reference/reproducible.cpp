@@ -380,6 +380,40 @@ void gemmt(Uplo uplo, Trans ta, Trans tb, std::size_t n, std::size_t width, std:
                  triangle_columns(uplo, n, width));
 }
 
+// The triangular product (engines/generic/gemm-inl.h, trmm_packed): each element's sum over its
+// triangle in the k-blocks of gemm's for a depth of the order, from the block holding the element's
+// own row (Left) or column (Right) away from it, each block an FMA chain from +0 in k order, t =
+// alpha·acc (acc when alpha == 1), the first block's t the element, the others added as fma(1, C,
+// t).
+template <class T>
+void trmm_packed(Side side, Uplo uplo, Trans ta, Diag diag, std::size_t m, std::size_t n, T alpha,
+                 const T* A, std::size_t lda, T* B, std::size_t ldb, void* /*work*/) {
+  const TriangularOperand op_a{uplo, ta, diag};
+  const bool left = side == Side::Left;
+  const std::size_t k_block = canonical::gemm_k_block(left ? m : n);
+  triangular_product_elements(
+      side, op_a.lower(), m, n, [&](std::size_t i, std::size_t j, std::size_t lo, std::size_t hi) {
+        // The element's own index is the first of its range (its blocks then ascend) or the last.
+        const std::size_t own = left ? i : j;
+        const bool ascending = lo == own;
+        const std::size_t last = (ascending ? hi - 1 : lo) / k_block;
+        T c = T(0);
+        for (std::size_t b = own / k_block;; b = ascending ? b + 1 : b - 1) {
+          const std::size_t p0 = std::max(lo, b * k_block), p1 = std::min(hi, (b + 1) * k_block);
+          T acc = T(0);
+          for (std::size_t p = p0; p < p1; ++p) {
+            const T x = left ? op_a(A, lda, i, p) : B[i * ldb + p];
+            const T y = left ? B[p * ldb + j] : op_a(A, lda, p, j);
+            acc = std::fma(x, y, acc);
+          }
+          const T t = alpha == T(1) ? acc : alpha * acc;
+          c = b == own / k_block ? t : std::fma(T(1), c, t);
+          if (b == last) break;
+        }
+        B[i * ldb + j] = c;
+      });
+}
+
 // ------------------------------ BLAS-2
 
 // The generic gemv's order (engines/generic/blas2-inl.h): y scaled by beta first (beta == 1: as it
@@ -509,6 +543,8 @@ COHERIQ_KERNELS_BLAS3_COMPLEX_TYPED(COHERIQ_REPRODUCIBLE_FORWARD_LEVEL3, T, S)
                               T* const*, std::size_t, std::size_t, void*);                        \
   template void gemmt<T>(Uplo, Trans, Trans, std::size_t, std::size_t, std::size_t, T, const T*,  \
                          std::size_t, const T*, std::size_t, T, T*, std::size_t, void*);          \
+  template void trmm_packed<T>(Side, Uplo, Trans, Diag, std::size_t, std::size_t, T, const T*,    \
+                               std::size_t, T*, std::size_t, void*);                              \
   template void gemv<T>(Trans, std::size_t, std::size_t, T, const T*, std::size_t, const T*,      \
                         std::ptrdiff_t, T, T*, std::ptrdiff_t);                                   \
   template void ger<T>(std::size_t, std::size_t, T, const T*, std::ptrdiff_t, const T*,           \

@@ -163,6 +163,53 @@ TEST_CASE_TEMPLATE("trsm and trmm agree with the reference engine's loops", T, f
   }
 }
 
+// The real trmm's pass (the trmm_packed candidate, kernels_table.hpp) against the reference
+// engine's (each element one compensated sum): orders across the engines' k-blocks (256 to 512,
+// so the blocks after the diagonal one are added on both sides of it), widths inside and across
+// a tile, every uplo, transpose and diag, alpha 1 or not; A's other triangle and a Unit diagonal
+// NaN (packed but never used) and B's padding as it was.
+TEST_CASE_TEMPLATE("trmm_packed agrees with the reference engine's across k-blocks", T, float,
+                   double) {
+  using Trmm = typename GemmCandidates<T>::trmm_packed;
+  using Workspace = typename GemmCandidates<T>::trmm_packed_workspace;
+  Random random(36);
+  std::vector<std::size_t> orders = {1, 17, 300};
+  std::vector<std::size_t> widths = {7};
+  if (!quick()) {
+    orders.push_back(600);
+    widths = {1, 7, 40};
+  }
+  for (std::size_t order : orders) {
+    for (std::size_t width : widths) {
+      if (order > 300 && width > 7) continue;  // the oracle's time
+      for (Side side : {Side::Left, Side::Right}) {
+        const std::size_t m = side == Side::Left ? order : width;
+        const std::size_t n = side == Side::Left ? width : order;
+        const std::size_t lda = order + 1, ldb = n + 3;
+        for (Uplo uplo : {Uplo::Upper, Uplo::Lower}) {
+          for (Trans ta : {Trans::N, Trans::T}) {
+            for (Diag diag : {Diag::NonUnit, Diag::Unit}) {
+              const T alpha = (order + width) % 2 == 0 ? T(1) : T(-0.75);
+              const std::vector<T> a = triangle<T>(uplo, diag == Diag::Unit, order, lda, random);
+              const std::vector<T> b = random_matrix<T>(m, ldb, random);
+              std::vector<T> ours = b, theirs = b;
+              Buffer<unsigned char> work(coheriq::call<Domain, Workspace>(side, m, n), 0);
+              coheriq::call<Domain, Trmm>(side, uplo, ta, diag, m, n, alpha, a.data(), lda,
+                                          ours.data(), ldb, work.data());
+              ref::trmm_packed(side, uplo, ta, diag, m, n, alpha, a.data(), lda, theirs.data(), ldb,
+                               nullptr);
+              const auto all = [](std::size_t, std::size_t) { return true; };
+              CHECK_MESSAGE(
+                  agree(ours, theirs, m, n, ldb, double(order + 1), all),
+                  where("trmm_packed", int(side), int(uplo), int(ta), int(diag), Shape{m, n}));
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
 // The real trsm's base block (the trsm_rows candidate, kernels_table.hpp), bit for bit the row
 // form its row defines, written here with std::fma: orders around the block's 32, widths around
 // every strip the generic kernel takes (8, 1 and a part of a vector, for 16- to 64-byte vectors),

@@ -896,6 +896,29 @@ void level3() {
   Rng rng(61);
   T alpha = T(R(0.5));
   if constexpr (kIsComplex<T>) alpha = T(R(0.5), R(-2));
+  // The real trmm's pass takes op(A)'s k-blocks of the mode (256) from the diagonal one away
+  // from it: an order of 300 has two, on either side of most elements' own. (A generator of its
+  // own: the lines below keep their inputs.)
+  if constexpr (!kIsComplex<T>) {
+    Rng trmm_rng(62);
+    for (Side side : kSides) {
+      const size_t order = 300, m = side == Side::Left ? order : 9,
+                   n = side == Side::Left ? 9 : order;
+      const Matrix<T> a = triangular<T>(order, trmm_rng);
+      const Matrix<T> b(m, n, trmm_rng);
+      for (Uplo uplo : kUplos) {
+        for (Op op : {Op::N, Op::T}) {
+          for (Diag diag : kDiags) {
+            Matrix<T> y = b;
+            ck::trmm(side, uplo, op, diag, m, n, alpha, a.a.data(), a.ld, y.data(), y.ld);
+            line("trmm." + s + " " + name_of(side) + "." + name_of(uplo) + "." + name_of(op) +
+                 " order 300")
+                .values(y.a);
+          }
+        }
+      }
+    }
+  }
   for (const MnShape& sh : kLevel3Shapes) {
     // trsm, trmm: A of order m (Left) or n (Right).
     for (Side side : kSides) {
@@ -916,8 +939,12 @@ void level3() {
         }
       }
     }
-    // The real trsm's base blocks (the order 70 is cut into blocks of at most 32).
-    if constexpr (!kIsComplex<T>) reached().insert("trsm_rows." + s);
+    // The real trsm's base blocks (the order 70 is cut into blocks of at most 32), and the real
+    // trmm's pass (below, across the mode's k-blocks too).
+    if constexpr (!kIsComplex<T>) {
+      reached().insert("trsm_rows." + s);
+      for (const char* op : {"trmm_packed.", "trmm_packed_workspace."}) reached().insert(op + s);
+    }
     // syrk, syr2k: C of order m, op(A) m x n; symm: A of order m or n.
     const size_t n = sh.m, k = sh.n;
     std::vector<Op> rank_ops = {Op::N, Op::T};

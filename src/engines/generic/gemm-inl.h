@@ -1160,6 +1160,218 @@ void gemmt(Uplo uplo, Trans ta, Trans tb, std::size_t n, std::size_t width, std:
                                    workspace, part);
 }
 
+// ------------------------------ The triangular product: trmm on GEMM's loops
+
+// B := alpha·op(A)·B (Left, op(A) of order m) or alpha·B·op(A) (Right, order n), in place, op(A)
+// triangular: GEMM's loops with op(A) as the packed A block (Left) or the packed k-block of the
+// other operand (Right), B as the other operand and as C. One pass, as BLIS runs it: each k-block
+// of the order is packed once, the blocks in the order that packs B's rows (Left) or columns
+// (Right) before any of them is written: for op(A) lower, from the last block to the first on the
+// Left and from the first to the last on the Right; upper, the other way. So each element of B
+// takes first the k-block holding its own row (Left) or column (Right), the diagonal block, as C =
+// alpha·acc (beta 0), then the blocks away from it as C + alpha·acc (beta 1). In the diagonal
+// block op(A) is packed whole (the other triangle's storage read with it) and each tile runs only
+// the k-steps its elements' sums span, from a multiple of the k group, the entries it reads off
+// the triangle replaced by zeros and a Unit diagonal by ones (TrmmMaskA, TrmmMaskB): the steps
+// a tile runs beyond an element's triangle are products with zero, which leave an FMA chain from
+// +0 as it was (its operands are finite: the blocked trmm's condition), so every element has the
+// canonical sum of its triangle on every engine (kernels/reproducible.hpp). The packing and the
+// microkernel are GEMM's.
+
+// A tile's k-steps in its k-block: [begin, end), begin a multiple of the k group.
+struct TrmmSpan {
+  std::size_t begin, end;
+};
+
+// The tiles of the packed A block (mc rows, row i0 of the product) against the packed panels of nc
+// columns (column j0), each over span(i, mr, j, nr)'s k-steps.
+template <class T, class Span>
+HWY_INLINE void TrmmTiles(std::size_t mc, std::size_t nc, std::size_t kc,
+                          const T* HWY_RESTRICT a_block, const T* HWY_RESTRICT b_panels, T alpha,
+                          T beta, T* HWY_RESTRICT c, std::size_t ldc, std::size_t i0,
+                          std::size_t j0, Span span) {
+  using Shape = GemmShape<T>;
+  constexpr std::size_t kMR = Shape::kMR;
+  const std::size_t a_panel_size = kMR * GemmRoundUp(kc, Shape::kKGroup);
+  const std::size_t nr = Shape::NR();
+  for (std::size_t ir = 0; ir < mc; ir += kMR, a_block += a_panel_size) {
+    const std::size_t mr = GemmMin(kMR, mc - ir);
+    for (std::size_t jr = 0; jr < nc; jr += nr) {
+      const std::size_t w = GemmMin(nr, nc - jr);
+      const TrmmSpan s = span(i0 + ir, mr, j0 + jr, w);
+      GemmMicroKernel<T>(s.end - s.begin, a_block + s.begin * kMR,
+                         b_panels + jr * kc + s.begin * nr, alpha, beta, c + ir * ldc + jr, ldc, mr,
+                         w);
+    }
+  }
+}
+
+// The diagonal block's entries that a tile reads off op(A)'s triangle, set to 0, and a Unit
+// diagonal to 1: of the row or column `index`, the steps [begin, end) of its tile's span
+// (TrmmMaskA: rows of a packed A block, GemmPackA's layout; TrmmMaskB: columns of packed panels,
+// GemmPackB's layout), entry(p) being step p's. Entry (r, p) of a row is outside when p > r
+// (lower) or p < r (upper). Only the spans: the rest of the block is packed but never read
+// (masking the whole block cost up to 8% of a dtrmm of order 1024 on a Zen 4 guest).
+template <class T, class Entry>
+HWY_INLINE void TrmmMask(bool lower, Diag diag, std::size_t index, std::size_t begin,
+                         std::size_t end, Entry entry) {
+  const std::size_t lo = lower ? GemmMin(begin > index ? begin : index + 1, end) : begin;
+  const std::size_t hi = lower ? end : GemmMin(index, end);
+  for (std::size_t p = lo; p < hi; ++p) entry(p) = T(0);
+  if (diag == Diag::Unit && index >= begin && index < end) entry(index) = T(1);
+}
+// Rows [row0, row0 + mc) of the diagonal block, packed, each micro-panel over span(its first row,
+// its rows).
+template <class T, class Span>
+HWY_INLINE void TrmmMaskA(bool lower, Diag diag, std::size_t row0, std::size_t mc, std::size_t kc,
+                          T* HWY_RESTRICT a_block, Span span) {
+  using Shape = GemmShape<T>;
+  constexpr std::size_t kMR = Shape::kMR, kG = Shape::kKGroup;
+  const std::size_t panel_size = kMR * GemmRoundUp(kc, kG);
+  for (std::size_t r0 = 0; r0 < mc; r0 += kMR, a_block += panel_size) {
+    const std::size_t mr = GemmMin(kMR, mc - r0);
+    const TrmmSpan s = span(row0 + r0, mr);
+    for (std::size_t r = 0; r < mr; ++r) {
+      T* HWY_RESTRICT row = a_block + r * kG;
+      TrmmMask<T>(lower, diag, row0 + r0 + r, s.begin, s.end,
+                  [&](std::size_t p) -> T& { return row[(p / kG) * kMR * kG + p % kG]; });
+    }
+  }
+}
+// The kc x kc diagonal block, packed in panels, each over span(its first column, its columns):
+// column c's entries are (p, c), outside when c > p (lower) or c < p (upper).
+template <class T, class Span>
+HWY_INLINE void TrmmMaskB(bool lower, Diag diag, std::size_t kc, T* HWY_RESTRICT panels,
+                          Span span) {
+  const std::size_t nr = GemmShape<T>::NR();
+  for (std::size_t j0 = 0; j0 < kc; j0 += nr, panels += kc * nr) {
+    const std::size_t w = GemmMin(nr, kc - j0);
+    const TrmmSpan s = span(j0, w);
+    for (std::size_t j = 0; j < w; ++j) {
+      // Column c is outside for p < c (lower) or p > c: the row's rule with the sides swapped.
+      TrmmMask<T>(!lower, diag, j0 + j, s.begin, s.end,
+                  [&](std::size_t p) -> T& { return panels[p * nr + j]; });
+    }
+  }
+}
+
+// Left: the A block is op(A)'s rows, the k-block B's rows [pc, pc + kc), packed for all n columns.
+template <class T, bool kReproducible>
+HWY_INLINE void TrmmLeft(bool lower, Trans ta, Diag diag, std::size_t m, std::size_t n, T alpha,
+                         const T* HWY_RESTRICT A, std::size_t lda, T* HWY_RESTRICT B,
+                         std::size_t ldb, T* HWY_RESTRICT a_work, T* HWY_RESTRICT b_work) {
+  using Shape = GemmShape<T>;
+  constexpr std::size_t kG = Shape::kKGroup;
+  const std::size_t nc_max = Shape::NC();
+  const std::size_t k_block = GemmKBlock<T, kReproducible>(m);
+  const std::size_t blocks = (m + k_block - 1) / k_block;
+  for (std::size_t step = 0; step < blocks; ++step) {
+    const std::size_t pc = (lower ? blocks - 1 - step : step) * k_block;
+    const std::size_t kc = GemmMin(k_block, m - pc);
+    GemmPackB(Trans::N, B, ldb, n, pc, kc, b_work);
+    // Rows [r0, r1): the diagonal block's (a row's k-steps end past it, lower, or start at it
+    // rounded down to the group, upper), or beside it (every step).
+    // A micro-panel's span from its first row and its rows, counted in the diagonal block.
+    const auto diagonal_span = [&](std::size_t r, std::size_t mr) {
+      return lower ? TrmmSpan{0, GemmMin(kc, r + mr)} : TrmmSpan{r / kG * kG, kc};
+    };
+    const auto rows = [&](std::size_t r0, std::size_t r1, bool diagonal) HWY_ATTR {
+      const auto span = [&](std::size_t i, std::size_t mr, std::size_t, std::size_t) {
+        return diagonal ? diagonal_span(i - pc, mr) : TrmmSpan{0, kc};
+      };
+      for (std::size_t ic = r0; ic < r1; ic += Shape::kMC) {
+        const std::size_t mc = GemmMin(Shape::kMC, r1 - ic);
+        GemmPackA(ta, A, lda, ic, mc, pc, kc, a_work);
+        if (diagonal) TrmmMaskA(lower, diag, ic - pc, mc, kc, a_work, diagonal_span);
+        for (std::size_t jc = 0; jc < n; jc += nc_max) {
+          TrmmTiles(mc, GemmMin(nc_max, n - jc), kc, a_work, b_work + jc * kc, alpha,
+                    diagonal ? T(0) : T(1), B + ic * ldb + jc, ldb, ic, jc, span);
+        }
+      }
+    };
+    rows(pc, pc + kc, true);
+    if (lower) {
+      rows(pc + kc, m, false);
+    } else {
+      rows(0, pc, false);
+    }
+  }
+}
+
+// Right: the A block is B's rows, columns [pc, pc + kc); the k-block op(A)'s rows [pc, pc + kc),
+// its diagonal block (columns [pc, pc + kc)) and the rest of the columns that take it (lower:
+// those before, upper: after) packed apart, each from a panel's start.
+template <class T, bool kReproducible>
+HWY_INLINE void TrmmRight(bool lower, Trans ta, Diag diag, std::size_t m, std::size_t n, T alpha,
+                          const T* HWY_RESTRICT A, std::size_t lda, T* HWY_RESTRICT B,
+                          std::size_t ldb, T* HWY_RESTRICT a_work, T* HWY_RESTRICT b_work) {
+  using Shape = GemmShape<T>;
+  constexpr std::size_t kG = Shape::kKGroup;
+  const std::size_t nr = Shape::NR(), nc_max = Shape::NC();
+  const std::size_t k_block = GemmKBlock<T, kReproducible>(n);
+  const std::size_t blocks = (n + k_block - 1) / k_block;
+  // Column c of op(A): column c (N) or row c (T) of A.
+  const auto column = [&](std::size_t c) { return ta == Trans::N ? A + c : A + c * lda; };
+  for (std::size_t step = 0; step < blocks; ++step) {
+    const std::size_t pc = (lower ? step : blocks - 1 - step) * k_block;
+    const std::size_t kc = GemmMin(k_block, n - pc);
+    const std::size_t rest0 = lower ? 0 : pc + kc, rest = lower ? pc : n - pc - kc;
+    T* HWY_RESTRICT diagonal = b_work;
+    T* HWY_RESTRICT beside = b_work + kc * GemmRoundUp(kc, nr);
+    // A tile's span from its first column and its columns, counted in the diagonal block: from
+    // the first rounded down to the group (lower) or to past the last (upper).
+    const auto diagonal_span = [&](std::size_t j, std::size_t w) {
+      return lower ? TrmmSpan{j / kG * kG, kc} : TrmmSpan{0, GemmMin(kc, j + w)};
+    };
+    GemmPackB(ta, column(pc), lda, kc, pc, kc, diagonal);
+    TrmmMaskB(lower, diag, kc, diagonal, diagonal_span);
+    if (rest != 0) GemmPackB(ta, column(rest0), lda, rest, pc, kc, beside);
+    const auto span = [&](std::size_t, std::size_t, std::size_t j, std::size_t w) {
+      return diagonal_span(j - pc, w);
+    };
+    const auto whole = [&](std::size_t, std::size_t, std::size_t, std::size_t) {
+      return TrmmSpan{0, kc};
+    };
+    for (std::size_t ic = 0; ic < m; ic += Shape::kMC) {
+      const std::size_t mc = GemmMin(Shape::kMC, m - ic);
+      GemmPackA(Trans::N, B, ldb, ic, mc, pc, kc, a_work);
+      TrmmTiles(mc, kc, kc, a_work, diagonal, alpha, T(0), B + ic * ldb + pc, ldb, ic, pc, span);
+      for (std::size_t jc = 0; jc < rest; jc += nc_max) {
+        TrmmTiles(mc, GemmMin(nc_max, rest - jc), kc, a_work, beside + jc * kc, alpha, T(1),
+                  B + ic * ldb + rest0 + jc, ldb, ic, rest0 + jc, whole);
+      }
+    }
+  }
+}
+
+// The A block (MC rows of op(A) or of B, a k-block deep) and the other operand's k-block (n
+// columns, the Right side's two parts each from a panel's start).
+template <class T, bool kReproducible = false>
+std::size_t trmm_packed_workspace(Side side, std::size_t m, std::size_t n) {
+  if (m == 0 || n == 0) return 0;
+  const std::size_t order = side == Side::Left ? m : n;
+  const std::size_t nr = GemmShape<T>::NR();
+  return GemmABlockBytes<T, kReproducible>(m, order) +
+         GemmMin(order, GemmKBlock<T, kReproducible>(order)) * (GemmRoundUp(n, nr) + 2 * nr) *
+             sizeof(T);
+}
+
+template <class T, bool kReproducible = false>
+void trmm_packed(Side side, Uplo uplo, Trans ta, Diag diag, std::size_t m, std::size_t n, T alpha,
+                 const T* A, std::size_t lda, T* B, std::size_t ldb, void* workspace) {
+  if (m == 0 || n == 0) return;
+  const bool lower = (uplo == Uplo::Lower) == (ta == Trans::N);
+  T* a_work = static_cast<T*>(workspace);
+  T* b_work =
+      reinterpret_cast<T*>(static_cast<unsigned char*>(workspace) +
+                           GemmABlockBytes<T, kReproducible>(m, side == Side::Left ? m : n));
+  if (side == Side::Left) {
+    TrmmLeft<T, kReproducible>(lower, ta, diag, m, n, alpha, A, lda, B, ldb, a_work, b_work);
+  } else {
+    TrmmRight<T, kReproducible>(lower, ta, diag, m, n, alpha, A, lda, B, ldb, a_work, b_work);
+  }
+}
+
 // The bf16 GEMM (C = alpha·A·B + beta·C, A m x k and B k x n, no transposes) on the packed path,
 // its packing widening both operands to float: the float GEMM's blocking and microkernel, and its
 // arithmetic (each product of two bf16 is exact in float), so in the reproducible mode the float

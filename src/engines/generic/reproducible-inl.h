@@ -639,6 +639,15 @@ void gemmt(Uplo uplo, Trans ta, Trans tb, std::size_t n, std::size_t width, std:
            void* workspace) {
   engine::gemmt<T, true>(uplo, ta, tb, n, width, k, alpha, A, lda, B, ldb, beta, C, ldc, workspace);
 }
+template <class T>
+std::size_t trmm_packed_workspace(Side side, std::size_t m, std::size_t n) {
+  return engine::trmm_packed_workspace<T, true>(side, m, n);
+}
+template <class T>
+void trmm_packed(Side side, Uplo uplo, Trans ta, Diag diag, std::size_t m, std::size_t n, T alpha,
+                 const T* A, std::size_t lda, T* B, std::size_t ldb, void* workspace) {
+  engine::trmm_packed<T, true>(side, uplo, ta, diag, m, n, alpha, A, lda, B, ldb, workspace);
+}
 
 // ------------------------------ bf16: the f32 kernels on the operands widened (each product
 // exact in float)
