@@ -1255,6 +1255,17 @@ HWY_INLINE void TrmmMaskB(bool lower, Diag diag, std::size_t kc, T* HWY_RESTRICT
   }
 }
 
+// step(pc, kc) for each k-block of a product of depth `order`, first to last or last to first.
+template <class T, bool kReproducible, class Step>
+HWY_INLINE void TrmmKBlocks(std::size_t order, bool backwards, Step step) {
+  const std::size_t k_block = GemmKBlock<T, kReproducible>(order);
+  const std::size_t blocks = (order + k_block - 1) / k_block;
+  for (std::size_t b = 0; b < blocks; ++b) {
+    const std::size_t pc = (backwards ? blocks - 1 - b : b) * k_block;
+    step(pc, GemmMin(k_block, order - pc));
+  }
+}
+
 // Left: the A block is op(A)'s rows, the k-block B's rows [pc, pc + kc), packed for all n columns.
 template <class T, bool kReproducible>
 HWY_INLINE void TrmmLeft(bool lower, Trans ta, Diag diag, std::size_t m, std::size_t n, T alpha,
@@ -1263,18 +1274,14 @@ HWY_INLINE void TrmmLeft(bool lower, Trans ta, Diag diag, std::size_t m, std::si
   using Shape = GemmShape<T>;
   constexpr std::size_t kG = Shape::kKGroup;
   const std::size_t nc_max = Shape::NC();
-  const std::size_t k_block = GemmKBlock<T, kReproducible>(m);
-  const std::size_t blocks = (m + k_block - 1) / k_block;
-  for (std::size_t step = 0; step < blocks; ++step) {
-    const std::size_t pc = (lower ? blocks - 1 - step : step) * k_block;
-    const std::size_t kc = GemmMin(k_block, m - pc);
+  TrmmKBlocks<T, kReproducible>(m, lower, [&](std::size_t pc, std::size_t kc) HWY_ATTR {
     GemmPackB(Trans::N, B, ldb, n, pc, kc, b_work);
-    // Rows [r0, r1): the diagonal block's (a row's k-steps end past it, lower, or start at it
-    // rounded down to the group, upper), or beside it (every step).
-    // A micro-panel's span from its first row and its rows, counted in the diagonal block.
+    // A micro-panel's span from its first row and its rows, counted in the diagonal block: to
+    // past the last (lower) or from the first rounded down to the group (upper).
     const auto diagonal_span = [&](std::size_t r, std::size_t mr) {
       return lower ? TrmmSpan{0, GemmMin(kc, r + mr)} : TrmmSpan{r / kG * kG, kc};
     };
+    // Rows [r0, r1): the diagonal block's, or beside it (every step).
     const auto rows = [&](std::size_t r0, std::size_t r1, bool diagonal) HWY_ATTR {
       const auto span = [&](std::size_t i, std::size_t mr, std::size_t, std::size_t) {
         return diagonal ? diagonal_span(i - pc, mr) : TrmmSpan{0, kc};
@@ -1295,7 +1302,7 @@ HWY_INLINE void TrmmLeft(bool lower, Trans ta, Diag diag, std::size_t m, std::si
     } else {
       rows(0, pc, false);
     }
-  }
+  });
 }
 
 // Right: the A block is B's rows, columns [pc, pc + kc); the k-block op(A)'s rows [pc, pc + kc),
@@ -1308,13 +1315,9 @@ HWY_INLINE void TrmmRight(bool lower, Trans ta, Diag diag, std::size_t m, std::s
   using Shape = GemmShape<T>;
   constexpr std::size_t kG = Shape::kKGroup;
   const std::size_t nr = Shape::NR(), nc_max = Shape::NC();
-  const std::size_t k_block = GemmKBlock<T, kReproducible>(n);
-  const std::size_t blocks = (n + k_block - 1) / k_block;
   // Column c of op(A): column c (N) or row c (T) of A.
   const auto column = [&](std::size_t c) { return ta == Trans::N ? A + c : A + c * lda; };
-  for (std::size_t step = 0; step < blocks; ++step) {
-    const std::size_t pc = (lower ? step : blocks - 1 - step) * k_block;
-    const std::size_t kc = GemmMin(k_block, n - pc);
+  TrmmKBlocks<T, kReproducible>(n, !lower, [&](std::size_t pc, std::size_t kc) HWY_ATTR {
     const std::size_t rest0 = lower ? 0 : pc + kc, rest = lower ? pc : n - pc - kc;
     T* HWY_RESTRICT diagonal = b_work;
     T* HWY_RESTRICT beside = b_work + kc * GemmRoundUp(kc, nr);
@@ -1341,7 +1344,7 @@ HWY_INLINE void TrmmRight(bool lower, Trans ta, Diag diag, std::size_t m, std::s
                   B + ic * ldb + rest0 + jc, ldb, ic, rest0 + jc, whole);
       }
     }
-  }
+  });
 }
 
 // The A block (MC rows of op(A) or of B, a k-block deep) and the other operand's k-block (n
