@@ -151,7 +151,10 @@
 // trmm, B := alpha·op(A)·B (Left, op(A) of order m) or alpha·B·op(A) (Right, order n) in place,
 // op(A) = A or Aᵀ triangular (lower when uplo == Lower for N and Upper for T; a Unit diagonal not
 // read), every element a sum over op(A)'s triangle in k-blocks of gemm's (the blocked trmm:
-// level3.cpp), with trmm_packed_workspace's bytes. All thirteen are one class: on several
+// level3.cpp), with trmm_packed_workspace's bytes; symm_packed is the real symm, C :=
+// alpha·A·B + beta·C (Left, A of order m) or alpha·B·A + beta·C (Right, order n), A symmetric
+// given by its `uplo` triangle, with gemm's bits for A written in full, with
+// symm_packed_workspace's bytes. All fifteen are one class: on several
 // threads, gemm is pack_b and gemm_packed (the threads share one packed op(B)), and the
 // workspace fits the engine's own blocking, so they must all come from the same engine.
 #define COHERIQ_KERNELS_GEMM_TYPED(X, T, S)                                                        \
@@ -202,7 +205,13 @@
   X(trmm_packed, S, trmm_packed<T>, touches<packed_##S>, void,                                     \
     (Side side, Uplo uplo, Trans ta, Diag diag, std::size_t m, std::size_t n, T alpha, const T* A, \
      std::size_t lda, T* B, std::size_t ldb, void* work),                                          \
-    (side, uplo, ta, diag, m, n, alpha, A, lda, B, ldb, work))
+    (side, uplo, ta, diag, m, n, alpha, A, lda, B, ldb, work))                                     \
+  X(symm_packed_workspace, S, symm_packed_workspace<T>, touches<packed_##S>, std::size_t,          \
+    (Side side, std::size_t m, std::size_t n), (side, m, n))                                       \
+  X(symm_packed, S, symm_packed<T>, touches<packed_##S>, void,                                     \
+    (Side side, Uplo uplo, std::size_t m, std::size_t n, T alpha, const T* A, std::size_t lda,     \
+     const T* B, std::size_t ldb, T beta, T* C, std::size_t ldc, void* work),                      \
+    (side, uplo, m, n, alpha, A, lda, B, ldb, beta, C, ldc, work))
 #define COHERIQ_KERNELS_GEMM(X)             \
   COHERIQ_KERNELS_GEMM_TYPED(X, float, f32) \
   COHERIQ_KERNELS_GEMM_TYPED(X, double, f64)

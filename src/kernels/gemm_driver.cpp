@@ -225,6 +225,22 @@ template void gemmt<double>(Uplo, Trans, Trans, std::size_t, std::size_t, std::s
                             std::size_t);
 
 template <class T>
+void symm_packed(Side side, Uplo uplo, std::size_t m, std::size_t n, T alpha, const T* A,
+                 std::size_t lda, const T* B, std::size_t ldb, T beta, T* C, std::size_t ldc) {
+  using Candidates = GemmCandidates<T>;
+  const GemmWorkspace workspace(
+      coheriq::call<Domain, typename Candidates::symm_packed_workspace>(side, m, n));
+  coheriq::call<Domain, typename Candidates::symm_packed>(side, uplo, m, n, alpha, A, lda, B, ldb,
+                                                          beta, C, ldc, workspace.data());
+}
+template void symm_packed<float>(Side, Uplo, std::size_t, std::size_t, float, const float*,
+                                 std::size_t, const float*, std::size_t, float, float*,
+                                 std::size_t);
+template void symm_packed<double>(Side, Uplo, std::size_t, std::size_t, double, const double*,
+                                  std::size_t, const double*, std::size_t, double, double*,
+                                  std::size_t);
+
+template <class T>
 void trmm_packed(Side side, Uplo uplo, Trans ta, Diag diag, std::size_t m, std::size_t n, T alpha,
                  const T* A, std::size_t lda, T* B, std::size_t ldb) {
   using Candidates = GemmCandidates<T>;

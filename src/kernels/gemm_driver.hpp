@@ -36,6 +36,13 @@ template <class T>
 void gemmt(Uplo uplo, Trans ta, Trans tb, std::size_t n, std::size_t width, std::size_t k, T alpha,
            const T* A, std::size_t lda, const T* B, std::size_t ldb, T beta, T* C, std::size_t ldc);
 
+// C := alpha·A·B + beta·C (Left) or alpha·B·A + beta·C (Right), A symmetric given by its `uplo`
+// triangle (the symm_packed candidate), on the calling thread: its caller (the level 3's real
+// symm, on slices of C) cuts its work among threads itself.
+template <class T>
+void symm_packed(Side side, Uplo uplo, std::size_t m, std::size_t n, T alpha, const T* A,
+                 std::size_t lda, const T* B, std::size_t ldb, T beta, T* C, std::size_t ldc);
+
 // B := alpha·op(A)·B (Left) or alpha·B·op(A) (Right) in place, op(A) triangular (the
 // trmm_packed candidate), on the calling thread: its caller (the level 3's real trmm, on slices
 // of B) cuts its work among threads itself.

@@ -6,8 +6,9 @@
 // bitwise the same for every thread count, as GEMM is; the diagonal blocks run the reference's row
 // forms (trsm: the engine's trsm_rows kernel for real types, its complex axpy for complex ones;
 // complex trmm likewise); the real trmm is one pass of the engine's trmm_packed (GEMM's loops
-// over op(A)'s triangle, each k-block packed once); a rank update (syrk, herk; syr2k and her2k:
-// one per term) is one triangle GEMM (gemmt) of C's triangle.
+// over op(A)'s triangle, each k-block packed once), the real symm one of its symm_packed (A
+// packed from its triangle); a rank update (syrk, herk; syr2k and her2k: one per term) is one
+// triangle GEMM (gemmt) of C's triangle.
 // Each function has the row-major signature of its kr:: kernel (src/reference/blas.hpp), which is
 // also the candidate's.
 //
@@ -60,7 +61,7 @@ inline constexpr size_t kMinOther = 8;
 // A rank update on threads cuts its triangle into diagonal parts of at least this order (each one
 // triangle GEMM, gemmt, per term); one of this order or less runs on the calling thread.
 inline constexpr size_t kRankBlock = 64;
-// symm and hemm expand their matrix into rows of this many bytes at most per GEMM.
+// Complex symm and hemm expand their matrix into rows of this many bytes at most per GEMM.
 inline constexpr size_t kPanelBytes = size_t{4} << 20;
 
 // ------------------------------ Helpers
@@ -589,14 +590,11 @@ void expand_block(bool hermitian, Uplo uplo, const T* a, size_t lda, size_t r0, 
 // (A(J, :)ᵀ = A(:, J), A(J, :)ᴴ when Hermitian): the same values in the same order of sums, so
 // the same bits, and GEMM packs an operand as stored faster than a transposed one (column-major
 // ?symm L at n = 1024, this Right: 0.91-1.00 of the time for s, 0.95-1.03 for d, c and z on a
-// Zen 5 guest). False (nothing done) when the call is for the kr:: loop.
+// Zen 5 guest). The complex types' form (the real ones are one pass of the engine's symm_packed).
 template <class T>
-bool symmetric_product(bool hermitian, Side side, Uplo uplo, size_t m, size_t n, T alpha,
+void symmetric_product(bool hermitian, Side side, Uplo uplo, size_t m, size_t n, T alpha,
                        const T* a, size_t lda, const T* b, size_t ldb, T beta, T* c, size_t ldc) {
-  const size_t order = side == Side::Left ? m : n, other = side == Side::Left ? n : m;
-  if (order < kSmall || other < kMinOther || alpha == T(0) || !finite_scalar(alpha) ||
-      !finite_triangle(uplo, Diag::NonUnit, order, a, lda) || !finite_matrix(m, n, b, ldb))
-    return false;
+  const size_t order = side == Side::Left ? m : n;
   const size_t panel = std::min(order, std::max(kPanelBytes / sizeof(T) / order, kBlock));
   Workspace<T> expanded(panel * order);
   T* const x = expanded.get();
@@ -610,20 +608,47 @@ bool symmetric_product(bool hermitian, Side side, Uplo uplo, size_t m, size_t n,
       gemm_blocks(Op::N, Op::N, m, count, n, alpha, b, ldb, x, count, beta, c + p0, ldc);
     }
   }
-  return true;
+}
+
+// Whether a symmetric or Hermitian product goes to the blocked forms: big enough, alpha != 0,
+// everything it reads finite (A's triangle and B).
+template <class T>
+bool symmetric_blocked(Side side, Uplo uplo, size_t m, size_t n, T alpha, const T* a, size_t lda,
+                       const T* b, size_t ldb) {
+  const size_t order = side == Side::Left ? m : n, other = side == Side::Left ? n : m;
+  return order >= kSmall && other >= kMinOther && alpha != T(0) && finite_scalar(alpha) &&
+         finite_triangle(uplo, Diag::NonUnit, order, a, lda) && finite_matrix(m, n, b, ldb);
 }
 
 template <class T>
 void symm(Side side, Uplo uplo, size_t m, size_t n, T alpha, const T* a, size_t lda, const T* b,
           size_t ldb, T beta, T* c, size_t ldc) {
-  if (!symmetric_product(false, side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc))
-    kr::symm(side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc);
+  if (!symmetric_blocked(side, uplo, m, n, alpha, a, lda, b, ldb)) {
+    return kr::symm(side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc);
+  }
+  if constexpr (is_complex_v<T>) {
+    symmetric_product(false, side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc);
+  } else {
+    // One pass of the engine's symm_packed a slice of C's columns (Left) or rows (Right): GEMM's
+    // loops with A packed from its triangle, no expanded copy of it.
+    const size_t order = side == Side::Left ? m : n, other = side == Side::Left ? n : m;
+    in_slices<T>(order, other, 0, kMinPassSlice, [&](size_t lo, size_t hi, T*) {
+      if (side == Side::Left) {
+        driver::symm_packed(side, uplo, m, hi - lo, alpha, a, lda, b + lo, ldb, beta, c + lo, ldc);
+      } else {
+        driver::symm_packed(side, uplo, hi - lo, n, alpha, a, lda, b + lo * ldb, ldb, beta,
+                            c + lo * ldc, ldc);
+      }
+    });
+  }
 }
 template <class T>
 void hemm(Side side, Uplo uplo, size_t m, size_t n, T alpha, const T* a, size_t lda, const T* b,
           size_t ldb, T beta, T* c, size_t ldc) {
-  if (!symmetric_product(true, side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc))
-    kr::hemm(side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc);
+  if (!symmetric_blocked(side, uplo, m, n, alpha, a, lda, b, ldb)) {
+    return kr::hemm(side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc);
+  }
+  symmetric_product(true, side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 #define COHERIQ_LEVEL3_INSTANTIATE(T)                                                             \

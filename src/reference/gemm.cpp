@@ -15,8 +15,8 @@ namespace {
 
 // C := alpha·op(A)·op(B) + beta·C on the elements (i, j), i < m, with j in columns(i)
 // (reference.hpp: every column of n, or gemmt's triangle).
-template <class T, class ColumnsOf>
-void multiply(std::size_t m, std::size_t k, T alpha, Operand<T> a, Operand<T> b, T beta, T* C,
+template <class T, class OperandA, class OperandB, class ColumnsOf>
+void multiply(std::size_t m, std::size_t k, T alpha, OperandA a, OperandB b, T beta, T* C,
               std::size_t ldc, ColumnsOf columns) {
   for (std::size_t i = 0; i < m; ++i) {
     const auto [first, last] = columns(i);
@@ -123,6 +123,26 @@ void gemmt(Uplo uplo, Trans ta, Trans tb, std::size_t n, std::size_t width, std:
            void* /*workspace*/) {
   multiply(n, k, alpha, Operand<T>{A, lda, ta}, Operand<T>{B, ldb, tb}, beta, C, ldc,
            triangle_columns(uplo, n, width));
+}
+
+// ------------------------------ The symmetric product: gemm's on A written in full
+
+template <class T>
+std::size_t symm_packed_workspace(Side, std::size_t, std::size_t) {
+  return 0;
+}
+
+template <class T>
+void symm_packed(Side side, Uplo uplo, std::size_t m, std::size_t n, T alpha, const T* A,
+                 std::size_t lda, const T* B, std::size_t ldb, T beta, T* C, std::size_t ldc,
+                 void* /*workspace*/) {
+  const SymmetricOperand<T> sym{A, lda, uplo};
+  const Operand<T> other{B, ldb, Trans::N};
+  if (side == Side::Left) {
+    multiply(m, m, alpha, sym, other, beta, C, ldc, all_columns(n));
+  } else {
+    multiply(m, n, alpha, other, sym, beta, C, ldc, all_columns(n));
+  }
 }
 
 // ------------------------------ The triangular product: each element one compensated sum

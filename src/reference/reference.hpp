@@ -45,6 +45,20 @@ inline auto triangle_columns(Uplo uplo, std::size_t n, std::size_t width) {
   };
 }
 
+// A symmetric matrix given by its `uplo` triangle (symm_packed, kernels_table.hpp): element (r, c)
+// as stored, or from (c, r) across the diagonal.
+template <class T>
+struct SymmetricOperand {
+  const T* data;
+  std::size_t ld;
+  Uplo uplo;
+
+  T operator()(std::size_t r, std::size_t c) const noexcept {
+    const bool stored = uplo == Uplo::Lower ? c <= r : c >= r;
+    return stored ? data[r * ld + c] : data[c * ld + r];
+  }
+};
+
 // trmm_packed's product (kernels_table.hpp), as gemm.cpp and reproducible.cpp compute it: op(A)'s
 // element (r, c) on its triangle (0 off it, 1 on a Unit diagonal), and B's elements in an order in
 // which each reads B as it was, visit(i, j, lo, hi) with [lo, hi) the k range of its sum: rows

@@ -380,6 +380,20 @@ void gemmt(Uplo uplo, Trans ta, Trans tb, std::size_t n, std::size_t width, std:
                  triangle_columns(uplo, n, width));
 }
 
+// The symmetric product (engines/generic/gemm-inl.h): gemm's on A written in full.
+template <class T>
+void symm_packed(Side side, Uplo uplo, std::size_t m, std::size_t n, T alpha, const T* A,
+                 std::size_t lda, const T* B, std::size_t ldb, T beta, T* C, std::size_t ldc,
+                 void* /*work*/) {
+  const SymmetricOperand<T> sym{A, lda, uplo};
+  const Operand<T> other{B, ldb, Trans::N};
+  if (side == Side::Left) {
+    canonical_gemm(m, m, alpha, sym, other, beta, C, ldc, all_columns(n));
+  } else {
+    canonical_gemm(m, n, alpha, other, sym, beta, C, ldc, all_columns(n));
+  }
+}
+
 // The triangular product (engines/generic/gemm-inl.h, trmm_packed): each element's sum over its
 // triangle in the k-blocks of gemm's for a depth of the order, from the block holding the element's
 // own row (Left) or column (Right) away from it, each block an FMA chain from +0 in k order, t =
@@ -543,6 +557,8 @@ COHERIQ_KERNELS_BLAS3_COMPLEX_TYPED(COHERIQ_REPRODUCIBLE_FORWARD_LEVEL3, T, S)
                               T* const*, std::size_t, std::size_t, void*);                        \
   template void gemmt<T>(Uplo, Trans, Trans, std::size_t, std::size_t, std::size_t, T, const T*,  \
                          std::size_t, const T*, std::size_t, T, T*, std::size_t, void*);          \
+  template void symm_packed<T>(Side, Uplo, std::size_t, std::size_t, T, const T*, std::size_t,    \
+                               const T*, std::size_t, T, T*, std::size_t, void*);                 \
   template void trmm_packed<T>(Side, Uplo, Trans, Diag, std::size_t, std::size_t, T, const T*,    \
                                std::size_t, T*, std::size_t, void*);                              \
   template void gemv<T>(Trans, std::size_t, std::size_t, T, const T*, std::size_t, const T*,      \

@@ -210,6 +210,63 @@ TEST_CASE_TEMPLATE("trmm_packed agrees with the reference engine's across k-bloc
   }
 }
 
+// The real symm's pass (the symm_packed candidate, kernels_table.hpp): bit for bit gemm on A
+// written in full, with C's padding as it was. Orders across the engines' k-blocks and row
+// blocks (so blocks wholly on either side of the diagonal and across it, on both sides), the
+// other dimension inside and across a tile, both triangles (the other one NaN: never read), beta
+// 0 over NaN in C and not.
+TEST_CASE_TEMPLATE("symm_packed is gemm on the matrix written in full, bit for bit", T, float,
+                   double) {
+  using Symm = typename GemmCandidates<T>::symm_packed;
+  using Workspace = typename GemmCandidates<T>::symm_packed_workspace;
+  Random random(37);
+  std::vector<std::size_t> orders = {1, 17, 300};
+  std::vector<std::size_t> others = {7};
+  if (!quick()) {
+    orders.push_back(700);
+    others = {1, 7, 40};
+  }
+  for (std::size_t order : orders) {
+    for (std::size_t other : others) {
+      for (Side side : {Side::Left, Side::Right}) {
+        const std::size_t m = side == Side::Left ? order : other;
+        const std::size_t n = side == Side::Left ? other : order;
+        const std::size_t lda = order + 1, ldb = n + 2, ldc = n + 3;
+        for (Uplo uplo : {Uplo::Upper, Uplo::Lower}) {
+          const T beta = (order + other) % 2 == 0 ? T(0) : T(0.5);
+          // The stored triangle (the diagonal's magnitude does not matter here), the other NaN.
+          const std::vector<T> a = triangle<T>(uplo, false, order, lda, random);
+          std::vector<T> full(order * order);
+          for (std::size_t i = 0; i < order; ++i) {
+            for (std::size_t j = 0; j < order; ++j) {
+              const bool stored = uplo == Uplo::Lower ? j <= i : j >= i;
+              full[i * order + j] = stored ? a[i * lda + j] : a[j * lda + i];
+            }
+          }
+          const std::vector<T> b = random_matrix<T>(m, ldb, random);
+          std::vector<T> c = random_matrix<T>(m, ldc, random);
+          if (beta == T(0)) {
+            for (std::size_t i = 0; i < m; ++i) c[i * ldc] = nan_value<T>();
+          }
+          std::vector<T> ours = c, expected = c;
+          Buffer<unsigned char> work(coheriq::call<Domain, Workspace>(side, m, n), 0);
+          coheriq::call<Domain, Symm>(side, uplo, m, n, T(-0.75), a.data(), lda, b.data(), ldb,
+                                      beta, ours.data(), ldc, work.data());
+          if (side == Side::Left) {
+            gemm(Trans::N, Trans::N, m, n, m, T(-0.75), full.data(), order, b.data(), ldb, beta,
+                 expected.data(), ldc);
+          } else {
+            gemm(Trans::N, Trans::N, m, n, n, T(-0.75), b.data(), ldb, full.data(), order, beta,
+                 expected.data(), ldc);
+          }
+          CHECK_MESSAGE(std::memcmp(ours.data(), expected.data(), ours.size() * sizeof(T)) == 0,
+                        where("symm_packed", int(side), int(uplo), 0, 0, Shape{m, n}));
+        }
+      }
+    }
+  }
+}
+
 // The real trsm's base block (the trsm_rows candidate, kernels_table.hpp), bit for bit the row
 // form its row defines, written here with std::fma: orders around the block's 32, widths around
 // every strip the generic kernel takes (8, 1 and a part of a vector, for 16- to 64-byte vectors),

@@ -967,9 +967,12 @@ void level3() {
         }
       }
     }
-    // The real syrk's diagonal blocks (the order 70 crosses one): the triangle GEMM.
+    // The real syrk's diagonal blocks (the order 70 crosses one): the triangle GEMM; the real
+    // symm (below): its pass, which has GEMM's bits for A written in full (as before it).
     if constexpr (!kIsComplex<T>) {
-      for (const char* op : {"gemmt.", "gemmt_workspace."}) reached().insert(op + s);
+      for (const char* op :
+           {"gemmt.", "gemmt_workspace.", "symm_packed.", "symm_packed_workspace."})
+        reached().insert(op + s);
     }
     for (Side side : kSides) {
       const size_t order = side == Side::Left ? sh.m : sh.n;

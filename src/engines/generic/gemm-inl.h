@@ -686,39 +686,50 @@ HWY_INLINE void GemmMacroKernel(std::size_t mc, std::size_t nc, std::size_t kc,
   }
 }
 
-// The loop nest of Gemm and GemmPacked (and of gemmt: Part). b_packed: op(B) in pack_b's layout,
-// or nullptr to pack each k-block of op(B) into b_work first. a_work holds up to mc_max packed
-// rows of op(A). A and B may be of a narrower type that the packing widens to T (SA, SB:
-// GemmWiden).
-template <class T, bool kReproducible, class SA = T, class SB = T, class Part = GemmWhole>
-HWY_INLINE void GemmLoops(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, T alpha,
-                          const SA* HWY_RESTRICT A, std::size_t lda, const SB* HWY_RESTRICT B,
-                          std::size_t ldb, const T* HWY_RESTRICT b_packed, T beta,
-                          T* HWY_RESTRICT C, std::size_t ldc, T* HWY_RESTRICT a_work,
-                          std::size_t mc_max, T* HWY_RESTRICT b_work, Part part = {}) {
+// The loop nest of every packed product: pack_a(ic, mc, pc, kc) packs rows [ic, ic + mc) x
+// columns [pc, pc + kc) of op(A) into the A block, pack_b(pc, kc) returns the B k-block, rows [pc,
+// pc + kc) of op(B) in pack_b's layout (packed then, or already); the tiles `part` says (gemmt).
+template <class T, bool kReproducible, class PackA, class PackB, class Part = GemmWhole>
+HWY_INLINE void GemmBlocks(std::size_t m, std::size_t n, std::size_t k, T alpha, PackA pack_a,
+                           PackB pack_b, T beta, T* HWY_RESTRICT C, std::size_t ldc,
+                           const T* HWY_RESTRICT a_block, std::size_t mc_max, Part part = {}) {
   using Shape = GemmShape<T>;
-  const std::size_t n_padded = GemmRoundUp(n, Shape::NR());
   const std::size_t nc_max = Shape::NC();
   const std::size_t k_block = GemmKBlock<T, kReproducible>(k);
   for (std::size_t pc = 0; pc < k; pc += k_block) {
     const std::size_t kc = GemmMin(k_block, k - pc);
     // The first k-block applies the caller's beta; later ones accumulate into C.
     const T block_beta = pc == 0 ? beta : T(1);
-    const T* HWY_RESTRICT b_kblock = b_work;
-    if (b_packed != nullptr) {
-      b_kblock = b_packed + pc * n_padded;  // the k-blocks before are k_block x n_padded
-    } else {
-      GemmPackB(tb, B, ldb, n, pc, kc, b_work);
-    }
+    const T* HWY_RESTRICT b_kblock = pack_b(pc, kc);
     for (std::size_t ic = 0; ic < m; ic += mc_max) {
       const std::size_t mc = GemmMin(mc_max, m - ic);
-      GemmPackA(ta, A, lda, ic, mc, pc, kc, a_work);
+      pack_a(ic, mc, pc, kc);
       for (std::size_t jc = 0; jc < n; jc += nc_max) {
-        GemmMacroKernel(mc, GemmMin(nc_max, n - jc), kc, a_work, b_kblock + jc * kc, alpha,
+        GemmMacroKernel(mc, GemmMin(nc_max, n - jc), kc, a_block, b_kblock + jc * kc, alpha,
                         block_beta, C + ic * ldc + jc, ldc, part, ic, jc);
       }
     }
   }
+}
+
+// Gemm's and GemmPacked's (and gemmt's: Part). b_packed: op(B) in pack_b's layout, or nullptr
+// to pack each k-block of op(B) into b_work first. a_work holds up to mc_max packed rows of
+// op(A). A and B may be of a narrower type that the packing widens to T (SA, SB: GemmWiden).
+template <class T, bool kReproducible, class SA = T, class SB = T, class Part = GemmWhole>
+HWY_INLINE void GemmLoops(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, T alpha,
+                          const SA* HWY_RESTRICT A, std::size_t lda, const SB* HWY_RESTRICT B,
+                          std::size_t ldb, const T* HWY_RESTRICT b_packed, T beta,
+                          T* HWY_RESTRICT C, std::size_t ldc, T* HWY_RESTRICT a_work,
+                          std::size_t mc_max, T* HWY_RESTRICT b_work, Part part = {}) {
+  const std::size_t n_padded = GemmRoundUp(n, GemmShape<T>::NR());
+  const auto pack_a = [&](std::size_t ic, std::size_t mc, std::size_t pc, std::size_t kc)
+                          HWY_ATTR { GemmPackA(ta, A, lda, ic, mc, pc, kc, a_work); };
+  const auto pack_b = [&](std::size_t pc, std::size_t kc) HWY_ATTR -> const T* {
+    if (b_packed != nullptr) return b_packed + pc * n_padded;  // the k-blocks before: k_block wide
+    GemmPackB(tb, B, ldb, n, pc, kc, b_work);
+    return b_work;
+  };
+  GemmBlocks<T, kReproducible>(m, n, k, alpha, pack_a, pack_b, beta, C, ldc, a_work, mc_max, part);
 }
 
 // Bytes of the packed A block in Gemm's workspace, a multiple of 64 so that the B k-block after
@@ -1158,6 +1169,104 @@ void gemmt(Uplo uplo, Trans ta, Trans tb, std::size_t n, std::size_t width, std:
   }
   GemmPackedPath<T, kReproducible>(ta, tb, n, width * n, k, alpha, A, lda, B, ldb, beta, C, ldc,
                                    workspace, part);
+}
+
+// ------------------------------ The symmetric product: symm on GEMM's loops
+
+// C := alpha·A·B + beta·C (Left, A of order m) or alpha·B·A + beta·C (Right, order n), A
+// symmetric, given by its `uplo` triangle: gemm's loops (GemmBlocks) with A packed from that
+// triangle as op(A) (Left) or op(B) (Right), so gemm's bits for the matrix written in full.
+// Element (r, c) of A is stored at (r, c) when c <= r (Lower) or c >= r (Upper), else at (c, r).
+// A block wholly on one side of the diagonal is packed as stored or transposed (GEMM's own
+// packing, reading rows of A either way); one across it is packed as stored and its mirrored
+// entries then copied over from their rows (row l of A holds those of column l), SymmMirror.
+
+// Whether element (r, c) of A is read from (c, r).
+HWY_INLINE bool SymmMirrored(Uplo uplo, std::size_t r, std::size_t c) {
+  return uplo == Uplo::Lower ? c > r : c < r;
+}
+
+// The mirrored entries of rows [r0, r1) x columns [c0, c1) of A, already packed as stored: for
+// each column c, row c of A's elements at (c, r), written to at(r, c).
+template <class T, class At>
+HWY_INLINE void SymmMirror(Uplo uplo, const T* HWY_RESTRICT A, std::size_t lda, std::size_t r0,
+                           std::size_t r1, std::size_t c0, std::size_t c1, At at) {
+  for (std::size_t c = c0; c < c1; ++c) {
+    const T* HWY_RESTRICT row = A + c * lda;
+    // Mirrored: r < c (Lower) or r > c (Upper).
+    const std::size_t lo = uplo == Uplo::Lower ? r0 : GemmMin(r1, c + 1 > r0 ? c + 1 : r0);
+    const std::size_t hi = uplo == Uplo::Lower ? GemmMin(r1, c > r0 ? c : r0) : r1;
+    for (std::size_t r = lo; r < hi; ++r) at(r, c) = row[r];
+  }
+}
+
+template <class T, bool kReproducible = false>
+std::size_t symm_packed_workspace(Side side, std::size_t m, std::size_t n) {
+  if (m == 0 || n == 0) return 0;
+  return GemmPackedWorkspace<T, kReproducible>(m, n, side == Side::Left ? m : n);
+}
+
+template <class T, bool kReproducible = false>
+void symm_packed(Side side, Uplo uplo, std::size_t m, std::size_t n, T alpha, const T* A,
+                 std::size_t lda, const T* B, std::size_t ldb, T beta, T* C, std::size_t ldc,
+                 void* workspace) {
+  if (m == 0 || n == 0) return;
+  using Shape = GemmShape<T>;
+  constexpr std::size_t kMR = Shape::kMR, kG = Shape::kKGroup;
+  const std::size_t order = side == Side::Left ? m : n;
+  T* a_work = static_cast<T*>(workspace);
+  T* b_work = reinterpret_cast<T*>(static_cast<unsigned char*>(workspace) +
+                                   GemmABlockBytes<T, kReproducible>(m, order));
+  if (side == Side::Left) {
+    const auto pack_a = [&](std::size_t ic, std::size_t mc, std::size_t pc,
+                            std::size_t kc) HWY_ATTR {
+      // The block's corners: the one nearest the diagonal on each side.
+      const std::size_t r1 = ic + mc, c1 = pc + kc;
+      const bool lower = uplo == Uplo::Lower;
+      if (!SymmMirrored(uplo, lower ? ic : r1 - 1, lower ? c1 - 1 : pc)) {
+        return GemmPackA(Trans::N, A, lda, ic, mc, pc, kc, a_work);
+      }
+      if (SymmMirrored(uplo, lower ? r1 - 1 : ic, lower ? pc : c1 - 1)) {
+        return GemmPackA(Trans::T, A, lda, ic, mc, pc, kc, a_work);
+      }
+      GemmPackA(Trans::N, A, lda, ic, mc, pc, kc, a_work);
+      const std::size_t panel_size = kMR * GemmRoundUp(kc, kG);
+      SymmMirror(uplo, A, lda, ic, r1, pc, c1, [&](std::size_t r, std::size_t c) HWY_ATTR -> T& {
+        const std::size_t i = r - ic, p = c - pc;
+        return a_work[(i / kMR) * panel_size + (i % kMR) * kG + (p / kG) * kMR * kG + p % kG];
+      });
+    };
+    const auto pack_b = [&](std::size_t pc, std::size_t kc) HWY_ATTR -> const T* {
+      GemmPackB(Trans::N, B, ldb, n, pc, kc, b_work);
+      return b_work;
+    };
+    return GemmBlocks<T, kReproducible>(m, n, m, alpha, pack_a, pack_b, beta, C, ldc, a_work,
+                                        Shape::kMC);
+  }
+  const std::size_t nr = Shape::NR();
+  const auto pack_a = [&](std::size_t ic, std::size_t mc, std::size_t pc, std::size_t kc)
+                          HWY_ATTR { GemmPackA(Trans::N, B, ldb, ic, mc, pc, kc, a_work); };
+  // Rows [pc, pc + kc) of A: the columns before the diagonal block's panels (stored for Lower,
+  // mirrored for Upper), its panels, and those after, each range from a panel's start.
+  const auto pack_b = [&](std::size_t pc, std::size_t kc) HWY_ATTR -> const T* {
+    const std::size_t c1 = pc / nr * nr, c2 = GemmMin(n, GemmRoundUp(pc + kc, nr));
+    const bool lower = uplo == Uplo::Lower;
+    const auto range = [&](std::size_t c0, std::size_t c_end, Trans t) HWY_ATTR {
+      if (c0 < c_end) {
+        GemmPackB(t, t == Trans::N ? A + c0 : A + c0 * lda, lda, c_end - c0, pc, kc,
+                  b_work + (c0 / nr) * kc * nr);
+      }
+    };
+    range(0, c1, lower ? Trans::N : Trans::T);
+    range(c1, c2, Trans::N);
+    range(c2, n, lower ? Trans::T : Trans::N);
+    // In the middle, element (p, c) of A is mirrored when c > p (Lower) or c < p: at (c, p).
+    SymmMirror(uplo, A, lda, pc, pc + kc, c1, c2, [&](std::size_t r, std::size_t c) HWY_ATTR -> T& {
+      return b_work[(c / nr) * kc * nr + (r - pc) * nr + c % nr];
+    });
+    return b_work;
+  };
+  GemmBlocks<T, kReproducible>(m, n, n, alpha, pack_a, pack_b, beta, C, ldc, a_work, Shape::kMC);
 }
 
 // ------------------------------ The triangular product: trmm on GEMM's loops

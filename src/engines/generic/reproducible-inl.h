@@ -640,6 +640,16 @@ void gemmt(Uplo uplo, Trans ta, Trans tb, std::size_t n, std::size_t width, std:
   engine::gemmt<T, true>(uplo, ta, tb, n, width, k, alpha, A, lda, B, ldb, beta, C, ldc, workspace);
 }
 template <class T>
+std::size_t symm_packed_workspace(Side side, std::size_t m, std::size_t n) {
+  return engine::symm_packed_workspace<T, true>(side, m, n);
+}
+template <class T>
+void symm_packed(Side side, Uplo uplo, std::size_t m, std::size_t n, T alpha, const T* A,
+                 std::size_t lda, const T* B, std::size_t ldb, T beta, T* C, std::size_t ldc,
+                 void* workspace) {
+  engine::symm_packed<T, true>(side, uplo, m, n, alpha, A, lda, B, ldb, beta, C, ldc, workspace);
+}
+template <class T>
 std::size_t trmm_packed_workspace(Side side, std::size_t m, std::size_t n) {
   return engine::trmm_packed_workspace<T, true>(side, m, n);
 }
