@@ -149,14 +149,14 @@
 // included, each column with gemm's bits for the same call, and writes nothing else (the one-term
 // rank updates: src/kernels/level3.cpp), with gemmt_workspace's bytes; trmm_packed is the real
 // trmm, B := alpha·op(A)·B (Left, op(A) of order m) or alpha·B·op(A) (Right, order n) in place,
-// op(A) = A or Aᵀ triangular (lower when uplo == Lower for N and Upper for T; a Unit diagonal not
-// read), every element a sum over op(A)'s triangle in k-blocks of gemm's (the blocked trmm:
-// level3.cpp), with trmm_packed_workspace's bytes; symm_packed is the real symm, C :=
-// alpha·A·B + beta·C (Left, A of order m) or alpha·B·A + beta·C (Right, order n), A symmetric
-// given by its `uplo` triangle, with gemm's bits for A written in full, with
-// symm_packed_workspace's bytes. All fifteen are one class: on several
-// threads, gemm is pack_b and gemm_packed (the threads share one packed op(B)), and the
-// workspace fits the engine's own blocking, so they must all come from the same engine.
+// op(A) = A or Aᵀ triangular (lower when uplo == Lower for N and Upper for T; the other triangle
+// and a Unit diagonal not used), every element a sum over op(A)'s triangle in k-blocks of gemm's
+// (the blocked trmm: level3.cpp), with trmm_packed_workspace's bytes; symm_packed is the real
+// symm, C := alpha·A·B + beta·C (Left, A of order m) or alpha·B·A + beta·C (Right, order n), A
+// symmetric given by its `uplo` triangle, with gemm's bits for A written in full, with
+// symm_packed_workspace's bytes. All fifteen are one class: on several threads, gemm is pack_b
+// and gemm_packed (the threads share one packed op(B)), and the workspace fits the engine's own
+// blocking, so they must all come from the same engine.
 #define COHERIQ_KERNELS_GEMM_TYPED(X, T, S)                                                        \
   X(gemm_workspace, S, gemm_workspace<T>, touches<packed_##S>, std::size_t,                        \
     (std::size_t m, std::size_t n, std::size_t k), (m, n, k))                                      \

@@ -144,13 +144,14 @@ void run_parts(pool::Team& team, size_t parts, Part part) {
   if (failure) std::rethrow_exception(failure);
 }
 
-// A triangular routine's `other` extent (B's columns on the Left, rows on the Right) in slices
-// of at least kMinSlice (or `min_slice`), starting on multiples of kSliceGrain: slice(lo, hi,
-// scratch), with `scratch_count` elements of scratch each. One slice, on the calling thread, when
-// the call is too small for threads or too narrow to cut (its GEMMs may then still take threads;
-// the real trmm's pass does not).
+// A triangular or symmetric routine's `other` extent (B's and C's columns on the Left, rows on
+// the Right) in slices of at least kMinSlice (or `min_slice`), starting on multiples of
+// kSliceGrain: slice(lo, hi, scratch), with `scratch_count` elements of scratch each. One slice,
+// on the calling thread, when the call is too small for threads or too narrow to cut (its GEMMs
+// may then still take threads; a one-pass routine's pass does not).
 inline constexpr size_t kMinSlice = 64;
-// The real trmm's slices (one pass each, whose packing is the same for any width) may be thinner.
+// The real trmm's and symm's slices (one pass each, whose packing is the same for any width) may
+// be thinner.
 inline constexpr size_t kMinPassSlice = 32;
 inline constexpr size_t kSliceGrain = 16;
 // The slices' multiply-adds count twice against GEMM's threshold (driver::threads_for_work): at
@@ -630,7 +631,8 @@ void symm(Side side, Uplo uplo, size_t m, size_t n, T alpha, const T* a, size_t 
     symmetric_product(false, side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc);
   } else {
     // One pass of the engine's symm_packed a slice of C's columns (Left) or rows (Right): GEMM's
-    // loops with A packed from its triangle, no expanded copy of it.
+    // loops with A packed from its triangle, no expanded copy of it. (in_slices counts the work
+    // of half a square twice: a symm's whole square, once.)
     const size_t order = side == Side::Left ? m : n, other = side == Side::Left ? n : m;
     in_slices<T>(order, other, 0, kMinPassSlice, [&](size_t lo, size_t hi, T*) {
       if (side == Side::Left) {

@@ -136,13 +136,9 @@ template <class T>
 void symm_packed(Side side, Uplo uplo, std::size_t m, std::size_t n, T alpha, const T* A,
                  std::size_t lda, const T* B, std::size_t ldb, T beta, T* C, std::size_t ldc,
                  void* /*workspace*/) {
-  const SymmetricOperand<T> sym{A, lda, uplo};
-  const Operand<T> other{B, ldb, Trans::N};
-  if (side == Side::Left) {
-    multiply(m, m, alpha, sym, other, beta, C, ldc, all_columns(n));
-  } else {
-    multiply(m, n, alpha, other, sym, beta, C, ldc, all_columns(n));
-  }
+  symmetric_as_gemm(side, uplo, m, n, A, lda, B, ldb, [&](std::size_t k, auto a, auto b) {
+    multiply(m, k, alpha, a, b, beta, C, ldc, all_columns(n));
+  });
 }
 
 // ------------------------------ The triangular product: each element one compensated sum

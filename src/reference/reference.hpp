@@ -59,6 +59,20 @@ struct SymmetricOperand {
   }
 };
 
+// symm_packed's product as a GEMM, as gemm.cpp and reproducible.cpp compute it: product(k, a, b)
+// for C := alpha·a·b + beta·C with k the depth, a and b the operands' element functions.
+template <class T, class Product>
+void symmetric_as_gemm(Side side, Uplo uplo, std::size_t m, std::size_t n, const T* A,
+                       std::size_t lda, const T* B, std::size_t ldb, Product product) {
+  const SymmetricOperand<T> sym{A, lda, uplo};
+  const Operand<T> other{B, ldb, Trans::N};
+  if (side == Side::Left) {
+    product(m, sym, other);
+  } else {
+    product(n, other, sym);
+  }
+}
+
 // trmm_packed's product (kernels_table.hpp), as gemm.cpp and reproducible.cpp compute it: op(A)'s
 // element (r, c) on its triangle (0 off it, 1 on a Unit diagonal), and B's elements in an order in
 // which each reads B as it was, visit(i, j, lo, hi) with [lo, hi) the k range of its sum: rows

@@ -385,13 +385,9 @@ template <class T>
 void symm_packed(Side side, Uplo uplo, std::size_t m, std::size_t n, T alpha, const T* A,
                  std::size_t lda, const T* B, std::size_t ldb, T beta, T* C, std::size_t ldc,
                  void* /*work*/) {
-  const SymmetricOperand<T> sym{A, lda, uplo};
-  const Operand<T> other{B, ldb, Trans::N};
-  if (side == Side::Left) {
-    canonical_gemm(m, m, alpha, sym, other, beta, C, ldc, all_columns(n));
-  } else {
-    canonical_gemm(m, n, alpha, other, sym, beta, C, ldc, all_columns(n));
-  }
+  symmetric_as_gemm(side, uplo, m, n, A, lda, B, ldb, [&](std::size_t k, auto a, auto b) {
+    canonical_gemm(m, k, alpha, a, b, beta, C, ldc, all_columns(n));
+  });
 }
 
 // The triangular product (engines/generic/gemm-inl.h, trmm_packed): each element's sum over its

@@ -29,12 +29,13 @@
 //   ir: one A micro-panel (MR x kc, L1) is reused against every B panel of the column block.
 //   jr: microkernel.
 // pack_b's layout is the sequence of the B k-blocks for the whole matrix, so gemm_packed runs the
-// same loops without packing B (and gives the same bits: the k-blocks depend on k alone); gemmt
-// runs them on C's triangle, skipping the tiles off it (GemmTriangleTile). It has
-// no workspace: it packs A one micro-panel at a time into a buffer on the stack (MC = MR), which
-// streams the B k-block once per MR rows; the 9 bytes per cycle that takes (128 bytes per 14
-// cycles with zmm) are within what L3 delivers (MC rows of A in a workspace measured no faster:
-// docs/performance.md, "What the tuned figures rest on").
+// same loops without packing B (and gives the same bits: the k-blocks depend on k alone). gemmt
+// runs them on C's triangle, skipping the tiles off it (GemmTriangleTile); symm_packed and
+// trmm_packed run them with a symmetric or triangular operand packed from its stored triangle.
+// gemm_packed has no workspace: it packs A one micro-panel at a time into a buffer on the stack
+// (MC = MR), which streams the B k-block once per MR rows; the 9 bytes per cycle that takes (128
+// bytes per 14 cycles with zmm) are within what L3 delivers (MC rows of A in a workspace measured
+// no faster: docs/performance.md, "What the tuned figures rest on").
 
 #ifndef COHERIQ_ENGINES_GENERIC_GEMM_INL_H_
 #define COHERIQ_ENGINES_GENERIC_GEMM_INL_H_
@@ -1220,7 +1221,8 @@ void symm_packed(Side side, Uplo uplo, std::size_t m, std::size_t n, T alpha, co
   if (side == Side::Left) {
     const auto pack_a = [&](std::size_t ic, std::size_t mc, std::size_t pc,
                             std::size_t kc) HWY_ATTR {
-      // The block's corners: the one nearest the diagonal on each side.
+      // Wholly as stored when its corner nearest the mirrored side is, wholly mirrored when its
+      // corner nearest the stored side is.
       const std::size_t r1 = ic + mc, c1 = pc + kc;
       const bool lower = uplo == Uplo::Lower;
       if (!SymmMirrored(uplo, lower ? ic : r1 - 1, lower ? c1 - 1 : pc)) {
