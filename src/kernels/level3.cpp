@@ -16,9 +16,11 @@
 // value (either part of a complex) in alpha or an operand the routine reads runs the kr:: loop,
 // which has the reference's zero skips (GEMM multiplies every zero, so an Inf or NaN would
 // spread differently); beta == 0 reaches GEMM as beta == 0, which does not read C; Unit
-// diagonals and the triangle outside `uplo` are neither read nor written (GEMM sees only blocks
-// off the diagonal); a Hermitian matrix's diagonal is taken as real and herk's and her2k's
-// diagonal of C is left real, as the reference leaves it. The choices and their figures:
+// diagonals and the triangle outside `uplo` are never written and their values never used (GEMM
+// sees only blocks off the diagonal; the real trmm's and symm's packing loads the square of A's
+// storage and replaces what lies off the triangle before it is used); a Hermitian matrix's
+// diagonal is taken as real and herk's and her2k's diagonal of C is left real, as the reference
+// leaves it. The choices and their figures:
 // docs/decisions.md, "The real level 3 on GEMM" and "The complex level 3 on GEMM".
 #include "kernels/level3.hpp"
 
