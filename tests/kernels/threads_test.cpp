@@ -7,8 +7,8 @@
 // - a fork after the pool started leaves a child whose parallel GEMM works;
 // - a malformed COHERIQ_NUM_THREADS is a coheriq: error, and a refused gemm leaves C as it was;
 // - the driver's threading figures come from the tuning record of the engine providing the GEMM;
-// - trsm, trmm and syrk cut into parts of their own for threads, and gemv cut into blocks of y,
-//   give the 1-thread bits.
+// - trsm, trmm, symm and syrk cut into parts of their own for threads, and gemv cut into blocks
+//   of y, give the 1-thread bits.
 //
 // COHERIQ_TEST_QUICK=1 (the emulated runs) keeps a tenth of the determinism products (quick()).
 #include <doctest/doctest.h>
@@ -228,11 +228,12 @@ TEST_CASE("gemm_u8s8s32 and gemm_bf16 are bitwise identical for 1 to 7 threads")
   CHECK(ck::pool::parallel_teams() - teams_before == products);  // none ran serially
 }
 
-// The level 3 beyond GEMM (src/kernels/level3.cpp) cuts trsm and trmm into slices of B and a
-// rank update into the diagonal parts of its recursion, each on the team: the result is the
-// 1-thread one, bit for bit, and the region had as many parts as the cut says. Order 256: above
-// the work that takes threads (192³ multiply-adds for f32 in every record) for trsm and trmm
-// (256³/2, which their slices count twice) and syrk (256²·256/2), with 256 / 64 = 4 slices at most.
+// The level 3 beyond GEMM (src/kernels/level3.cpp) cuts trsm, trmm and symm into slices of B (and
+// C) and a rank update into the diagonal parts of its recursion, each on the team: the result is
+// the 1-thread one, bit for bit, and the region had as many parts as the cut says. Order 256:
+// above the work that takes threads (192³ multiply-adds for f32 in every record) for trsm, trmm
+// (256³/2, which their slices count twice), symm (256³) and syrk (256²·256/2), with 256 / 64 = 4
+// slices at most (256 / 32 = 8 for the one-pass trmm and symm).
 // The reference engine runs its own loops (no threads): nothing to check there.
 template <class T>
 void check_level3_cut() {
@@ -271,6 +272,12 @@ void check_level3_cut() {
       {"trmm left upper N", 2,
        [](const std::vector<T>& tri, std::vector<T>& x) {
          ck::trmm(Side::Left, Uplo::Upper, Op::N, Diag::NonUnit, n, n, T(0.75), tri.data(), ld,
+                  x.data(), ld);
+       }},
+      {"symm right lower", 2,
+       [](const std::vector<T>& sym, std::vector<T>& x) {
+         const std::vector<T> other = values<T>(n * ld, 23);
+         ck::symm(Side::Right, Uplo::Lower, n, n, T(0.75), sym.data(), ld, other.data(), ld, T(0.5),
                   x.data(), ld);
        }},
       {"syrk lower N", 4,  // two levels: four diagonal parts
