@@ -324,6 +324,22 @@ HWY_INLINE void GemmPackB(Trans tb, const S* HWY_RESTRICT B, std::size_t ldb, st
   }
 }
 
+// Where element (i, p) of an A block packed by GemmPackA (kc steps; i counted in the block) lies
+// in it, and element (p, j) of a B k-block packed by GemmPackB (j counted from the first panel's
+// first column): for the code that corrects a packed operand after packing (symm_packed,
+// trmm_packed).
+template <class T>
+HWY_INLINE std::size_t GemmPackedAAt(std::size_t kc, std::size_t i, std::size_t p) {
+  using Shape = GemmShape<T>;
+  constexpr std::size_t kMR = Shape::kMR, kG = Shape::kKGroup;
+  return (i / kMR) * kMR * GemmRoundUp(kc, kG) + (p / kG) * kMR * kG + (i % kMR) * kG + p % kG;
+}
+template <class T>
+HWY_INLINE std::size_t GemmPackedBAt(std::size_t kc, std::size_t p, std::size_t j) {
+  const std::size_t nr = GemmShape<T>::NR();
+  return (j / nr) * kc * nr + p * nr + j % nr;
+}
+
 // ------------------------------ Microkernel
 
 // The k loop of a microkernel: group(a, b), which runs one k-group (kKGroup steps of k) from the
@@ -606,10 +622,20 @@ HWY_INLINE void GemmScaleC(std::size_t m, std::size_t n, T beta, T* HWY_RESTRICT
   }
 }
 
-// Which tiles of C a product writes: every one (gemm), or those with an element in the `uplo`
+// Which tiles of C a product writes, and over which k-steps: every one over the whole k-block
+// (gemm); every one over span(i, mr, j, nr)'s steps [begin, end), begin a multiple of the k group
+// (GemmSpans: trmm's diagonal tiles, the tile's first row i and column j of the product); or
+// those with an element in the `uplo`
 // triangle of C, the diagonal included, its elements `width` columns wide (gemmt): row i's columns
 // [0, width·(i + 1)) (Lower) or [width·i, width·n) (Upper).
 struct GemmWhole {};
+struct GemmSpan {
+  std::size_t begin, end;
+};
+template <class Span>
+struct GemmSpans {
+  Span span;
+};
 struct GemmTriangle {
   Uplo uplo;
   std::size_t width;
@@ -664,7 +690,7 @@ HWY_INLINE void GemmTriangleTile(GemmTriangle part, std::size_t i0, std::size_t 
 
 // Multiplies a packed A block (mc x kc, micro-panels) by a packed B block (kc x nc, panels)
 // into the C block at c, which starts at row i0 and column j0 of the product (Part: which of its
-// tiles are written).
+// tiles are written, over which k-steps).
 template <class T, class Part = GemmWhole>
 HWY_INLINE void GemmMacroKernel(std::size_t mc, std::size_t nc, std::size_t kc,
                                 const T* HWY_RESTRICT a_block, const T* HWY_RESTRICT b_block,
@@ -676,12 +702,18 @@ HWY_INLINE void GemmMacroKernel(std::size_t mc, std::size_t nc, std::size_t kc,
   for (std::size_t ir = 0; ir < mc; ir += Shape::kMR, a_block += a_panel_size) {
     const std::size_t mr = GemmMin(Shape::kMR, mc - ir);
     for (std::size_t jr = 0; jr < nc; jr += nr) {
+      const std::size_t w = GemmMin(nr, nc - jr);
+      const T* HWY_RESTRICT b_panel = b_block + jr * kc;
+      T* HWY_RESTRICT tile = c + ir * ldc + jr;
       if constexpr (std::is_same_v<Part, GemmWhole>) {
-        GemmMicroKernel<T>(kc, a_block, b_block + jr * kc, alpha, beta, c + ir * ldc + jr, ldc, mr,
-                           GemmMin(nr, nc - jr));
+        GemmMicroKernel<T>(kc, a_block, b_panel, alpha, beta, tile, ldc, mr, w);
+      } else if constexpr (std::is_same_v<Part, GemmTriangle>) {
+        GemmTriangleTile<T>(part, i0 + ir, j0 + jr, kc, a_block, b_panel, alpha, beta, tile, ldc,
+                            mr, w);
       } else {
-        GemmTriangleTile<T>(part, i0 + ir, j0 + jr, kc, a_block, b_block + jr * kc, alpha, beta,
-                            c + ir * ldc + jr, ldc, mr, GemmMin(nr, nc - jr));
+        const GemmSpan s = part.span(i0 + ir, mr, j0 + jr, w);
+        GemmMicroKernel<T>(s.end - s.begin, a_block + s.begin * Shape::kMR, b_panel + s.begin * nr,
+                           alpha, beta, tile, ldc, mr, w);
       }
     }
   }
@@ -1213,7 +1245,6 @@ void symm_packed(Side side, Uplo uplo, std::size_t m, std::size_t n, T alpha, co
                  void* workspace) {
   if (m == 0 || n == 0) return;
   using Shape = GemmShape<T>;
-  constexpr std::size_t kMR = Shape::kMR, kG = Shape::kKGroup;
   const std::size_t order = side == Side::Left ? m : n;
   T* a_work = static_cast<T*>(workspace);
   T* b_work = reinterpret_cast<T*>(static_cast<unsigned char*>(workspace) +
@@ -1232,10 +1263,8 @@ void symm_packed(Side side, Uplo uplo, std::size_t m, std::size_t n, T alpha, co
         return GemmPackA(Trans::T, A, lda, ic, mc, pc, kc, a_work);
       }
       GemmPackA(Trans::N, A, lda, ic, mc, pc, kc, a_work);
-      const std::size_t panel_size = kMR * GemmRoundUp(kc, kG);
       SymmMirror(uplo, A, lda, ic, r1, pc, c1, [&](std::size_t r, std::size_t c) HWY_ATTR -> T& {
-        const std::size_t i = r - ic, p = c - pc;
-        return a_work[(i / kMR) * panel_size + (i % kMR) * kG + (p / kG) * kMR * kG + p % kG];
+        return a_work[GemmPackedAAt<T>(kc, r - ic, c - pc)];
       });
     };
     const auto pack_b = [&](std::size_t pc, std::size_t kc) HWY_ATTR -> const T* {
@@ -1264,7 +1293,7 @@ void symm_packed(Side side, Uplo uplo, std::size_t m, std::size_t n, T alpha, co
     range(c2, n, lower ? Trans::T : Trans::N);
     // In the middle, element (p, c) of A is mirrored when c > p (Lower) or c < p: at (c, p).
     SymmMirror(uplo, A, lda, pc, pc + kc, c1, c2, [&](std::size_t r, std::size_t c) HWY_ATTR -> T& {
-      return b_work[(c / nr) * kc * nr + (r - pc) * nr + c % nr];
+      return b_work[GemmPackedBAt<T>(kc, r - pc, c)];
     });
     return b_work;
   };
@@ -1289,34 +1318,6 @@ void symm_packed(Side side, Uplo uplo, std::size_t m, std::size_t n, T alpha, co
 // canonical sum of its triangle on every engine (kernels/reproducible.hpp). The packing and the
 // microkernel are GEMM's.
 
-// A tile's k-steps in its k-block: [begin, end), begin a multiple of the k group.
-struct TrmmSpan {
-  std::size_t begin, end;
-};
-
-// The tiles of the packed A block (mc rows, row i0 of the product) against the packed panels of nc
-// columns (column j0), each over span(i, mr, j, nr)'s k-steps.
-template <class T, class Span>
-HWY_INLINE void TrmmTiles(std::size_t mc, std::size_t nc, std::size_t kc,
-                          const T* HWY_RESTRICT a_block, const T* HWY_RESTRICT b_panels, T alpha,
-                          T beta, T* HWY_RESTRICT c, std::size_t ldc, std::size_t i0,
-                          std::size_t j0, Span span) {
-  using Shape = GemmShape<T>;
-  constexpr std::size_t kMR = Shape::kMR;
-  const std::size_t a_panel_size = kMR * GemmRoundUp(kc, Shape::kKGroup);
-  const std::size_t nr = Shape::NR();
-  for (std::size_t ir = 0; ir < mc; ir += kMR, a_block += a_panel_size) {
-    const std::size_t mr = GemmMin(kMR, mc - ir);
-    for (std::size_t jr = 0; jr < nc; jr += nr) {
-      const std::size_t w = GemmMin(nr, nc - jr);
-      const TrmmSpan s = span(i0 + ir, mr, j0 + jr, w);
-      GemmMicroKernel<T>(s.end - s.begin, a_block + s.begin * kMR,
-                         b_panels + jr * kc + s.begin * nr, alpha, beta, c + ir * ldc + jr, ldc, mr,
-                         w);
-    }
-  }
-}
-
 // The diagonal block's entries that a tile reads off op(A)'s triangle, set to 0, and a Unit
 // diagonal to 1: of the row or column `index`, the steps [begin, end) of its tile's span
 // (TrmmMaskA: rows of a packed A block, GemmPackA's layout; TrmmMaskB: columns of packed panels,
@@ -1336,16 +1337,13 @@ HWY_INLINE void TrmmMask(bool lower, Diag diag, std::size_t index, std::size_t b
 template <class T, class Span>
 HWY_INLINE void TrmmMaskA(bool lower, Diag diag, std::size_t row0, std::size_t mc, std::size_t kc,
                           T* HWY_RESTRICT a_block, Span span) {
-  using Shape = GemmShape<T>;
-  constexpr std::size_t kMR = Shape::kMR, kG = Shape::kKGroup;
-  const std::size_t panel_size = kMR * GemmRoundUp(kc, kG);
-  for (std::size_t r0 = 0; r0 < mc; r0 += kMR, a_block += panel_size) {
+  constexpr std::size_t kMR = GemmShape<T>::kMR;
+  for (std::size_t r0 = 0; r0 < mc; r0 += kMR) {
     const std::size_t mr = GemmMin(kMR, mc - r0);
-    const TrmmSpan s = span(row0 + r0, mr);
-    for (std::size_t r = 0; r < mr; ++r) {
-      T* HWY_RESTRICT row = a_block + r * kG;
-      TrmmMask<T>(lower, diag, row0 + r0 + r, s.begin, s.end,
-                  [&](std::size_t p) -> T& { return row[(p / kG) * kMR * kG + p % kG]; });
+    const GemmSpan s = span(row0 + r0, mr);
+    for (std::size_t r = r0; r < r0 + mr; ++r) {
+      TrmmMask<T>(lower, diag, row0 + r, s.begin, s.end,
+                  [&](std::size_t p) -> T& { return a_block[GemmPackedAAt<T>(kc, r, p)]; });
     }
   }
 }
@@ -1355,13 +1353,13 @@ template <class T, class Span>
 HWY_INLINE void TrmmMaskB(bool lower, Diag diag, std::size_t kc, T* HWY_RESTRICT panels,
                           Span span) {
   const std::size_t nr = GemmShape<T>::NR();
-  for (std::size_t j0 = 0; j0 < kc; j0 += nr, panels += kc * nr) {
+  for (std::size_t j0 = 0; j0 < kc; j0 += nr) {
     const std::size_t w = GemmMin(nr, kc - j0);
-    const TrmmSpan s = span(j0, w);
-    for (std::size_t j = 0; j < w; ++j) {
+    const GemmSpan s = span(j0, w);
+    for (std::size_t j = j0; j < j0 + w; ++j) {
       // Column c is outside for p < c (lower) or p > c: the row's rule with the sides swapped.
-      TrmmMask<T>(!lower, diag, j0 + j, s.begin, s.end,
-                  [&](std::size_t p) -> T& { return panels[p * nr + j]; });
+      TrmmMask<T>(!lower, diag, j, s.begin, s.end,
+                  [&](std::size_t p) -> T& { return panels[GemmPackedBAt<T>(kc, p, j)]; });
     }
   }
 }
@@ -1390,28 +1388,30 @@ HWY_INLINE void TrmmLeft(bool lower, Trans ta, Diag diag, std::size_t m, std::si
     // A micro-panel's span from its first row and its rows, counted in the diagonal block: to
     // past the last (lower) or from the first rounded down to the group (upper).
     const auto diagonal_span = [&](std::size_t r, std::size_t mr) {
-      return lower ? TrmmSpan{0, GemmMin(kc, r + mr)} : TrmmSpan{r / kG * kG, kc};
+      return lower ? GemmSpan{0, GemmMin(kc, r + mr)} : GemmSpan{r / kG * kG, kc};
     };
-    // Rows [r0, r1): the diagonal block's, or beside it (every step).
-    const auto rows = [&](std::size_t r0, std::size_t r1, bool diagonal) HWY_ATTR {
-      const auto span = [&](std::size_t i, std::size_t mr, std::size_t, std::size_t) {
-        return diagonal ? diagonal_span(i - pc, mr) : TrmmSpan{0, kc};
-      };
+    const auto span = [&](std::size_t i, std::size_t mr, std::size_t, std::size_t) {
+      return diagonal_span(i - pc, mr);
+    };
+    // Rows [r0, r1): the diagonal block's (GemmSpans, overwritten) or beside it (GemmWhole,
+    // added to).
+    const auto rows = [&](std::size_t r0, std::size_t r1, auto part) HWY_ATTR {
+      constexpr bool kDiagonal = !std::is_same_v<decltype(part), GemmWhole>;
       for (std::size_t ic = r0; ic < r1; ic += Shape::kMC) {
         const std::size_t mc = GemmMin(Shape::kMC, r1 - ic);
         GemmPackA(ta, A, lda, ic, mc, pc, kc, a_work);
-        if (diagonal) TrmmMaskA(lower, diag, ic - pc, mc, kc, a_work, diagonal_span);
+        if constexpr (kDiagonal) TrmmMaskA(lower, diag, ic - pc, mc, kc, a_work, diagonal_span);
         for (std::size_t jc = 0; jc < n; jc += nc_max) {
-          TrmmTiles(mc, GemmMin(nc_max, n - jc), kc, a_work, b_work + jc * kc, alpha,
-                    diagonal ? T(0) : T(1), B + ic * ldb + jc, ldb, ic, jc, span);
+          GemmMacroKernel(mc, GemmMin(nc_max, n - jc), kc, a_work, b_work + jc * kc, alpha,
+                          kDiagonal ? T(0) : T(1), B + ic * ldb + jc, ldb, part, ic, jc);
         }
       }
     };
-    rows(pc, pc + kc, true);
+    rows(pc, pc + kc, GemmSpans<decltype(span)>{span});
     if (lower) {
-      rows(pc + kc, m, false);
+      rows(pc + kc, m, GemmWhole{});
     } else {
-      rows(0, pc, false);
+      rows(0, pc, GemmWhole{});
     }
   });
 }
@@ -1435,7 +1435,7 @@ HWY_INLINE void TrmmRight(bool lower, Trans ta, Diag diag, std::size_t m, std::s
     // A tile's span from its first column and its columns, counted in the diagonal block: from
     // the first rounded down to the group (lower) or to past the last (upper).
     const auto diagonal_span = [&](std::size_t j, std::size_t w) {
-      return lower ? TrmmSpan{j / kG * kG, kc} : TrmmSpan{0, GemmMin(kc, j + w)};
+      return lower ? GemmSpan{j / kG * kG, kc} : GemmSpan{0, GemmMin(kc, j + w)};
     };
     GemmPackB(ta, column(pc), lda, kc, pc, kc, diagonal);
     TrmmMaskB(lower, diag, kc, diagonal, diagonal_span);
@@ -1443,16 +1443,14 @@ HWY_INLINE void TrmmRight(bool lower, Trans ta, Diag diag, std::size_t m, std::s
     const auto span = [&](std::size_t, std::size_t, std::size_t j, std::size_t w) {
       return diagonal_span(j - pc, w);
     };
-    const auto whole = [&](std::size_t, std::size_t, std::size_t, std::size_t) {
-      return TrmmSpan{0, kc};
-    };
     for (std::size_t ic = 0; ic < m; ic += Shape::kMC) {
       const std::size_t mc = GemmMin(Shape::kMC, m - ic);
       GemmPackA(Trans::N, B, ldb, ic, mc, pc, kc, a_work);
-      TrmmTiles(mc, kc, kc, a_work, diagonal, alpha, T(0), B + ic * ldb + pc, ldb, ic, pc, span);
+      GemmMacroKernel(mc, kc, kc, a_work, diagonal, alpha, T(0), B + ic * ldb + pc, ldb,
+                      GemmSpans<decltype(span)>{span}, ic, pc);
       for (std::size_t jc = 0; jc < rest; jc += nc_max) {
-        TrmmTiles(mc, GemmMin(nc_max, rest - jc), kc, a_work, beside + jc * kc, alpha, T(1),
-                  B + ic * ldb + rest0 + jc, ldb, ic, rest0 + jc, whole);
+        GemmMacroKernel(mc, GemmMin(nc_max, rest - jc), kc, a_work, beside + jc * kc, alpha, T(1),
+                        B + ic * ldb + rest0 + jc, ldb);
       }
     }
   });
