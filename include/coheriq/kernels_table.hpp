@@ -154,9 +154,15 @@
 // (the blocked trmm: level3.cpp), with trmm_packed_workspace's bytes; symm_packed is the real
 // symm, C := alpha·A·B + beta·C (Left, A of order m) or alpha·B·A + beta·C (Right, order n), A
 // symmetric given by its `uplo` triangle, with gemm's bits for A written in full, with
-// symm_packed_workspace's bytes. All fifteen are one class: on several threads, gemm is pack_b
-// and gemm_packed (the threads share one packed op(B)), and the workspace fits the engine's own
-// blocking, so they must all come from the same engine.
+// symm_packed_workspace's bytes. The complex GEMM runs on these real ones (BLIS's 1m method,
+// src/kernels/complex_gemm.hpp): pack_b_1m packs, in pack_b's layout for 2k x 2n reals, the
+// expansion of b' = alpha·op(B) (complex, k x n, B's interleaved storage with ldb counted in
+// complex elements; op: N, T, C or Conj) whose rows 2l and 2l + 1 are [re b'_l0, im b'_l0, re
+// b'_l1, ...] and [-s·im b'_l0, s·re b'_l0, ...], s = -1 when `conj_a` (op(A) conjugated) and 1
+// otherwise, b' formed by the textbook product (alpha == 1: op(B) itself); gemmt_packed is gemmt
+// with op(B) so packed (width·n columns), with gemmt's bits and workspace. All seventeen are one
+// class: on several threads, gemm is pack_b and gemm_packed (the threads share one packed op(B)),
+// and the workspace fits the engine's own blocking, so they must all come from the same engine.
 #define COHERIQ_KERNELS_GEMM_TYPED(X, T, S)                                                        \
   X(gemm_workspace, S, gemm_workspace<T>, touches<packed_##S>, std::size_t,                        \
     (std::size_t m, std::size_t n, std::size_t k), (m, n, k))                                      \
@@ -174,6 +180,10 @@
     (Trans ta, std::size_t m, std::size_t n, std::size_t k, T alpha, const T* A, std::size_t lda,  \
      const void* packed, T beta, T* C, std::size_t ldc),                                           \
     (ta, m, n, k, alpha, A, lda, packed, beta, C, ldc))                                            \
+  X(pack_b_1m, S, pack_b_1m<T>, touches<packed_##S>, void,                                         \
+    (Op op, bool conj_a, std::size_t k, std::size_t n, T alpha_re, T alpha_im, const T* B,         \
+     std::size_t ldb, void* packed),                                                               \
+    (op, conj_a, k, n, alpha_re, alpha_im, B, ldb, packed))                                        \
   X(gemm_batch_strided, S, gemm_batch_strided<T>, touches<packed_##S>, void,                       \
     (Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, T alpha, const T* A,         \
      std::size_t lda, std::size_t stride_a, const T* B, std::size_t ldb, std::size_t stride_b,     \
@@ -200,6 +210,10 @@
      const T* A, std::size_t lda, const T* B, std::size_t ldb, T beta, T* C, std::size_t ldc,      \
      void* work),                                                                                  \
     (uplo, ta, tb, n, width, k, alpha, A, lda, B, ldb, beta, C, ldc, work))                        \
+  X(gemmt_packed, S, gemmt_packed<T>, touches<packed_##S>, void,                                   \
+    (Uplo uplo, Trans ta, std::size_t n, std::size_t width, std::size_t k, T alpha, const T* A,    \
+     std::size_t lda, const void* packed, T beta, T* C, std::size_t ldc, void* work),              \
+    (uplo, ta, n, width, k, alpha, A, lda, packed, beta, C, ldc, work))                            \
   X(trmm_packed_workspace, S, trmm_packed_workspace<T>, touches<packed_##S>, std::size_t,          \
     (Side side, std::size_t m, std::size_t n), (side, m, n))                                       \
   X(trmm_packed, S, trmm_packed<T>, touches<packed_##S>, void,                                     \

@@ -12,9 +12,11 @@
 // engine in effect and its thread pool (bitwise the same for every thread count, as real GEMM
 // is). A and C are not copied: op(A) = N reads A's storage as it is (Conj flips the sign of the
 // odd rows of B_expanded instead); op(A) = T or C splits each row of A into its real and
-// imaginary parts (2k x m, a streaming pass) for the real GEMM to read transposed. B's expansion,
-// a panel of columns at a time, is the only other pass; beta other than 0 and 1 scales C first,
-// by the textbook product, as the reference does.
+// imaginary parts (2k x m, a streaming pass) for the real GEMM to read transposed. B_expanded is
+// not written out: the engine packs it from B straight into its GEMM layout (pack_b_1m), a panel
+// of columns at a time, and multiplies by it packed; only a product the engine runs unpacked (its
+// small path) reads it from a buffer. beta other than 0 and 1 scales C first, by the textbook
+// product, as the reference does.
 //
 // What stays on the reference engine's loop (kr::gemm, the reference's own order): alpha == 0 or
 // k == 0 (C := beta·C, A and B not read), and a non-finite alpha or operand: the real product
@@ -62,16 +64,17 @@ bool finite_complex(Op op, size_t r, size_t c, const T* x, size_t ld) {
   return finite_matrix(r, c, x, ld);
 }
 
-// The expanded op(B) of columns j0 .. j0 + w, the real GEMM's B, in `out`; returns how the GEMM
-// reads it. For op(B) = N or Conj, rows 2l and 2l + 1 as above (2k x 2w reals, rows 2w apart),
-// from row l of B. For T and C, row l of op(B) is column l of B, so the transpose is written
-// instead (2w x 2k, rows 2k apart, Trans::T), from row j of B: rows 2j and 2j + 1 are
-// [re b'_0j, −s·im b'_0j, re b'_1j, ...] and [im b'_0j, s·re b'_0j, ...] (s: `sign`, −1 when op(A)
-// is conjugated). Either way every row of B is read once, contiguously, and with alpha 1 each
-// output row is its input row with the parts signed (and swapped), which the compiler vectorizes.
+// The expanded op(B) (k x n), the real GEMM's B, in `out`, for a product the engine runs unpacked
+// (real_product); returns how the GEMM reads it. For op(B) = N or Conj, rows 2l and 2l + 1 as
+// above (2k x 2n reals, rows 2n apart), from row l of B. For T and C, row l of op(B) is column l
+// of B, so the transpose is written instead (2n x 2k, rows 2k apart, Trans::T), from row j of B:
+// rows 2j and 2j + 1 are [re b'_0j, −s·im b'_0j, re b'_1j, ...] and [im b'_0j, s·re b'_0j, ...] (s:
+// `sign`, −1 when op(A) is conjugated). Either way every row of B is read once, contiguously, and
+// with alpha 1 each output row is its input row with the parts signed (and swapped), which the
+// compiler vectorizes.
 template <class T>
-k::Trans expand_panel(Op opb, size_t k, size_t j0, size_t w, const T* b, size_t ldb, T alpha,
-                      real_t<T> sign, real_t<T>* out) {
+k::Trans expand(Op opb, size_t k, size_t n, const T* b, size_t ldb, T alpha, real_t<T> sign,
+                real_t<T>* out) {
   using R = real_t<T>;
   const bool conj = kr::conjugates(opb);
   const R c = conj ? R(-1) : R(1);  // the sign of an imaginary part of op(B)
@@ -86,12 +89,12 @@ k::Trans expand_panel(Op opb, size_t k, size_t j0, size_t w, const T* b, size_t 
   // With alpha applied the conjugation is in the values already.
   const R ci = alpha == T(1) ? c : R(1);
   if (!transposes(opb)) {
-    const size_t ld = 2 * w;
+    const size_t ld = 2 * n;
     for (size_t l = 0; l < k; ++l) {
       R* even = out + 2 * l * ld;
       R* odd = even + ld;
-      // Row l of op(B): scaled into `odd` first (w complex values fit), read before written.
-      const R* x = scaled(b + l * ldb + j0, w, reinterpret_cast<T*>(odd));
+      // Row l of op(B): scaled into `odd` first (n complex values fit), read before written.
+      const R* x = scaled(b + l * ldb, n, reinterpret_cast<T*>(odd));
       for (size_t j = 0; j < ld; j += 2) {
         const R re = x[j], im = ci * x[j + 1];
         even[j] = re;
@@ -103,10 +106,10 @@ k::Trans expand_panel(Op opb, size_t k, size_t j0, size_t w, const T* b, size_t 
     return k::Trans::N;
   }
   const size_t ld = 2 * k;
-  for (size_t j = 0; j < w; ++j) {
+  for (size_t j = 0; j < n; ++j) {
     R* even = out + 2 * j * ld;
     R* odd = even + ld;
-    const R* x = scaled(b + (j0 + j) * ldb, k, reinterpret_cast<T*>(odd));
+    const R* x = scaled(b + j * ldb, k, reinterpret_cast<T*>(odd));
     for (size_t l = 0; l < ld; l += 2) {
       const R re = x[l], im = ci * x[l + 1];
       even[l] = re;
@@ -170,35 +173,45 @@ real_t<T> scale_first(size_t m, T beta, T* c, size_t ldc, ColumnsOf columns) {
   return beta == T(0) ? real_t<T>(0) : real_t<T>(1);
 }
 
-// Calls panel(j0, w, expanded, tb, ldx) for each panel of op(B)'s columns [j0, j0 + w) (at most
-// panel_bytes expanded, but at least 16 columns), expanded (expand_panel) in the thread's cached
-// buffer, ldx its rows' distance as the real GEMM reads it.
-template <class T, class Panel>
-void for_each_expanded_panel(Op opa, Op opb, size_t n, size_t k, T alpha, const T* b, size_t ldb,
-                             size_t panel_bytes, Panel panel) {
-  using R = real_t<T>;
-  const R sign = kr::conjugates(opa) ? R(-1) : R(1);
-  const size_t width = std::min(std::max<size_t>(panel_bytes / (4 * k * sizeof(R)), 16), n);
-  const size_t bytes = 2 * k * 2 * width * sizeof(R);
+// Runs use(buffer) with the thread's cached buffer of at least `bytes` (thread_workspace.hpp).
+template <class Use>
+void with_thread_buffer(size_t bytes, Use use) {
   std::optional<ThreadWorkspace<ComplexGemmSlot>> cached;
   try {
     cached.emplace(bytes);
   } catch (const std::bad_alloc&) {
     no_workspace(bytes);
   }
-  R* expanded = static_cast<R*>(cached->data());
-  for (size_t j0 = 0; j0 < n; j0 += width) {
-    const size_t w = std::min(width, n - j0);
-    const k::Trans tb = expand_panel(opb, k, j0, w, b, ldb, alpha, sign, expanded);
-    panel(j0, w, static_cast<const R*>(expanded), tb, tb == k::Trans::N ? 2 * w : 2 * k);
-  }
+  use(cached->data());
+}
+
+// Calls panel(j0, w, packed) for each panel of op(B)'s columns [j0, j0 + w) (at most panel_bytes
+// packed, but at least 16 columns), `packed` its 1m expansion (2k x 2w reals, as `expand` forms
+// it) in the engine's packed layout (driver::pack_b_1m: packed from B straight, no
+// expansion written first), in the thread's cached buffer.
+template <class T, class Panel>
+void for_each_packed_panel(Op opa, Op opb, size_t n, size_t k, T alpha, const T* b, size_t ldb,
+                           size_t panel_bytes, Panel panel) {
+  using R = real_t<T>;
+  const size_t width = std::min(std::max<size_t>(panel_bytes / (4 * k * sizeof(R)), 16), n);
+  with_thread_buffer(driver::packed_bytes<R>(2 * k, 2 * width), [&](void* packed) {
+    for (size_t j0 = 0; j0 < n; j0 += width) {
+      const size_t w = std::min(width, n - j0);
+      driver::pack_b_1m<R>(opb, kr::conjugates(opa), k, w, alpha,
+                           transposes(opb) ? b + j0 * ldb : b + j0, ldb, packed);
+      panel(j0, w, static_cast<const void*>(packed));
+    }
+  });
 }
 
 // The product on the real GEMM, m, n, k >= 1, alpha != 0 and finite operands: gemm below, after
 // its scan, and the blocks of the complex level 3 (level3.cpp), whose routines scan what they
 // read once per call and call this for every block as the real ones call the real GEMM (a scan
 // per block was 16% of a herk at n = 1024; an overflow inside a blocked computation is not
-// caught, for either: docs/decisions.md, "The real level 3 on GEMM").
+// caught, for either: docs/decisions.md, "The real level 3 on GEMM"). A product the engine runs
+// unpacked (its small path, on the calling thread) reads op(B)'s expansion from the thread's
+// buffer; any other multiplies by it packed (gemm_packed, on the pool by rows of C). Both give
+// the real gemm's bits for the expansion.
 template <class T>
 void real_product(Op opa, Op opb, size_t m, size_t n, size_t k, T alpha, const T* a, size_t lda,
                   const T* b, size_t ldb, T beta, T* c, size_t ldc) {
@@ -207,23 +220,33 @@ void real_product(Op opa, Op opb, size_t m, size_t n, size_t k, T alpha, const T
   const R real_beta = scale_first(m, beta, c, ldc, [n](size_t) {
     return std::pair<size_t, size_t>{0, n};
   });
-  for_each_expanded_panel(opa, opb, n, k, alpha, b, ldb, kComplexPanelBytes,
-                          [&](size_t j0, size_t w, const R* x, k::Trans tb, size_t ldx) {
-                            k::gemm(real_a.trans(), tb, m, 2 * w, 2 * k, R(1), real_a.rows(0),
-                                    real_a.ld(), x, ldx, real_beta, reinterpret_cast<R*>(c + j0),
-                                    2 * ldc);
-                          });
+  R* const real_c = reinterpret_cast<R*>(c);
+  if (driver::gemm_runs_alone<R>(m, 2 * n, 2 * k)) {
+    return with_thread_buffer(4 * k * n * sizeof(R), [&](void* buffer) {
+      R* const x = static_cast<R*>(buffer);
+      const R sign = kr::conjugates(opa) ? R(-1) : R(1);
+      const k::Trans tb = expand(opb, k, n, b, ldb, alpha, sign, x);
+      k::gemm(real_a.trans(), tb, m, 2 * n, 2 * k, R(1), real_a.rows(0), real_a.ld(), x,
+              tb == k::Trans::N ? 2 * n : 2 * k, real_beta, real_c, 2 * ldc);
+    });
+  }
+  for_each_packed_panel(opa, opb, n, k, alpha, b, ldb, kComplexPanelBytes,
+                        [&](size_t j0, size_t w, const void* packed) {
+                          driver::gemm_packed(real_a.trans(), m, 2 * w, 2 * k, R(1), real_a.rows(0),
+                                              real_a.ld(), packed, real_beta, real_c + 2 * j0,
+                                              2 * ldc);
+                        });
 }
 
 // The `uplo` triangle of the n x n C := alpha·op(A)·op(B) + beta·C, each element with
 // real_product's bits for the same operands (m = n), nothing else written: per panel of op(B)'s
-// columns, its diagonal block by the engine's triangle GEMM (driver::gemmt, on the calling
-// thread) on elements two reals wide (C's rows as interleaved reals climb the diagonal two
-// columns a row), and the block beside it (below for Lower, above for Upper) by the real GEMM.
-// `hermitian` (herk, her2k; beta real): C's diagonal is real, its imaginary parts ignored (the
-// real GEMM may add to them under beta 1) and set to 0 at the end, as the reference's herk leaves
-// them. The panels' size changes no bits (a test
-// makes them small).
+// columns, packed (for_each_packed_panel), its diagonal block by the engine's triangle GEMM
+// (driver::gemmt_packed, on the calling thread) on elements two reals wide (C's rows as
+// interleaved reals climb the diagonal two columns a row), and the block beside it (below for
+// Lower, above for Upper) by the real GEMM. `hermitian` (herk, her2k; beta real): C's diagonal is
+// real, its imaginary parts ignored (the real GEMM may add to them under beta 1) and set to 0 at
+// the end, as the reference's herk leaves them. The panels' size changes no bits (a test makes
+// them small).
 template <class T>
 void real_triangle_product(bool hermitian, Uplo uplo, Op opa, Op opb, size_t n, size_t k, T alpha,
                            const T* a, size_t lda, const T* b, size_t ldb, T beta, T* c, size_t ldc,
@@ -240,16 +263,16 @@ void real_triangle_product(bool hermitian, Uplo uplo, Op opa, Op opb, size_t n, 
     return lower ? std::pair<size_t, size_t>{0, i + 1 - skip}
                  : std::pair<size_t, size_t>{i + skip, n};
   });
-  for_each_expanded_panel(
-      opa, opb, n, k, alpha, b, ldb, panel_bytes,
-      [&](size_t j0, size_t w, const R* x, k::Trans tb, size_t ldx) {
+  for_each_packed_panel(
+      opa, opb, n, k, alpha, b, ldb, panel_bytes, [&](size_t j0, size_t w, const void* packed) {
         R* const block = reinterpret_cast<R*>(c + j0 * ldc + j0);
-        driver::gemmt(uplo, real_a.trans(), tb, w, 2, 2 * k, R(1), real_a.rows(j0), real_a.ld(), x,
-                      ldx, real_beta, block, 2 * ldc);
+        driver::gemmt_packed(uplo, real_a.trans(), w, 2, 2 * k, R(1), real_a.rows(j0), real_a.ld(),
+                             packed, real_beta, block, 2 * ldc);
         const size_t r0 = lower ? j0 + w : 0, rows = lower ? n - r0 : j0;
         if (rows != 0) {
-          k::gemm(real_a.trans(), tb, rows, 2 * w, 2 * k, R(1), real_a.rows(r0), real_a.ld(), x,
-                  ldx, real_beta, reinterpret_cast<R*>(c + r0 * ldc + j0), 2 * ldc);
+          driver::gemm_packed(real_a.trans(), rows, 2 * w, 2 * k, R(1), real_a.rows(r0),
+                              real_a.ld(), packed, real_beta,
+                              reinterpret_cast<R*>(c + r0 * ldc + j0), 2 * ldc);
         }
       });
   if (hermitian) {

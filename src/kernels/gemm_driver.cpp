@@ -225,6 +225,40 @@ template void gemmt<double>(Uplo, Trans, Trans, std::size_t, std::size_t, std::s
                             std::size_t);
 
 template <class T>
+std::size_t packed_bytes(std::size_t k, std::size_t n) {
+  return coheriq::call<Domain, typename GemmCandidates<T>::packed_bytes>(k, n);
+}
+template std::size_t packed_bytes<float>(std::size_t, std::size_t);
+template std::size_t packed_bytes<double>(std::size_t, std::size_t);
+
+template <class T>
+void pack_b_1m(Op op, bool conj_a, std::size_t k, std::size_t n, std::complex<T> alpha,
+               const std::complex<T>* B, std::size_t ldb, void* packed) {
+  coheriq::call<Domain, typename GemmCandidates<T>::pack_b_1m>(
+      op, conj_a, k, n, alpha.real(), alpha.imag(), reinterpret_cast<const T*>(B), ldb, packed);
+}
+template void pack_b_1m<float>(Op, bool, std::size_t, std::size_t, std::complex<float>,
+                               const std::complex<float>*, std::size_t, void*);
+template void pack_b_1m<double>(Op, bool, std::size_t, std::size_t, std::complex<double>,
+                                const std::complex<double>*, std::size_t, void*);
+
+template <class T>
+void gemmt_packed(Uplo uplo, Trans ta, std::size_t n, std::size_t width, std::size_t k, T alpha,
+                  const T* A, std::size_t lda, const void* packed, T beta, T* C, std::size_t ldc) {
+  using Candidates = GemmCandidates<T>;
+  const GemmWorkspace workspace(
+      coheriq::call<Domain, typename Candidates::gemmt_workspace>(n, width, k));
+  coheriq::call<Domain, typename Candidates::gemmt_packed>(uplo, ta, n, width, k, alpha, A, lda,
+                                                           packed, beta, C, ldc, workspace.data());
+}
+template void gemmt_packed<float>(Uplo, Trans, std::size_t, std::size_t, std::size_t, float,
+                                  const float*, std::size_t, const void*, float, float*,
+                                  std::size_t);
+template void gemmt_packed<double>(Uplo, Trans, std::size_t, std::size_t, std::size_t, double,
+                                   const double*, std::size_t, const void*, double, double*,
+                                   std::size_t);
+
+template <class T>
 void symm_packed(Side side, Uplo uplo, std::size_t m, std::size_t n, T alpha, const T* A,
                  std::size_t lda, const T* B, std::size_t ldb, T beta, T* C, std::size_t ldc) {
   using Candidates = GemmCandidates<T>;

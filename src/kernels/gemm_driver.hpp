@@ -6,6 +6,7 @@
 
 #include <coheriq/kernels.hpp>
 
+#include <complex>
 #include <cstddef>
 #include <cstdint>
 
@@ -28,6 +29,17 @@ template <class T>
 void gemm_packed(Trans ta, std::size_t m, std::size_t n, std::size_t k, T alpha, const T* A,
                  std::size_t lda, const void* packed, T beta, T* C, std::size_t ldc);
 
+// Bytes of op(B) (k x n) packed in the engine's layout (the packed_bytes candidate).
+template <class T>
+std::size_t packed_bytes(std::size_t k, std::size_t n);
+
+// The complex op(B)'s 1m expansion, b' = alpha·op(B) (k x n) as 2k x 2n reals, packed in the
+// engine's layout (packed_bytes(2k, 2n) at `packed`) for gemm_packed and gemmt_packed (the
+// pack_b_1m candidate), on the calling thread; `conj_a`: op(A) is conjugated.
+template <class T>
+void pack_b_1m(Op op, bool conj_a, std::size_t k, std::size_t n, std::complex<T> alpha,
+               const std::complex<T>* B, std::size_t ldb, void* packed);
+
 // The `uplo` triangle of the n x n C := alpha·op(A)·op(B) + beta·C, its elements `width` columns
 // wide (the gemmt candidate: gemm's bits there, nothing written elsewhere), on the calling
 // thread: its caller (the level 3's one-term rank updates, on their diagonal parts) cuts its work
@@ -35,6 +47,12 @@ void gemm_packed(Trans ta, std::size_t m, std::size_t n, std::size_t k, T alpha,
 template <class T>
 void gemmt(Uplo uplo, Trans ta, Trans tb, std::size_t n, std::size_t width, std::size_t k, T alpha,
            const T* A, std::size_t lda, const T* B, std::size_t ldb, T beta, T* C, std::size_t ldc);
+
+// gemmt with op(B) packed in the engine's layout (width·n columns; the gemmt_packed candidate),
+// on the calling thread.
+template <class T>
+void gemmt_packed(Uplo uplo, Trans ta, std::size_t n, std::size_t width, std::size_t k, T alpha,
+                  const T* A, std::size_t lda, const void* packed, T beta, T* C, std::size_t ldc);
 
 // C := alpha·A·B + beta·C (Left) or alpha·B·A + beta·C (Right), A symmetric given by its `uplo`
 // triangle (the symm_packed candidate), on the calling thread: its caller (the level 3's real

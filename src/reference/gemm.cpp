@@ -3,12 +3,14 @@
 // Not fast (one operand is read with a stride), but each element is as accurate as a dot
 // product in twice f64 precision, which makes it the oracle for every engine's GEMM.
 #include <cmath>
+#include <complex>
 #include <cstddef>
 #include <type_traits>
 
 #include "kernels/candidates.hpp"
 #include "reference/compensated.hpp"
 #include "reference/reference.hpp"
+#include "reference/scalar.hpp"
 
 namespace coheriq::kernels::reference {
 namespace {
@@ -88,6 +90,32 @@ void gemm_packed(Trans ta, std::size_t m, std::size_t n, std::size_t k, T alpha,
            Operand<T>{static_cast<const T*>(packed), n, Trans::N}, beta, C, ldc, all_columns(n));
 }
 
+// The complex op(B)'s 1m expansion (kernels_table.hpp), in this layout: 2k x 2n reals.
+// b' = alpha·op(B) by the textbook product (scalar.hpp), as the reference's own first product.
+template <class T>
+void pack_b_1m(Op op, bool conj_a, std::size_t k, std::size_t n, T alpha_re, T alpha_im, const T* B,
+               std::size_t ldb, void* packed) {
+  using Complex = std::complex<T>;
+  const Complex* b = reinterpret_cast<const Complex*>(B);
+  const Complex alpha(alpha_re, alpha_im);
+  const bool transposed = op == Op::T || op == Op::C;
+  const bool conjugated = op == Op::C || op == Op::Conj;
+  const T s = conj_a ? T(-1) : T(1);
+  T* const out = static_cast<T*>(packed);
+  for (std::size_t l = 0; l < k; ++l) {
+    T* even = out + 2 * l * 2 * n;
+    T* odd = even + 2 * n;
+    for (std::size_t j = 0; j < n; ++j) {
+      Complex v = conj_if(conjugated, transposed ? b[j * ldb + l] : b[l * ldb + j]);
+      if (alpha != Complex(1)) v = mul(alpha, v);
+      even[2 * j] = v.real();
+      even[2 * j + 1] = v.imag();
+      odd[2 * j] = -s * v.imag();
+      odd[2 * j + 1] = s * v.real();
+    }
+  }
+}
+
 // ------------------------------ Batches: one gemm per product
 
 template <class T>
@@ -122,6 +150,15 @@ void gemmt(Uplo uplo, Trans ta, Trans tb, std::size_t n, std::size_t width, std:
            const T* A, std::size_t lda, const T* B, std::size_t ldb, T beta, T* C, std::size_t ldc,
            void* /*workspace*/) {
   multiply(n, k, alpha, Operand<T>{A, lda, ta}, Operand<T>{B, ldb, tb}, beta, C, ldc,
+           triangle_columns(uplo, n, width));
+}
+
+template <class T>
+void gemmt_packed(Uplo uplo, Trans ta, std::size_t n, std::size_t width, std::size_t k, T alpha,
+                  const T* A, std::size_t lda, const void* packed, T beta, T* C, std::size_t ldc,
+                  void* /*work*/) {
+  multiply(n, k, alpha, Operand<T>{A, lda, ta},
+           Operand<T>{static_cast<const T*>(packed), width * n, Trans::N}, beta, C, ldc,
            triangle_columns(uplo, n, width));
 }
 

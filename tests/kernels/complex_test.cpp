@@ -15,8 +15,10 @@
 #include <cstring>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "kernels/candidates.hpp"
 #include "kernels/complex_gemm.hpp"
 #include "oracle.hpp"
 #include "support.hpp"
@@ -239,6 +241,88 @@ TEST_CASE_TEMPLATE("the complex triangle product writes the complex gemm's bits 
               CAPTURE(t);
               CHECK(std::memcmp(got.data(), expected.data(), got.size() * sizeof(C)) == 0);
             }
+          }
+        }
+      }
+    }
+  }
+}
+
+// The complex products' B operand packed (the pack_b_1m candidate, kernels_table.hpp): gemm_packed
+// on it gives the real gemm's bits on the 1m expansion written out (its definition, here with
+// std::complex's parts), and gemmt_packed gemmt's, on C's triangle only. Every op(B), op(A)
+// conjugated or not, alpha 1 (op(B)'s own values) or not, depths that cross the k-blocks (2k = 600
+// and 1400), widths around a panel of columns.
+TEST_CASE_TEMPLATE("pack_b_1m packs the 1m expansion for gemm_packed and gemmt_packed", R, float,
+                   double) {
+  using C = std::complex<R>;
+  using Pack = typename GemmCandidates<R>::pack_b_1m;
+  using Bytes = typename GemmCandidates<R>::packed_bytes;
+  using GemmPacked = typename GemmCandidates<R>::gemm_packed;
+  using GemmtPacked = typename GemmCandidates<R>::gemmt_packed;
+  using GemmtWorkspace = typename GemmCandidates<R>::gemmt_workspace;
+  using Gemmt = typename GemmCandidates<R>::gemmt;
+  Random random(38);
+  const auto value = [&] { return C(random.uniform<R>(-1, 1), random.uniform<R>(-1, 1)); };
+  std::vector<std::pair<std::size_t, std::size_t>> shapes = {{1, 1}, {3, 17}, {300, 9}};
+  if (!quick()) shapes.push_back({700, 40});
+  for (const auto& [k, n] : shapes) {
+    for (const Op op : {Op::N, Op::T, Op::C, Op::Conj}) {
+      for (const bool conj_a : {false, true}) {
+        for (const C alpha : {C(1), C(R(0.7), R(-0.3))}) {
+          const bool t = op == Op::T || op == Op::C;
+          const std::size_t ldb = (t ? k : n) + 3;
+          std::vector<C> b((t ? n : k) * ldb);
+          for (C& v : b) v = value();
+          // The expansion, 2k x 2n reals.
+          const R s = conj_a ? R(-1) : R(1);
+          std::vector<R> expansion(4 * k * n);
+          for (std::size_t l = 0; l < k; ++l) {
+            for (std::size_t j = 0; j < n; ++j) {
+              C v = t ? b[j * ldb + l] : b[l * ldb + j];
+              if (op == Op::C || op == Op::Conj) v = std::conj(v);
+              if (alpha != C(1)) {
+                v = C(alpha.real() * v.real() - alpha.imag() * v.imag(),
+                      alpha.real() * v.imag() + alpha.imag() * v.real());
+              }
+              R* even = expansion.data() + 2 * l * 2 * n + 2 * j;
+              R* odd = even + 2 * n;
+              even[0] = v.real();
+              even[1] = v.imag();
+              odd[0] = -s * v.imag();
+              odd[1] = s * v.real();
+            }
+          }
+          Buffer<unsigned char> packed(coheriq::call<Domain, Bytes>(2 * k, 2 * n), 0);
+          coheriq::call<Domain, Pack>(op, conj_a, k, n, alpha.real(), alpha.imag(),
+                                      reinterpret_cast<const R*>(b.data()), ldb, packed.data());
+          // A product of n rows (the triangle's square), op(A) n x 2k reals.
+          std::vector<R> a(n * 2 * k);
+          for (R& v : a) v = random.uniform<R>(-1, 1);
+          const std::size_t ldc = 2 * n + 1;
+          std::vector<R> c(n * ldc);
+          for (R& v : c) v = random.uniform<R>(-1, 1);
+          CAPTURE(k);
+          CAPTURE(n);
+          CAPTURE(int(op));
+          CAPTURE(conj_a);
+          CAPTURE(alpha.imag());
+          std::vector<R> got = c, expected = c;
+          coheriq::call<Domain, GemmPacked>(Trans::N, n, 2 * n, 2 * k, R(1), a.data(), 2 * k,
+                                            packed.data(), R(0.5), got.data(), ldc);
+          gemm(Trans::N, Trans::N, n, 2 * n, 2 * k, R(1), a.data(), 2 * k, expansion.data(), 2 * n,
+               R(0.5), expected.data(), ldc);
+          CHECK(std::memcmp(got.data(), expected.data(), got.size() * sizeof(R)) == 0);
+          for (const Uplo uplo : {Uplo::Lower, Uplo::Upper}) {
+            got = c;
+            expected = c;
+            Buffer<unsigned char> work(coheriq::call<Domain, GemmtWorkspace>(n, 2, 2 * k), 0);
+            coheriq::call<Domain, GemmtPacked>(uplo, Trans::N, n, 2, 2 * k, R(1), a.data(), 2 * k,
+                                               packed.data(), R(1), got.data(), ldc, work.data());
+            coheriq::call<Domain, Gemmt>(uplo, Trans::N, Trans::N, n, 2, 2 * k, R(1), a.data(),
+                                         2 * k, expansion.data(), 2 * n, R(1), expected.data(), ldc,
+                                         work.data());
+            CHECK(std::memcmp(got.data(), expected.data(), got.size() * sizeof(R)) == 0);
           }
         }
       }

@@ -996,6 +996,11 @@ void level3_complex() {
   const std::string s = type_name<T>();
   Rng rng(62);
   constexpr Shape kShapes[] = {{3, 5, 7}, {23, 29, 31}, {70, 65, 67}};
+  // The products past the engines' unpacked sizes (order 65 to 70) pack op(B)'s 1m expansion, and
+  // the rank updates' triangles multiply by it (gemmt_packed).
+  for (const char* op : {"pack_b_1m.", "gemmt_packed."}) {
+    reached().insert(op + type_name<Real<T>>());
+  }
   for (Op opa : kOps) {
     for (Op opb : kOps) {
       const bool ta = opa == Op::T || opa == Op::C, tb = opb == Op::T || opb == Op::C;

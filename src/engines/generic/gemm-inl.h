@@ -31,7 +31,9 @@
 // pack_b's layout is the sequence of the B k-blocks for the whole matrix, so gemm_packed runs the
 // same loops without packing B (and gives the same bits: the k-blocks depend on k alone). gemmt
 // runs them on C's triangle, skipping the tiles off it (GemmTriangleTile); symm_packed and
-// trmm_packed run them with a symmetric or triangular operand packed from its stored triangle.
+// trmm_packed run them with a symmetric or triangular operand packed from its stored triangle;
+// pack_b_1m packs a complex op(B)'s 1m expansion in pack_b's layout (the complex GEMM's operand,
+// src/kernels/complex_gemm.hpp), which gemm_packed and gemmt_packed multiply by.
 // gemm_packed has no workspace: it packs A one micro-panel at a time into a buffer on the stack
 // (MC = MR), which streams the B k-block once per MR rows; the 9 bytes per cycle that takes (128
 // bytes per 14 cycles with zmm) are within what L3 delivers (MC rows of A in a workspace measured
@@ -338,6 +340,72 @@ template <class T>
 HWY_INLINE std::size_t GemmPackedBAt(std::size_t kc, std::size_t p, std::size_t j) {
   const std::size_t nr = GemmShape<T>::NR();
   return (j / nr) * kc * nr + p * nr + j % nr;
+}
+
+// Packs rows [p0, p0 + kc) (p0 and kc even) of the 1m expansion of b' = alpha·op(B) (pack_b_1m,
+// kernels_table.hpp: 2k x 2n reals, n complex columns of op(B)) as GemmPackB packs op(B). B is
+// complex, its parts interleaved, ldb counted in complex elements. Per k-step l and vector x of
+// row l of op(B) as reals, [re, im, ...]: b' = x·[1, c] (alpha == 1; c = -1 for a conjugated
+// op(B)), else x·[ar, c·ar] + swap(x)·[-c·ai, ai], the textbook product's roundings (each product
+// rounded, then the sum, as std::complex's parts are formed without contraction); row 2l is b'
+// and row 2l + 1 swap(b')·[-s, s]. swap exchanges the parts (Reverse2); the factors ±1 are exact.
+// Op(B) = T or C reads row l of op(B) from a column of B: kChunk steps at a time, each panel's
+// complex columns (rows of B, read along) are first copied to a stack tile, k-major.
+template <class T>
+HWY_INLINE void GemmPackB1m(Op op, bool conj_a, const T* HWY_RESTRICT B, std::size_t ldb,
+                            std::size_t n, std::size_t p0, std::size_t kc, T alpha_re, T alpha_im,
+                            T* HWY_RESTRICT dst) {
+  using Shape = GemmShape<T>;
+  constexpr std::size_t kChunk = 8;
+  const std::size_t nr = Shape::NR();
+  const std::size_t lanes = Shape::Lanes();
+  const typename Shape::D d;
+  const bool transposed = op == Op::T || op == Op::C;
+  const T c = op == Op::C || op == Op::Conj ? T(-1) : T(1);
+  const T s = conj_a ? T(-1) : T(1);
+  const bool one = alpha_re == T(1) && alpha_im == T(0);
+  // OddEven(odd lanes, even lanes): the factors of the imaginary and the real parts.
+  const auto direct = one ? hn::OddEven(hn::Set(d, c), hn::Set(d, T(1)))
+                          : hn::OddEven(hn::Set(d, c * alpha_re), hn::Set(d, alpha_re));
+  const auto crossed = hn::OddEven(hn::Set(d, alpha_im), hn::Set(d, -c * alpha_im));
+  const auto turned = hn::OddEven(hn::Set(d, s), hn::Set(d, -s));
+  HWY_ALIGN T tile[kChunk * 2 * Shape::kLanes * Shape::kNRVectors];
+  const std::size_t width = 2 * n;  // reals in a row of the expansion
+  for (std::size_t j = 0; j < width; j += nr, dst += kc * nr) {
+    const std::size_t cols = GemmMin(nr, width - j);  // even
+    for (std::size_t p = 0; p < kc; p += 2 * kChunk) {
+      const std::size_t steps = GemmMin(kChunk, (kc - p) / 2);
+      const std::size_t l0 = (p0 + p) / 2;
+      const T* HWY_RESTRICT rows = B + 2 * (l0 * ldb) + j;  // row l0 of op(B) = B: from column j/2
+      std::size_t ld = 2 * ldb;
+      if (transposed) {
+        for (std::size_t q = 0; q < cols; q += 2) {
+          const T* HWY_RESTRICT src = B + 2 * ((j + q) / 2 * ldb + l0);
+          for (std::size_t e = 0; e < steps; ++e) {
+            tile[e * nr + q] = src[2 * e];
+            tile[e * nr + q + 1] = src[2 * e + 1];
+          }
+        }
+        rows = tile;
+        ld = nr;
+      }
+      for (std::size_t e = 0; e < steps; ++e) {
+        T* HWY_RESTRICT even = dst + (p + 2 * e) * nr;
+        T* HWY_RESTRICT odd = even + nr;
+        for (std::size_t v = 0; v < nr; v += lanes) {
+          // Lanes past the expansion's width are +0, as GemmPackB leaves them.
+          const std::size_t live = v < cols ? GemmMin(lanes, cols - v) : 0;
+          const auto mask = hn::FirstN(d, live);
+          const T* HWY_RESTRICT src = rows + e * ld + v;
+          const auto x = live == lanes ? hn::LoadU(d, src) : LoadSelected(mask, d, src);
+          const auto b = one ? hn::Mul(x, direct)
+                             : hn::Add(hn::Mul(x, direct), hn::Mul(hn::Reverse2(d, x), crossed));
+          hn::Store(hn::IfThenElseZero(mask, b), d, even + v);
+          hn::Store(hn::IfThenElseZero(mask, hn::Mul(hn::Reverse2(d, b), turned)), d, odd + v);
+        }
+      }
+    }
+  }
 }
 
 // ------------------------------ Microkernel
@@ -1182,6 +1250,16 @@ void gemm(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, T alp
 // every column as gemm computes it: the packed path for every size (its bits are the small
 // path's), the tiles off the triangle skipped (GemmTriangleTile), so about half of gemm's work
 // for a square.
+// C = beta·C on the triangle of C (n rows), for k == 0.
+template <class T>
+HWY_INLINE void GemmScaleTriangle(GemmTriangle part, std::size_t n, T beta, T* HWY_RESTRICT C,
+                                  std::size_t ldc) {
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::size_t lo = part.first(i), hi = GemmMin(part.past(i), part.width * n);
+    GemmScaleC(1, hi - lo, beta, C + i * ldc + lo, ldc);
+  }
+}
+
 template <class T, bool kReproducible = false>
 std::size_t gemmt_workspace(std::size_t n, std::size_t width, std::size_t k) {
   return n == 0 || k == 0 ? 0 : GemmPackedWorkspace<T, kReproducible>(n, width * n, k);
@@ -1193,13 +1271,7 @@ void gemmt(Uplo uplo, Trans ta, Trans tb, std::size_t n, std::size_t width, std:
            void* workspace) {
   if (n == 0) return;
   const GemmTriangle part{uplo, width};
-  if (k == 0) {
-    for (std::size_t i = 0; i < n; ++i) {
-      const std::size_t lo = part.first(i), hi = GemmMin(part.past(i), width * n);
-      GemmScaleC(1, hi - lo, beta, C + i * ldc + lo, ldc);
-    }
-    return;
-  }
+  if (k == 0) return GemmScaleTriangle(part, n, beta, C, ldc);
   GemmPackedPath<T, kReproducible>(ta, tb, n, width * n, k, alpha, A, lda, B, ldb, beta, C, ldc,
                                    workspace, part);
 }
@@ -1546,6 +1618,19 @@ void pack_b(Trans tb, std::size_t k, std::size_t n, const T* B, std::size_t ldb,
   if (stream) hwy::FlushStream();
 }
 
+// The complex op(B)'s 1m expansion (kernels_table.hpp) in pack_b's layout for 2k x 2n, on the
+// calling thread: each k-block by GemmPackB1m (the expansion's k-blocks are even).
+template <class T, bool kReproducible = false>
+void pack_b_1m(Op op, bool conj_a, std::size_t k, std::size_t n, T alpha_re, T alpha_im, const T* B,
+               std::size_t ldb, void* packed) {
+  const std::size_t depth = 2 * k, n_padded = GemmRoundUp(2 * n, GemmShape<T>::NR());
+  const std::size_t k_block = GemmKBlock<T, kReproducible>(depth);
+  for (std::size_t pc = 0; pc < depth; pc += k_block) {
+    GemmPackB1m(op, conj_a, B, ldb, n, pc, GemmMin(k_block, depth - pc), alpha_re, alpha_im,
+                static_cast<T*>(packed) + pc * n_padded);
+  }
+}
+
 template <class T, bool kReproducible = false>
 void gemm_packed(Trans ta, std::size_t m, std::size_t n, std::size_t k, T alpha, const T* A,
                  std::size_t lda, const void* packed, T beta, T* C, std::size_t ldc) {
@@ -1557,6 +1642,21 @@ void gemm_packed(Trans ta, std::size_t m, std::size_t n, std::size_t k, T alpha,
   GemmLoops<T, kReproducible, T, T>(ta, Trans::N, m, n, k, alpha, A, lda, nullptr, 0,
                                     static_cast<const T*>(packed), beta, C, ldc, a_panel,
                                     Shape::kMR, nullptr);
+}
+
+// gemmt with op(B) packed in pack_b's layout (width·n columns), in gemmt's workspace: its A block
+// holds MC rows of op(A), as gemmt packs them (one micro-panel at a time, a transposed op(A), read
+// a few values from each of kc rows, ran 5% of a herk.c32 at n = 1024 in that packing alone).
+template <class T, bool kReproducible = false>
+void gemmt_packed(Uplo uplo, Trans ta, std::size_t n, std::size_t width, std::size_t k, T alpha,
+                  const T* A, std::size_t lda, const void* packed, T beta, T* C, std::size_t ldc,
+                  void* workspace) {
+  if (n == 0) return;
+  const GemmTriangle part{uplo, width};
+  if (k == 0) return GemmScaleTriangle(part, n, beta, C, ldc);
+  GemmLoops<T, kReproducible, T, T>(ta, Trans::N, n, width * n, k, alpha, A, lda, nullptr, 0,
+                                    static_cast<const T*>(packed), beta, C, ldc,
+                                    static_cast<T*>(workspace), GemmShape<T>::kMC, nullptr, part);
 }
 
 // ------------------------------ Batches

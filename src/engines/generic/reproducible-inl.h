@@ -610,6 +610,11 @@ void gemm_packed(Trans ta, std::size_t m, std::size_t n, std::size_t k, T alpha,
   engine::gemm_packed<T, true>(ta, m, n, k, alpha, A, lda, packed, beta, C, ldc);
 }
 template <class T>
+void pack_b_1m(Op op, bool conj_a, std::size_t k, std::size_t n, T alpha_re, T alpha_im, const T* B,
+               std::size_t ldb, void* packed) {
+  engine::pack_b_1m<T, true>(op, conj_a, k, n, alpha_re, alpha_im, B, ldb, packed);
+}
+template <class T>
 bool gemm_plan(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, std::size_t lda,
                void* plan) {
   return engine::gemm_plan<T, true>(ta, tb, m, n, k, lda, plan);
@@ -638,6 +643,13 @@ void gemmt(Uplo uplo, Trans ta, Trans tb, std::size_t n, std::size_t width, std:
            const T* A, std::size_t lda, const T* B, std::size_t ldb, T beta, T* C, std::size_t ldc,
            void* workspace) {
   engine::gemmt<T, true>(uplo, ta, tb, n, width, k, alpha, A, lda, B, ldb, beta, C, ldc, workspace);
+}
+template <class T>
+void gemmt_packed(Uplo uplo, Trans ta, std::size_t n, std::size_t width, std::size_t k, T alpha,
+                  const T* A, std::size_t lda, const void* packed, T beta, T* C, std::size_t ldc,
+                  void* workspace) {
+  engine::gemmt_packed<T, true>(uplo, ta, n, width, k, alpha, A, lda, packed, beta, C, ldc,
+                                workspace);
 }
 template <class T>
 std::size_t symm_packed_workspace(Side side, std::size_t m, std::size_t n) {
