@@ -159,10 +159,15 @@
 // expansion of b' = alpha·op(B) (complex, k x n, B's interleaved storage with ldb counted in
 // complex elements; op: N, T, C or Conj) whose rows 2l and 2l + 1 are [re b'_l0, im b'_l0, re
 // b'_l1, ...] and [-s·im b'_l0, s·re b'_l0, ...], s = -1 when `conj_a` (op(A) conjugated) and 1
-// otherwise, b' formed by the textbook product (alpha == 1: op(B) itself); gemmt_packed is gemmt
-// with op(B) so packed (width·n columns), with gemmt's bits and workspace. All seventeen are one
-// class: on several threads, gemm is pack_b and gemm_packed (the threads share one packed op(B)),
-// and the workspace fits the engine's own blocking, so they must all come from the same engine.
+// otherwise, b' formed by the textbook product (alpha == 1: op(B) itself); gemm_1m multiplies by
+// it, C := A'·B' + beta·C as reals (C complex m x n, ldc counted in complex elements; A' op(A) as
+// reals, m x 2k, op(A) = A (N) or Aᵀ (T) of the complex A, lda counted in complex elements, its
+// conjugation being pack_b_1m's conj_a), each element with gemm's bits for A' and the expansion
+// written out (alpha 1), with gemm_1m_workspace's bytes (m rows of op(A), depth k); gemmt_1m is
+// its `uplo` triangle of an n x n C (gemmt's, width 2), with gemm_1m_workspace's bytes for n
+// rows. All nineteen are one class: on several threads, gemm is pack_b and gemm_packed (the threads
+// share one packed op(B)), and the workspace fits the engine's own blocking, so they must all come
+// from the same engine.
 #define COHERIQ_KERNELS_GEMM_TYPED(X, T, S)                                                        \
   X(gemm_workspace, S, gemm_workspace<T>, touches<packed_##S>, std::size_t,                        \
     (std::size_t m, std::size_t n, std::size_t k), (m, n, k))                                      \
@@ -184,6 +189,16 @@
     (Op op, bool conj_a, std::size_t k, std::size_t n, T alpha_re, T alpha_im, const T* B,         \
      std::size_t ldb, void* packed),                                                               \
     (op, conj_a, k, n, alpha_re, alpha_im, B, ldb, packed))                                        \
+  X(gemm_1m_workspace, S, gemm_1m_workspace<T>, touches<packed_##S>, std::size_t,                  \
+    (std::size_t m, std::size_t k), (m, k))                                                        \
+  X(gemm_1m, S, gemm_1m<T>, touches<packed_##S>, void,                                             \
+    (Trans ta, std::size_t m, std::size_t n, std::size_t k, const T* A, std::size_t lda,           \
+     const void* packed, T beta, T* C, std::size_t ldc, void* work),                               \
+    (ta, m, n, k, A, lda, packed, beta, C, ldc, work))                                             \
+  X(gemmt_1m, S, gemmt_1m<T>, touches<packed_##S>, void,                                           \
+    (Uplo uplo, Trans ta, std::size_t n, std::size_t k, const T* A, std::size_t lda,               \
+     const void* packed, T beta, T* C, std::size_t ldc, void* work),                               \
+    (uplo, ta, n, k, A, lda, packed, beta, C, ldc, work))                                          \
   X(gemm_batch_strided, S, gemm_batch_strided<T>, touches<packed_##S>, void,                       \
     (Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, T alpha, const T* A,         \
      std::size_t lda, std::size_t stride_a, const T* B, std::size_t ldb, std::size_t stride_b,     \
@@ -210,10 +225,6 @@
      const T* A, std::size_t lda, const T* B, std::size_t ldb, T beta, T* C, std::size_t ldc,      \
      void* work),                                                                                  \
     (uplo, ta, tb, n, width, k, alpha, A, lda, B, ldb, beta, C, ldc, work))                        \
-  X(gemmt_packed, S, gemmt_packed<T>, touches<packed_##S>, void,                                   \
-    (Uplo uplo, Trans ta, std::size_t n, std::size_t width, std::size_t k, T alpha, const T* A,    \
-     std::size_t lda, const void* packed, T beta, T* C, std::size_t ldc, void* work),              \
-    (uplo, ta, n, width, k, alpha, A, lda, packed, beta, C, ldc, work))                            \
   X(trmm_packed_workspace, S, trmm_packed_workspace<T>, touches<packed_##S>, std::size_t,          \
     (Side side, std::size_t m, std::size_t n), (side, m, n))                                       \
   X(trmm_packed, S, trmm_packed<T>, touches<packed_##S>, void,                                     \

@@ -10,13 +10,13 @@
 // one real product C := A·B_expanded + beta·C computes re = Σ ar·br − ai·bi and im = Σ ar·bi +
 // ai·br: four real multiply-adds per complex one, as the complex product itself has, on the
 // engine in effect and its thread pool (bitwise the same for every thread count, as real GEMM
-// is). A and C are not copied: op(A) = N reads A's storage as it is (Conj flips the sign of the
-// odd rows of B_expanded instead); op(A) = T or C splits each row of A into its real and
-// imaginary parts (2k x m, a streaming pass) for the real GEMM to read transposed. B_expanded is
-// not written out: the engine packs it from B straight into its GEMM layout (pack_b_1m), a panel
-// of columns at a time, and multiplies by it packed; only a product the engine runs unpacked (its
-// small path) reads it from a buffer. beta other than 0 and 1 scales C first, by the textbook
-// product, as the reference does.
+// is). C is not copied. For a product the engine runs packed, it packs op(A) from A and
+// B_expanded from B straight into its GEMM layout (pack_b_1m, then gemm_1m or, for a rank
+// update's triangle, gemmt_1m), a panel of op(B)'s columns at a time: neither is written out
+// first. A product it runs unpacked (its small path) reads op(A) from A's storage as it is (N;
+// Conj flips the sign of the odd rows of B_expanded instead) or, for T and C, from each row of A
+// split into its real and imaginary parts (2k x m, read transposed), and B_expanded from a
+// buffer. beta other than 0 and 1 scales C first, by the textbook product, as the reference does.
 //
 // What stays on the reference engine's loop (kr::gemm, the reference's own order): alpha == 0 or
 // k == 0 (C := beta·C, A and B not read), and a non-finite alpha or operand: the real product
@@ -121,9 +121,10 @@ k::Trans expand(Op opb, size_t k, size_t n, const T* b, size_t ldb, T alpha, rea
   return k::Trans::T;
 }
 
-// op(A) (m x k) as the real GEMM reads it: A's own storage (m x 2k reals, N), or for T and C each
-// row of A (row l: column l of op(A)) split into its real parts and its imaginary parts, rows 2l
-// and 2l + 1 of a 2k x m matrix that the real GEMM reads transposed.
+// op(A) (m x k) as the real GEMM reads it, for a product the engine runs unpacked (real_product):
+// A's own storage (m x 2k reals, N), or for T and C each row of A (row l: column l of op(A)) split
+// into its real parts and its imaginary parts, rows 2l and 2l + 1 of a 2k x m matrix that the real
+// GEMM reads transposed. (Packed, the engine packs op(A) from A itself: gemm_1m.)
 template <class T>
 class RealOperandA {
  public:
@@ -209,41 +210,39 @@ void for_each_packed_panel(Op opa, Op opb, size_t n, size_t k, T alpha, const T*
 // read once per call and call this for every block as the real ones call the real GEMM (a scan
 // per block was 16% of a herk at n = 1024; an overflow inside a blocked computation is not
 // caught, for either: docs/decisions.md, "The real level 3 on GEMM"). A product the engine runs
-// unpacked (its small path, on the calling thread) reads op(B)'s expansion from the thread's
-// buffer; any other multiplies by it packed (gemm_packed, on the pool by rows of C). Both give
-// the real gemm's bits for the expansion.
+// unpacked (its small path, on the calling thread) reads op(A) as reals and op(B)'s expansion from
+// buffers; any other packs both from A and B (pack_b_1m, then gemm_1m on the pool by rows of C).
+// Both give the real gemm's bits for op(A) as reals and the expansion.
 template <class T>
 void real_product(Op opa, Op opb, size_t m, size_t n, size_t k, T alpha, const T* a, size_t lda,
                   const T* b, size_t ldb, T beta, T* c, size_t ldc) {
   using R = real_t<T>;
-  const RealOperandA<T> real_a(opa, m, k, a, lda);
   const R real_beta = scale_first(m, beta, c, ldc, [n](size_t) {
     return std::pair<size_t, size_t>{0, n};
   });
-  R* const real_c = reinterpret_cast<R*>(c);
   if (driver::gemm_runs_alone<R>(m, 2 * n, 2 * k)) {
+    const RealOperandA<T> real_a(opa, m, k, a, lda);
     return with_thread_buffer(4 * k * n * sizeof(R), [&](void* buffer) {
       R* const x = static_cast<R*>(buffer);
       const R sign = kr::conjugates(opa) ? R(-1) : R(1);
       const k::Trans tb = expand(opb, k, n, b, ldb, alpha, sign, x);
       k::gemm(real_a.trans(), tb, m, 2 * n, 2 * k, R(1), real_a.rows(0), real_a.ld(), x,
-              tb == k::Trans::N ? 2 * n : 2 * k, real_beta, real_c, 2 * ldc);
+              tb == k::Trans::N ? 2 * n : 2 * k, real_beta, reinterpret_cast<R*>(c), 2 * ldc);
     });
   }
+  const k::Trans ta = transposes(opa) ? k::Trans::T : k::Trans::N;
   for_each_packed_panel(opa, opb, n, k, alpha, b, ldb, kComplexPanelBytes,
                         [&](size_t j0, size_t w, const void* packed) {
-                          driver::gemm_packed(real_a.trans(), m, 2 * w, 2 * k, R(1), real_a.rows(0),
-                                              real_a.ld(), packed, real_beta, real_c + 2 * j0,
-                                              2 * ldc);
+                          driver::gemm_1m(ta, m, w, k, a, lda, packed, real_beta, c + j0, ldc);
                         });
 }
 
 // The `uplo` triangle of the n x n C := alpha·op(A)·op(B) + beta·C, each element with
 // real_product's bits for the same operands (m = n), nothing else written: per panel of op(B)'s
 // columns, packed (for_each_packed_panel), its diagonal block by the engine's triangle GEMM
-// (driver::gemmt_packed, on the calling thread) on elements two reals wide (C's rows as
-// interleaved reals climb the diagonal two columns a row), and the block beside it (below for
-// Lower, above for Upper) by the real GEMM. `hermitian` (herk, her2k; beta real): C's diagonal is
+// (driver::gemmt_1m, on the calling thread) on elements two reals wide (C's rows as interleaved
+// reals climb the diagonal two columns a row), and the block beside it (below for Lower, above for
+// Upper) by the product (driver::gemm_1m). `hermitian` (herk, her2k; beta real): C's diagonal is
 // real, its imaginary parts ignored (the real GEMM may add to them under beta 1) and set to 0 at
 // the end, as the reference's herk leaves them. The panels' size changes no bits (a test makes
 // them small).
@@ -253,7 +252,9 @@ void real_triangle_product(bool hermitian, Uplo uplo, Op opa, Op opb, size_t n, 
                            size_t panel_bytes = kComplexPanelBytes) {
   using R = real_t<T>;
   const bool lower = uplo == Uplo::Lower;
-  const RealOperandA<T> real_a(opa, n, k, a, lda);
+  const k::Trans ta = transposes(opa) ? k::Trans::T : k::Trans::N;
+  // Row i of op(A) on.
+  const auto rows = [&](size_t i) { return ta == k::Trans::T ? a + i : a + i * lda; };
   if (hermitian && beta != T(0) && beta != T(1)) {
     for (size_t i = 0; i < n; ++i) c[i * ldc + i] = T(beta.real() * c[i * ldc + i].real());
   }
@@ -265,14 +266,11 @@ void real_triangle_product(bool hermitian, Uplo uplo, Op opa, Op opb, size_t n, 
   });
   for_each_packed_panel(
       opa, opb, n, k, alpha, b, ldb, panel_bytes, [&](size_t j0, size_t w, const void* packed) {
-        R* const block = reinterpret_cast<R*>(c + j0 * ldc + j0);
-        driver::gemmt_packed(uplo, real_a.trans(), w, 2, 2 * k, R(1), real_a.rows(j0), real_a.ld(),
-                             packed, real_beta, block, 2 * ldc);
-        const size_t r0 = lower ? j0 + w : 0, rows = lower ? n - r0 : j0;
-        if (rows != 0) {
-          driver::gemm_packed(real_a.trans(), rows, 2 * w, 2 * k, R(1), real_a.rows(r0),
-                              real_a.ld(), packed, real_beta,
-                              reinterpret_cast<R*>(c + r0 * ldc + j0), 2 * ldc);
+        driver::gemmt_1m(uplo, ta, w, k, rows(j0), lda, packed, real_beta, c + j0 * ldc + j0, ldc);
+        const size_t r0 = lower ? j0 + w : 0, beside = lower ? n - r0 : j0;
+        if (beside != 0) {
+          driver::gemm_1m(ta, beside, w, k, rows(r0), lda, packed, real_beta, c + r0 * ldc + j0,
+                          ldc);
         }
       });
   if (hermitian) {

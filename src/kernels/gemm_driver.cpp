@@ -243,20 +243,52 @@ template void pack_b_1m<double>(Op, bool, std::size_t, std::size_t, std::complex
                                 const std::complex<double>*, std::size_t, void*);
 
 template <class T>
-void gemmt_packed(Uplo uplo, Trans ta, std::size_t n, std::size_t width, std::size_t k, T alpha,
-                  const T* A, std::size_t lda, const void* packed, T beta, T* C, std::size_t ldc) {
+void gemm_1m(Trans ta, std::size_t m, std::size_t n, std::size_t k, const std::complex<T>* A,
+             std::size_t lda, const void* packed, T beta, std::complex<T>* C, std::size_t ldc) {
+  using Candidates = GemmCandidates<T>;
+  // As gemm_packed cuts a product: by rows of C, which share the packed B'; each block packs its
+  // rows of A' in a workspace of its own.
+  const GemmThreading& threading = gemm_threading<T>();
+  pool::Team team(
+      gemm_split(threading, gemm_threads<T>(threading, m, 2 * n, 2 * k), m, 2 * n, false).parts);
+  const GemmSplit split = gemm_split(threading, team.size(), m, 2 * n, false);
+  const std::size_t stride = round_up_64(
+      coheriq::call<Domain, typename Candidates::gemm_1m_workspace>(split.largest(), k));
+  const GemmWorkspace workspace(stride * split.parts);
+  unsigned char* const work = static_cast<unsigned char*>(workspace.data());
+  // The domain is locked (the queries above), so the workers' calls cannot throw.
+  auto block = [&](std::size_t part) noexcept {
+    const std::size_t lo = split.begin(part), hi = split.begin(part + 1);
+    const std::complex<T>* a = ta == Trans::N ? A + lo * lda : A + lo;
+    coheriq::call<Domain, typename Candidates::gemm_1m>(
+        ta, hi - lo, n, k, reinterpret_cast<const T*>(a), lda, packed, beta,
+        reinterpret_cast<T*>(C + lo * ldc), ldc, work + stride * part);
+  };
+  if (split.parts <= 1) return block(0);
+  team.run(split.parts, block);
+}
+template void gemm_1m<float>(Trans, std::size_t, std::size_t, std::size_t,
+                             const std::complex<float>*, std::size_t, const void*, float,
+                             std::complex<float>*, std::size_t);
+template void gemm_1m<double>(Trans, std::size_t, std::size_t, std::size_t,
+                              const std::complex<double>*, std::size_t, const void*, double,
+                              std::complex<double>*, std::size_t);
+
+template <class T>
+void gemmt_1m(Uplo uplo, Trans ta, std::size_t n, std::size_t k, const std::complex<T>* A,
+              std::size_t lda, const void* packed, T beta, std::complex<T>* C, std::size_t ldc) {
   using Candidates = GemmCandidates<T>;
   const GemmWorkspace workspace(
-      coheriq::call<Domain, typename Candidates::gemmt_workspace>(n, width, k));
-  coheriq::call<Domain, typename Candidates::gemmt_packed>(uplo, ta, n, width, k, alpha, A, lda,
-                                                           packed, beta, C, ldc, workspace.data());
+      coheriq::call<Domain, typename Candidates::gemm_1m_workspace>(n, k));
+  coheriq::call<Domain, typename Candidates::gemmt_1m>(
+      uplo, ta, n, k, reinterpret_cast<const T*>(A), lda, packed, beta, reinterpret_cast<T*>(C),
+      ldc, workspace.data());
 }
-template void gemmt_packed<float>(Uplo, Trans, std::size_t, std::size_t, std::size_t, float,
-                                  const float*, std::size_t, const void*, float, float*,
-                                  std::size_t);
-template void gemmt_packed<double>(Uplo, Trans, std::size_t, std::size_t, std::size_t, double,
-                                   const double*, std::size_t, const void*, double, double*,
-                                   std::size_t);
+template void gemmt_1m<float>(Uplo, Trans, std::size_t, std::size_t, const std::complex<float>*,
+                              std::size_t, const void*, float, std::complex<float>*, std::size_t);
+template void gemmt_1m<double>(Uplo, Trans, std::size_t, std::size_t, const std::complex<double>*,
+                               std::size_t, const void*, double, std::complex<double>*,
+                               std::size_t);
 
 template <class T>
 void symm_packed(Side side, Uplo uplo, std::size_t m, std::size_t n, T alpha, const T* A,

@@ -34,8 +34,8 @@ template <class T>
 std::size_t packed_bytes(std::size_t k, std::size_t n);
 
 // The complex op(B)'s 1m expansion, b' = alpha·op(B) (k x n) as 2k x 2n reals, packed in the
-// engine's layout (packed_bytes(2k, 2n) at `packed`) for gemm_packed and gemmt_packed (the
-// pack_b_1m candidate), on the calling thread; `conj_a`: op(A) is conjugated.
+// engine's layout (packed_bytes(2k, 2n) at `packed`) for gemm_1m and gemmt_1m (the pack_b_1m
+// candidate), on the calling thread; `conj_a`: op(A) is conjugated.
 template <class T>
 void pack_b_1m(Op op, bool conj_a, std::size_t k, std::size_t n, std::complex<T> alpha,
                const std::complex<T>* B, std::size_t ldb, void* packed);
@@ -48,11 +48,18 @@ template <class T>
 void gemmt(Uplo uplo, Trans ta, Trans tb, std::size_t n, std::size_t width, std::size_t k, T alpha,
            const T* A, std::size_t lda, const T* B, std::size_t ldb, T beta, T* C, std::size_t ldc);
 
-// gemmt with op(B) packed in the engine's layout (width·n columns; the gemmt_packed candidate),
-// on the calling thread.
+// C := A'·B' + beta·C as reals, op(A) = A (N) or Aᵀ (T) of the complex A (m x k) as reals, B' what
+// pack_b_1m packed (the gemm_1m candidate): on the pool, by rows of C, once large enough for the
+// engine's record, as gemm.
 template <class T>
-void gemmt_packed(Uplo uplo, Trans ta, std::size_t n, std::size_t width, std::size_t k, T alpha,
-                  const T* A, std::size_t lda, const void* packed, T beta, T* C, std::size_t ldc);
+void gemm_1m(Trans ta, std::size_t m, std::size_t n, std::size_t k, const std::complex<T>* A,
+             std::size_t lda, const void* packed, T beta, std::complex<T>* C, std::size_t ldc);
+
+// Its `uplo` triangle of an n x n C (the gemmt_1m candidate), on the calling thread: its caller
+// (the complex rank updates, on their diagonal parts) cuts its work among threads itself.
+template <class T>
+void gemmt_1m(Uplo uplo, Trans ta, std::size_t n, std::size_t k, const std::complex<T>* A,
+              std::size_t lda, const void* packed, T beta, std::complex<T>* C, std::size_t ldc);
 
 // C := alpha·A·B + beta·C (Left) or alpha·B·A + beta·C (Right), A symmetric given by its `uplo`
 // triangle (the symm_packed candidate), on the calling thread: its caller (the level 3's real

@@ -116,6 +116,28 @@ void pack_b_1m(Op op, bool conj_a, std::size_t k, std::size_t n, T alpha_re, T a
   }
 }
 
+// The complex products on that expansion (kernels_table.hpp): alpha is in it.
+template <class T>
+std::size_t gemm_1m_workspace(std::size_t, std::size_t) {
+  return 0;
+}
+
+template <class T>
+void gemm_1m(Trans ta, std::size_t m, std::size_t n, std::size_t k, const T* A, std::size_t lda,
+             const void* packed, T beta, T* C, std::size_t ldc, void* /*work*/) {
+  multiply(m, 2 * k, T(1), ComplexAsReals<T>{A, lda, ta},
+           Operand<T>{static_cast<const T*>(packed), 2 * n, Trans::N}, beta, C, 2 * ldc,
+           all_columns(2 * n));
+}
+
+template <class T>
+void gemmt_1m(Uplo uplo, Trans ta, std::size_t n, std::size_t k, const T* A, std::size_t lda,
+              const void* packed, T beta, T* C, std::size_t ldc, void* /*work*/) {
+  multiply(n, 2 * k, T(1), ComplexAsReals<T>{A, lda, ta},
+           Operand<T>{static_cast<const T*>(packed), 2 * n, Trans::N}, beta, C, 2 * ldc,
+           triangle_columns(uplo, n, 2));
+}
+
 // ------------------------------ Batches: one gemm per product
 
 template <class T>
@@ -150,15 +172,6 @@ void gemmt(Uplo uplo, Trans ta, Trans tb, std::size_t n, std::size_t width, std:
            const T* A, std::size_t lda, const T* B, std::size_t ldb, T beta, T* C, std::size_t ldc,
            void* /*workspace*/) {
   multiply(n, k, alpha, Operand<T>{A, lda, ta}, Operand<T>{B, ldb, tb}, beta, C, ldc,
-           triangle_columns(uplo, n, width));
-}
-
-template <class T>
-void gemmt_packed(Uplo uplo, Trans ta, std::size_t n, std::size_t width, std::size_t k, T alpha,
-                  const T* A, std::size_t lda, const void* packed, T beta, T* C, std::size_t ldc,
-                  void* /*work*/) {
-  multiply(n, k, alpha, Operand<T>{A, lda, ta},
-           Operand<T>{static_cast<const T*>(packed), width * n, Trans::N}, beta, C, ldc,
            triangle_columns(uplo, n, width));
 }
 

@@ -30,6 +30,21 @@ struct Operand {
   }
 };
 
+// A' of gemm_1m and gemmt_1m (kernels_table.hpp): op(A) of a complex A (its interleaved reals, ld
+// counted in complex elements) as reals, element (i, p) the part p % 2 (0 real, 1 imaginary) of
+// op(A)(i, p / 2).
+template <class T>
+struct ComplexAsReals {
+  const T* data;
+  std::size_t ld;
+  Trans trans;
+
+  T operator()(std::size_t i, std::size_t p) const noexcept {
+    const std::size_t l = p / 2;
+    return (trans == Trans::N ? data + 2 * (i * ld + l) : data + 2 * (l * ld + i))[p % 2];
+  }
+};
+
 // The columns [first, last) of row i of C that a product writes: every one of n (gemm), or those
 // of C's `uplo` triangle of elements `width` columns wide (gemmt, C n x width·n), as functions of
 // i.

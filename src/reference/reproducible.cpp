@@ -380,14 +380,20 @@ void gemmt(Uplo uplo, Trans ta, Trans tb, std::size_t n, std::size_t width, std:
                  triangle_columns(uplo, n, width));
 }
 
-// gemmt on the reference's packed layout (gemm.cpp).
+// The complex products on the reference's packed expansion (gemm.cpp); alpha is in it.
 template <class T>
-void gemmt_packed(Uplo uplo, Trans ta, std::size_t n, std::size_t width, std::size_t k, T alpha,
-                  const T* A, std::size_t lda, const void* packed, T beta, T* C, std::size_t ldc,
-                  void* /*work*/) {
-  canonical_gemm(n, k, alpha, Operand<T>{A, lda, ta},
-                 Operand<T>{static_cast<const T*>(packed), width * n, Trans::N}, beta, C, ldc,
-                 triangle_columns(uplo, n, width));
+void gemm_1m(Trans ta, std::size_t m, std::size_t n, std::size_t k, const T* A, std::size_t lda,
+             const void* packed, T beta, T* C, std::size_t ldc, void* /*work*/) {
+  canonical_gemm(m, 2 * k, T(1), ComplexAsReals<T>{A, lda, ta},
+                 Operand<T>{static_cast<const T*>(packed), 2 * n, Trans::N}, beta, C, 2 * ldc,
+                 all_columns(2 * n));
+}
+template <class T>
+void gemmt_1m(Uplo uplo, Trans ta, std::size_t n, std::size_t k, const T* A, std::size_t lda,
+              const void* packed, T beta, T* C, std::size_t ldc, void* /*work*/) {
+  canonical_gemm(n, 2 * k, T(1), ComplexAsReals<T>{A, lda, ta},
+                 Operand<T>{static_cast<const T*>(packed), 2 * n, Trans::N}, beta, C, 2 * ldc,
+                 triangle_columns(uplo, n, 2));
 }
 
 // The symmetric product (engines/generic/gemm-inl.h): gemm's on A written in full.
@@ -563,8 +569,10 @@ COHERIQ_KERNELS_BLAS3_COMPLEX_TYPED(COHERIQ_REPRODUCIBLE_FORWARD_LEVEL3, T, S)
                               T* const*, std::size_t, std::size_t, void*);                        \
   template void gemmt<T>(Uplo, Trans, Trans, std::size_t, std::size_t, std::size_t, T, const T*,  \
                          std::size_t, const T*, std::size_t, T, T*, std::size_t, void*);          \
-  template void gemmt_packed<T>(Uplo, Trans, std::size_t, std::size_t, std::size_t, T, const T*,  \
-                                std::size_t, const void*, T, T*, std::size_t, void*);             \
+  template void gemm_1m<T>(Trans, std::size_t, std::size_t, std::size_t, const T*, std::size_t,   \
+                           const void*, T, T*, std::size_t, void*);                               \
+  template void gemmt_1m<T>(Uplo, Trans, std::size_t, std::size_t, const T*, std::size_t,         \
+                            const void*, T, T*, std::size_t, void*);                              \
   template void symm_packed<T>(Side, Uplo, std::size_t, std::size_t, T, const T*, std::size_t,    \
                                const T*, std::size_t, T, T*, std::size_t, void*);                 \
   template void trmm_packed<T>(Side, Uplo, Trans, Diag, std::size_t, std::size_t, T, const T*,    \

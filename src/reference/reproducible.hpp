@@ -100,9 +100,11 @@ void gemmt(Uplo uplo, Trans ta, Trans tb, std::size_t n, std::size_t width, std:
            const T* A, std::size_t lda, const T* B, std::size_t ldb, T beta, T* C, std::size_t ldc,
            void* work);
 template <class T>
-void gemmt_packed(Uplo uplo, Trans ta, std::size_t n, std::size_t width, std::size_t k, T alpha,
-                  const T* A, std::size_t lda, const void* packed, T beta, T* C, std::size_t ldc,
-                  void* work);
+void gemm_1m(Trans ta, std::size_t m, std::size_t n, std::size_t k, const T* A, std::size_t lda,
+             const void* packed, T beta, T* C, std::size_t ldc, void* work);
+template <class T>
+void gemmt_1m(Uplo uplo, Trans ta, std::size_t n, std::size_t k, const T* A, std::size_t lda,
+              const void* packed, T beta, T* C, std::size_t ldc, void* work);
 template <class T>
 void symm_packed(Side side, Uplo uplo, std::size_t m, std::size_t n, T alpha, const T* A,
                  std::size_t lda, const T* B, std::size_t ldb, T beta, T* C, std::size_t ldc,

@@ -248,27 +248,24 @@ TEST_CASE_TEMPLATE("the complex triangle product writes the complex gemm's bits 
   }
 }
 
-// The complex products' B operand packed (the pack_b_1m candidate, kernels_table.hpp): gemm_packed
-// on it gives the real gemm's bits on the 1m expansion written out (its definition, here with
-// std::complex's parts), and gemmt_packed gemmt's, on C's triangle only. Every op(B), op(A)
-// conjugated or not, alpha 1 (op(B)'s own values) or not, depths that cross the k-blocks (2k = 600
-// and 1400), widths around a panel of columns.
-TEST_CASE_TEMPLATE("pack_b_1m packs the 1m expansion for gemm_packed and gemmt_packed", R, float,
-                   double) {
+// The complex products on the engine's packing (pack_b_1m, gemm_1m and gemmt_1m,
+// kernels_table.hpp): gemm_1m on what pack_b_1m packed gives the real gemm's bits on op(A) as
+// reals and the 1m expansion, both written out here (their definitions, with std::complex's
+// parts), and gemmt_1m gemmt's, on C's triangle only. Every op(B), op(A) as stored or transposed
+// and conjugated or not, alpha 1 (op(B)'s own values) or not, depths that cross the k-blocks (2k
+// = 600 and 1400), widths around a panel of columns, an odd depth (a k group half filled).
+TEST_CASE_TEMPLATE("gemm_1m and gemmt_1m on pack_b_1m's packing are gemm on the expansion", R,
+                   float, double) {
   using C = std::complex<R>;
-  using Pack = typename GemmCandidates<R>::pack_b_1m;
-  using Bytes = typename GemmCandidates<R>::packed_bytes;
-  using GemmPacked = typename GemmCandidates<R>::gemm_packed;
-  using GemmtPacked = typename GemmCandidates<R>::gemmt_packed;
-  using GemmtWorkspace = typename GemmCandidates<R>::gemmt_workspace;
-  using Gemmt = typename GemmCandidates<R>::gemmt;
+  using Candidates = GemmCandidates<R>;
   Random random(38);
   const auto value = [&] { return C(random.uniform<R>(-1, 1), random.uniform<R>(-1, 1)); };
   std::vector<std::pair<std::size_t, std::size_t>> shapes = {{1, 1}, {3, 17}, {300, 9}};
   if (!quick()) shapes.push_back({700, 40});
   for (const auto& [k, n] : shapes) {
     for (const Op op : {Op::N, Op::T, Op::C, Op::Conj}) {
-      for (const bool conj_a : {false, true}) {
+      for (const Trans ta : {Trans::N, Trans::T}) {
+        const bool conj_a = (k + n + int(op)) % 2 == 0;
         for (const C alpha : {C(1), C(R(0.7), R(-0.3))}) {
           const bool t = op == Op::T || op == Op::C;
           const std::size_t ldb = (t ? k : n) + 3;
@@ -293,36 +290,54 @@ TEST_CASE_TEMPLATE("pack_b_1m packs the 1m expansion for gemm_packed and gemmt_p
               odd[1] = s * v.real();
             }
           }
-          Buffer<unsigned char> packed(coheriq::call<Domain, Bytes>(2 * k, 2 * n), 0);
-          coheriq::call<Domain, Pack>(op, conj_a, k, n, alpha.real(), alpha.imag(),
-                                      reinterpret_cast<const R*>(b.data()), ldb, packed.data());
-          // A product of n rows (the triangle's square), op(A) n x 2k reals.
-          std::vector<R> a(n * 2 * k);
-          for (R& v : a) v = random.uniform<R>(-1, 1);
-          const std::size_t ldc = 2 * n + 1;
-          std::vector<R> c(n * ldc);
-          for (R& v : c) v = random.uniform<R>(-1, 1);
+          Buffer<unsigned char> packed(
+              coheriq::call<Domain, typename Candidates::packed_bytes>(2 * k, 2 * n), 0);
+          coheriq::call<Domain, typename Candidates::pack_b_1m>(
+              op, conj_a, k, n, alpha.real(), alpha.imag(), reinterpret_cast<const R*>(b.data()),
+              ldb, packed.data());
+          // op(A), n x k (the triangle's square), and as reals, n x 2k.
+          const std::size_t lda = (ta == Trans::N ? k : n) + 2;
+          std::vector<C> a((ta == Trans::N ? n : k) * lda);
+          for (C& v : a) v = value();
+          std::vector<R> real_a(n * 2 * k);
+          for (std::size_t i = 0; i < n; ++i) {
+            for (std::size_t l = 0; l < k; ++l) {
+              const C v = ta == Trans::N ? a[i * lda + l] : a[l * lda + i];
+              real_a[i * 2 * k + 2 * l] = v.real();
+              real_a[i * 2 * k + 2 * l + 1] = v.imag();
+            }
+          }
+          const std::size_t ldc = n + 1;
+          std::vector<C> c(n * ldc);
+          for (C& v : c) v = value();
           CAPTURE(k);
           CAPTURE(n);
           CAPTURE(int(op));
+          CAPTURE(ta == Trans::T);
           CAPTURE(conj_a);
           CAPTURE(alpha.imag());
-          std::vector<R> got = c, expected = c;
-          coheriq::call<Domain, GemmPacked>(Trans::N, n, 2 * n, 2 * k, R(1), a.data(), 2 * k,
-                                            packed.data(), R(0.5), got.data(), ldc);
-          gemm(Trans::N, Trans::N, n, 2 * n, 2 * k, R(1), a.data(), 2 * k, expansion.data(), 2 * n,
-               R(0.5), expected.data(), ldc);
-          CHECK(std::memcmp(got.data(), expected.data(), got.size() * sizeof(R)) == 0);
+          Buffer<unsigned char> work(
+              coheriq::call<Domain, typename Candidates::gemm_1m_workspace>(n, k), 0);
+          const R* a_reals = reinterpret_cast<const R*>(a.data());
+          std::vector<C> got = c, expected = c;
+          coheriq::call<Domain, typename Candidates::gemm_1m>(
+              ta, n, n, k, a_reals, lda, packed.data(), R(0.5), reinterpret_cast<R*>(got.data()),
+              ldc, work.data());
+          gemm(Trans::N, Trans::N, n, 2 * n, 2 * k, R(1), real_a.data(), 2 * k, expansion.data(),
+               2 * n, R(0.5), reinterpret_cast<R*>(expected.data()), 2 * ldc);
+          CHECK(std::memcmp(got.data(), expected.data(), got.size() * sizeof(C)) == 0);
           for (const Uplo uplo : {Uplo::Lower, Uplo::Upper}) {
             got = c;
             expected = c;
-            Buffer<unsigned char> work(coheriq::call<Domain, GemmtWorkspace>(n, 2, 2 * k), 0);
-            coheriq::call<Domain, GemmtPacked>(uplo, Trans::N, n, 2, 2 * k, R(1), a.data(), 2 * k,
-                                               packed.data(), R(1), got.data(), ldc, work.data());
-            coheriq::call<Domain, Gemmt>(uplo, Trans::N, Trans::N, n, 2, 2 * k, R(1), a.data(),
-                                         2 * k, expansion.data(), 2 * n, R(1), expected.data(), ldc,
-                                         work.data());
-            CHECK(std::memcmp(got.data(), expected.data(), got.size() * sizeof(R)) == 0);
+            coheriq::call<Domain, typename Candidates::gemmt_1m>(
+                uplo, ta, n, k, a_reals, lda, packed.data(), R(1), reinterpret_cast<R*>(got.data()),
+                ldc, work.data());
+            Buffer<unsigned char> gemmt_work(
+                coheriq::call<Domain, typename Candidates::gemmt_workspace>(n, 2, 2 * k), 0);
+            coheriq::call<Domain, typename Candidates::gemmt>(
+                uplo, Trans::N, Trans::N, n, 2, 2 * k, R(1), real_a.data(), 2 * k, expansion.data(),
+                2 * n, R(1), reinterpret_cast<R*>(expected.data()), 2 * ldc, gemmt_work.data());
+            CHECK(std::memcmp(got.data(), expected.data(), got.size() * sizeof(C)) == 0);
           }
         }
       }

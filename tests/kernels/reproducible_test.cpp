@@ -996,9 +996,9 @@ void level3_complex() {
   const std::string s = type_name<T>();
   Rng rng(62);
   constexpr Shape kShapes[] = {{3, 5, 7}, {23, 29, 31}, {70, 65, 67}};
-  // The products past the engines' unpacked sizes (order 65 to 70) pack op(B)'s 1m expansion, and
-  // the rank updates' triangles multiply by it (gemmt_packed).
-  for (const char* op : {"pack_b_1m.", "gemmt_packed."}) {
+  // The products past the engines' unpacked sizes (order 65 to 70) pack op(B)'s 1m expansion and
+  // multiply by it, the rank updates' triangles too.
+  for (const char* op : {"pack_b_1m.", "gemm_1m_workspace.", "gemm_1m.", "gemmt_1m."}) {
     reached().insert(op + type_name<Real<T>>());
   }
   for (Op opa : kOps) {

@@ -21,6 +21,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <complex>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -308,6 +309,57 @@ void check_level3_cut() {
 TEST_CASE("level-3 routines cut for threads give the 1-thread bits") {
   check_level3_cut<float>();
   check_level3_cut<double>();
+}
+
+// The complex products on the engine's packing (kernels/complex_gemm.hpp): a complex gemm goes
+// on the pool by rows of C (gemm_1m, the threads sharing the packed op(B)), a herk by the diagonal
+// parts of its recursion (each a gemmt_1m): the 1-thread bits, on a team. Order 256 is 256 x 512 x
+// 512 real multiply-adds for the gemm, above the work that takes threads in every record.
+template <class R>
+void check_complex_cut() {
+  using C = std::complex<R>;
+  if (ck::active_engine() == "reference") {
+    MESSAGE("skipped under reference: its level 3 is the reference's loops, on one thread");
+    return;
+  }
+  constexpr std::size_t n = 256, ld = n + 3;
+  const auto complex_values = [](std::uint32_t seed) {
+    const std::vector<R> parts = values<R>(2 * n * ld, seed);
+    std::vector<C> v(n * ld);
+    for (std::size_t i = 0; i < v.size(); ++i) v[i] = C(parts[2 * i], parts[2 * i + 1]);
+    return v;
+  };
+  const std::vector<C> a = complex_values(31), b = complex_values(32), c = complex_values(33);
+  const auto result = [&](std::size_t threads, bool herk, ck::Op op) {
+    std::vector<C> x = c;
+    ck::set_num_threads(threads);
+    if (herk) {
+      ck::herk(ck::Uplo::Lower, op, n, n, R(0.75), a.data(), ld, R(0.5), x.data(), ld);
+    } else {
+      ck::gemm(op, ck::Op::N, n, n, n, C(R(0.75), R(-0.25)), a.data(), ld, b.data(), ld,
+               C(R(0.5), R(0)), x.data(), ld);
+    }
+    return x;
+  };
+  for (const bool herk : {false, true}) {
+    for (const ck::Op op : {ck::Op::N, ck::Op::C}) {
+      CAPTURE(herk);
+      CAPTURE(op == ck::Op::C);
+      const std::vector<C> one = result(1, herk, op);
+      for (std::size_t threads : {std::size_t{2}, std::size_t{3}}) {
+        CAPTURE(threads);
+        const std::size_t teams_before = ck::pool::parallel_teams();
+        CHECK_MESSAGE(same_bits(result(threads, herk, op), one), "differs from 1 thread");
+        CHECK(ck::pool::parallel_teams() > teams_before);
+      }
+    }
+  }
+  ck::set_num_threads(0);
+}
+
+TEST_CASE("complex gemm and herk cut for threads give the 1-thread bits") {
+  check_complex_cut<float>();
+  check_complex_cut<double>();
 }
 
 // gemv on the pool (kernels/gemm_driver.cpp): y cut into blocks once A passes the record's

@@ -33,7 +33,8 @@
 // runs them on C's triangle, skipping the tiles off it (GemmTriangleTile); symm_packed and
 // trmm_packed run them with a symmetric or triangular operand packed from its stored triangle;
 // pack_b_1m packs a complex op(B)'s 1m expansion in pack_b's layout (the complex GEMM's operand,
-// src/kernels/complex_gemm.hpp), which gemm_packed and gemmt_packed multiply by.
+// src/kernels/complex_gemm.hpp), which gemm_1m and gemmt_1m multiply by, packing the complex
+// A as reals.
 // gemm_packed has no workspace: it packs A one micro-panel at a time into a buffer on the stack
 // (MC = MR), which streams the B k-block once per MR rows; the 9 bytes per cycle that takes (128
 // bytes per 14 cycles with zmm) are within what L3 delivers (MC rows of A in a workspace measured
@@ -321,6 +322,36 @@ HWY_INLINE void GemmPackB(Trans tb, const S* HWY_RESTRICT B, std::size_t ldb, st
             __builtin_memcpy(out + e * nr, group + e * kG, sizeof(T) * kG);
           }
         }
+      }
+    }
+  }
+}
+
+// Packs rows [i0, i0 + mc) x columns [p0, p0 + kc) (p0 and kc even) of A' (gemm_1m,
+// kernels_table.hpp: op(A) of the complex A as reals, m x 2k) as GemmPackA packs op(A). For op(A)
+// = A, A' is A's own storage (rows 2·lda reals apart). For Aᵀ, a k group of A' row i (4 reals) is
+// the complex elements (l, i) and (l + 1, i) of A, from two rows of A: each group reads those two
+// rows along, an element (two reals) at a time, into the micro-panels one after the other.
+template <class T>
+HWY_INLINE void GemmPackA1m(Trans ta, const T* HWY_RESTRICT A, std::size_t lda, std::size_t i0,
+                            std::size_t mc, std::size_t p0, std::size_t kc, T* HWY_RESTRICT dst) {
+  using Shape = GemmShape<T>;
+  constexpr std::size_t kMR = Shape::kMR, kG = Shape::kKGroup;
+  static_assert(kG == 4, "a k group holds two complex elements");
+  if (ta == Trans::N) return GemmPackA(Trans::N, A, 2 * lda, i0, mc, p0, kc, dst);
+  const std::size_t panel_size = kMR * GemmRoundUp(kc, kG);
+  for (std::size_t p = 0; p < kc; p += kG) {
+    const T* HWY_RESTRICT first = A + 2 * ((p0 + p) / 2 * lda + i0);
+    const T* HWY_RESTRICT second = p + 2 < kc ? first + 2 * lda : nullptr;
+    for (std::size_t r = 0; r < mc; r += kMR) {
+      const std::size_t rows = GemmMin(kMR, mc - r);
+      T* HWY_RESTRICT out = dst + (r / kMR) * panel_size + p * kMR;
+      for (std::size_t i = 0; i < kMR; ++i, out += kG) {
+        const bool inside = i < rows;
+        out[0] = inside ? first[2 * (r + i)] : T(0);
+        out[1] = inside ? first[2 * (r + i) + 1] : T(0);
+        out[2] = inside && second != nullptr ? second[2 * (r + i)] : T(0);
+        out[3] = inside && second != nullptr ? second[2 * (r + i) + 1] : T(0);
       }
     }
   }
@@ -1644,19 +1675,45 @@ void gemm_packed(Trans ta, std::size_t m, std::size_t n, std::size_t k, T alpha,
                                     Shape::kMR, nullptr);
 }
 
-// gemmt with op(B) packed in pack_b's layout (width·n columns), in gemmt's workspace: its A block
-// holds MC rows of op(A), as gemmt packs them (one micro-panel at a time, a transposed op(A), read
-// a few values from each of kc rows, ran 5% of a herk.c32 at n = 1024 in that packing alone).
+// The complex products' loops (gemm_1m, gemmt_1m): gemm's, op(A) packed from the complex A as
+// A' (GemmPackA1m, MC rows at a time in the workspace), op(B) the expansion pack_b_1m packed, alpha
+// 1; the tiles `part` says.
+template <class T, bool kReproducible, class Part = GemmWhole>
+HWY_INLINE void Gemm1mLoops(Trans ta, std::size_t m, std::size_t n, std::size_t k,
+                            const T* HWY_RESTRICT A, std::size_t lda, const void* packed, T beta,
+                            T* HWY_RESTRICT C, std::size_t ldc, void* workspace, Part part = {}) {
+  T* const a_work = static_cast<T*>(workspace);
+  const T* const b_packed = static_cast<const T*>(packed);
+  const std::size_t n_padded = GemmRoundUp(2 * n, GemmShape<T>::NR());
+  const auto pack_a = [&](std::size_t ic, std::size_t mc, std::size_t pc, std::size_t kc)
+                          HWY_ATTR { GemmPackA1m(ta, A, lda, ic, mc, pc, kc, a_work); };
+  const auto pack_b = [&](std::size_t pc, std::size_t) HWY_ATTR -> const T* {
+    return b_packed + pc * n_padded;  // the k-blocks before: k_block wide
+  };
+  GemmBlocks<T, kReproducible>(m, 2 * n, 2 * k, T(1), pack_a, pack_b, beta, C, 2 * ldc, a_work,
+                               GemmShape<T>::kMC, part);
+}
+
 template <class T, bool kReproducible = false>
-void gemmt_packed(Uplo uplo, Trans ta, std::size_t n, std::size_t width, std::size_t k, T alpha,
-                  const T* A, std::size_t lda, const void* packed, T beta, T* C, std::size_t ldc,
-                  void* workspace) {
+std::size_t gemm_1m_workspace(std::size_t m, std::size_t k) {
+  return m == 0 || k == 0 ? 0 : GemmABlockBytes<T, kReproducible>(m, 2 * k);
+}
+
+template <class T, bool kReproducible = false>
+void gemm_1m(Trans ta, std::size_t m, std::size_t n, std::size_t k, const T* A, std::size_t lda,
+             const void* packed, T beta, T* C, std::size_t ldc, void* workspace) {
+  if (m == 0 || n == 0) return;
+  if (k == 0) return GemmScaleC(m, 2 * n, beta, C, 2 * ldc);
+  Gemm1mLoops<T, kReproducible>(ta, m, n, k, A, lda, packed, beta, C, ldc, workspace);
+}
+
+template <class T, bool kReproducible = false>
+void gemmt_1m(Uplo uplo, Trans ta, std::size_t n, std::size_t k, const T* A, std::size_t lda,
+              const void* packed, T beta, T* C, std::size_t ldc, void* workspace) {
   if (n == 0) return;
-  const GemmTriangle part{uplo, width};
-  if (k == 0) return GemmScaleTriangle(part, n, beta, C, ldc);
-  GemmLoops<T, kReproducible, T, T>(ta, Trans::N, n, width * n, k, alpha, A, lda, nullptr, 0,
-                                    static_cast<const T*>(packed), beta, C, ldc,
-                                    static_cast<T*>(workspace), GemmShape<T>::kMC, nullptr, part);
+  const GemmTriangle part{uplo, 2};
+  if (k == 0) return GemmScaleTriangle(part, n, beta, C, 2 * ldc);
+  Gemm1mLoops<T, kReproducible>(ta, n, n, k, A, lda, packed, beta, C, ldc, workspace, part);
 }
 
 // ------------------------------ Batches

@@ -645,11 +645,18 @@ void gemmt(Uplo uplo, Trans ta, Trans tb, std::size_t n, std::size_t width, std:
   engine::gemmt<T, true>(uplo, ta, tb, n, width, k, alpha, A, lda, B, ldb, beta, C, ldc, workspace);
 }
 template <class T>
-void gemmt_packed(Uplo uplo, Trans ta, std::size_t n, std::size_t width, std::size_t k, T alpha,
-                  const T* A, std::size_t lda, const void* packed, T beta, T* C, std::size_t ldc,
-                  void* workspace) {
-  engine::gemmt_packed<T, true>(uplo, ta, n, width, k, alpha, A, lda, packed, beta, C, ldc,
-                                workspace);
+std::size_t gemm_1m_workspace(std::size_t m, std::size_t k) {
+  return engine::gemm_1m_workspace<T, true>(m, k);
+}
+template <class T>
+void gemm_1m(Trans ta, std::size_t m, std::size_t n, std::size_t k, const T* A, std::size_t lda,
+             const void* packed, T beta, T* C, std::size_t ldc, void* workspace) {
+  engine::gemm_1m<T, true>(ta, m, n, k, A, lda, packed, beta, C, ldc, workspace);
+}
+template <class T>
+void gemmt_1m(Uplo uplo, Trans ta, std::size_t n, std::size_t k, const T* A, std::size_t lda,
+              const void* packed, T beta, T* C, std::size_t ldc, void* workspace) {
+  engine::gemmt_1m<T, true>(uplo, ta, n, k, A, lda, packed, beta, C, ldc, workspace);
 }
 template <class T>
 std::size_t symm_packed_workspace(Side side, std::size_t m, std::size_t n) {
