@@ -331,7 +331,9 @@ HWY_INLINE void GemmPackB(Trans tb, const S* HWY_RESTRICT B, std::size_t ldb, st
 // kernels_table.hpp: op(A) of the complex A as reals, m x 2k) as GemmPackA packs op(A). For op(A)
 // = A, A' is A's own storage (rows 2·lda reals apart). For Aᵀ, a k group of A' row i (4 reals) is
 // the complex elements (l, i) and (l + 1, i) of A, from two rows of A: each group reads those two
-// rows along, an element (two reals) at a time, into the micro-panels one after the other.
+// rows along into the micro-panels one after the other. A complex float is one 64-bit lane: the
+// two rows' vectors interleaved lane by lane are the groups of as many rows of A'; a complex
+// double is copied an element (two reals) at a time.
 template <class T>
 HWY_INLINE void GemmPackA1m(Trans ta, const T* HWY_RESTRICT A, std::size_t lda, std::size_t i0,
                             std::size_t mc, std::size_t p0, std::size_t kc, T* HWY_RESTRICT dst) {
@@ -346,12 +348,36 @@ HWY_INLINE void GemmPackA1m(Trans ta, const T* HWY_RESTRICT A, std::size_t lda, 
     for (std::size_t r = 0; r < mc; r += kMR) {
       const std::size_t rows = GemmMin(kMR, mc - r);
       T* HWY_RESTRICT out = dst + (r / kMR) * panel_size + p * kMR;
-      for (std::size_t i = 0; i < kMR; ++i, out += kG) {
+      std::size_t i = 0;
+      if constexpr (sizeof(T) == 4) {
+        if (second != nullptr) {
+          const hn::Repartition<std::uint64_t, typename Shape::D> d64;
+          const std::size_t lanes = hn::Lanes(d64);
+          HWY_ALIGN std::uint64_t pairs[2 * hn::MaxLanes(d64)];
+          for (; i < rows; i += lanes) {
+            const std::size_t valid = GemmMin(lanes, rows - i);
+            const auto mask = hn::FirstN(d64, valid);
+            const auto load = [&](const T* row) HWY_ATTR {
+              return LoadSelected(mask, d64,
+                                  reinterpret_cast<const std::uint64_t*>(row + 2 * (r + i)));
+            };
+            std::uint64_t* HWY_RESTRICT to = reinterpret_cast<std::uint64_t*>(out + i * kG);
+            if (valid == lanes) {
+              hn::StoreInterleaved2(load(first), load(second), d64, to);
+            } else {
+              hn::StoreInterleaved2(load(first), load(second), d64, pairs);
+              for (std::size_t e = 0; e < 2 * valid; ++e) to[e] = pairs[e];
+            }
+          }
+          i = rows;
+        }
+      }
+      for (; i < kMR; ++i) {  // the rest, and the zeros past the rows
         const bool inside = i < rows;
-        out[0] = inside ? first[2 * (r + i)] : T(0);
-        out[1] = inside ? first[2 * (r + i) + 1] : T(0);
-        out[2] = inside && second != nullptr ? second[2 * (r + i)] : T(0);
-        out[3] = inside && second != nullptr ? second[2 * (r + i) + 1] : T(0);
+        out[i * kG + 0] = inside ? first[2 * (r + i)] : T(0);
+        out[i * kG + 1] = inside ? first[2 * (r + i) + 1] : T(0);
+        out[i * kG + 2] = inside && second != nullptr ? second[2 * (r + i)] : T(0);
+        out[i * kG + 3] = inside && second != nullptr ? second[2 * (r + i) + 1] : T(0);
       }
     }
   }
@@ -382,7 +408,7 @@ HWY_INLINE std::size_t GemmPackedBAt(std::size_t kc, std::size_t p, std::size_t 
 // and row 2l + 1 swap(b')·[-s, s]. swap exchanges the parts (Reverse2); the factors ±1 are exact.
 // Op(B) = T or C reads row l of op(B) from a column of B: kChunk steps at a time, each panel's
 // complex columns (rows of B, read along) are first copied to a stack tile, k-major.
-template <class T>
+template <class T, bool kStream = false>
 HWY_INLINE void GemmPackB1m(Op op, bool conj_a, const T* HWY_RESTRICT B, std::size_t ldb,
                             std::size_t n, std::size_t p0, std::size_t kc, T alpha_re, T alpha_im,
                             T* HWY_RESTRICT dst) {
@@ -431,8 +457,14 @@ HWY_INLINE void GemmPackB1m(Op op, bool conj_a, const T* HWY_RESTRICT B, std::si
           const auto x = live == lanes ? hn::LoadU(d, src) : LoadSelected(mask, d, src);
           const auto b = one ? hn::Mul(x, direct)
                              : hn::Add(hn::Mul(x, direct), hn::Mul(hn::Reverse2(d, x), crossed));
-          hn::Store(hn::IfThenElseZero(mask, b), d, even + v);
-          hn::Store(hn::IfThenElseZero(mask, hn::Mul(hn::Reverse2(d, b), turned)), d, odd + v);
+          const auto odd_b = hn::Mul(hn::Reverse2(d, b), turned);
+          if constexpr (kStream) {
+            hn::Stream(hn::IfThenElseZero(mask, b), d, even + v);
+            hn::Stream(hn::IfThenElseZero(mask, odd_b), d, odd + v);
+          } else {
+            hn::Store(hn::IfThenElseZero(mask, b), d, even + v);
+            hn::Store(hn::IfThenElseZero(mask, odd_b), d, odd + v);
+          }
         }
       }
     }
@@ -1650,16 +1682,24 @@ void pack_b(Trans tb, std::size_t k, std::size_t n, const T* B, std::size_t ldb,
 }
 
 // The complex op(B)'s 1m expansion (kernels_table.hpp) in pack_b's layout for 2k x 2n, on the
-// calling thread: each k-block by GemmPackB1m (the expansion's k-blocks are even).
+// calling thread: each k-block by GemmPackB1m (the expansion's k-blocks are even), written around
+// the caches when pack_b would write it so.
 template <class T, bool kReproducible = false>
 void pack_b_1m(Op op, bool conj_a, std::size_t k, std::size_t n, T alpha_re, T alpha_im, const T* B,
                std::size_t ldb, void* packed) {
   const std::size_t depth = 2 * k, n_padded = GemmRoundUp(2 * n, GemmShape<T>::NR());
   const std::size_t k_block = GemmKBlock<T, kReproducible>(depth);
+  const bool stream = n_padded * depth * sizeof(T) > kTuning.pack_b_stream_bytes;
   for (std::size_t pc = 0; pc < depth; pc += k_block) {
-    GemmPackB1m(op, conj_a, B, ldb, n, pc, GemmMin(k_block, depth - pc), alpha_re, alpha_im,
-                static_cast<T*>(packed) + pc * n_padded);
+    const std::size_t kc = GemmMin(k_block, depth - pc);
+    T* const block = static_cast<T*>(packed) + pc * n_padded;
+    if (stream) {
+      GemmPackB1m<T, true>(op, conj_a, B, ldb, n, pc, kc, alpha_re, alpha_im, block);
+    } else {
+      GemmPackB1m(op, conj_a, B, ldb, n, pc, kc, alpha_re, alpha_im, block);
+    }
   }
+  if (stream) hwy::FlushStream();
 }
 
 template <class T, bool kReproducible = false>
