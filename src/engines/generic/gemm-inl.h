@@ -426,8 +426,9 @@ HWY_INLINE void GemmPackB1m(Op op, bool conj_a, const T* HWY_RESTRICT B, std::si
                           : hn::OddEven(hn::Set(d, c * alpha_re), hn::Set(d, alpha_re));
   const auto crossed = hn::OddEven(hn::Set(d, alpha_im), hn::Set(d, -c * alpha_im));
   const auto turned = hn::OddEven(hn::Set(d, s), hn::Set(d, -s));
-  HWY_ALIGN T tile[kChunk * 2 * Shape::kLanes * Shape::kNRVectors];
-  const std::size_t width = 2 * n;  // reals in a row of the expansion
+  // kChunk steps of a panel; the reals in a row of the expansion.
+  HWY_ALIGN T tile[kChunk * Shape::kNRVectors * Shape::kLanes];
+  const std::size_t width = 2 * n;
   for (std::size_t j = 0; j < width; j += nr, dst += kc * nr) {
     const std::size_t cols = GemmMin(nr, width - j);  // even
     for (std::size_t p = 0; p < kc; p += 2 * kChunk) {
