@@ -40,8 +40,8 @@ struct ComplexAsReals {
   Trans trans;
 
   T operator()(std::size_t i, std::size_t p) const noexcept {
-    const std::size_t l = p / 2;
-    return (trans == Trans::N ? data + 2 * (i * ld + l) : data + 2 * (l * ld + i))[p % 2];
+    const std::size_t element = trans == Trans::N ? i * ld + p / 2 : p / 2 * ld + i;
+    return data[2 * element + p % 2];
   }
 };
 
