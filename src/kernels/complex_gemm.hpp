@@ -230,7 +230,7 @@ void real_product(Op opa, Op opb, size_t m, size_t n, size_t k, T alpha, const T
               tb == k::Trans::N ? 2 * n : 2 * k, real_beta, reinterpret_cast<R*>(c), 2 * ldc);
     });
   }
-  const k::Trans ta = transposes(opa) ? k::Trans::T : k::Trans::N;
+  const k::Trans ta = trans(opa);
   for_each_packed_panel(opa, opb, n, k, alpha, b, ldb, kComplexPanelBytes,
                         [&](size_t j0, size_t w, const void* packed) {
                           driver::gemm_1m(ta, m, w, k, a, lda, packed, real_beta, c + j0, ldc);
@@ -252,7 +252,7 @@ void real_triangle_product(bool hermitian, Uplo uplo, Op opa, Op opb, size_t n, 
                            size_t panel_bytes = kComplexPanelBytes) {
   using R = real_t<T>;
   const bool lower = uplo == Uplo::Lower;
-  const k::Trans ta = transposes(opa) ? k::Trans::T : k::Trans::N;
+  const k::Trans ta = trans(opa);
   // Row i of op(A) on.
   const auto rows = [&](size_t i) { return ta == k::Trans::T ? a + i : a + i * lda; };
   if (hermitian && beta != T(0) && beta != T(1)) {

@@ -122,6 +122,15 @@ void gemm_packed_rows(pool::Team& team, const GemmSplit& split, Trans ta, std::s
   team.run(split.parts, block);
 }
 
+// run(team, split) for a product of m x n x k multiply-adds of T by a packed op(B): cut only by
+// rows of C (a block of columns is not a packed matrix of its own), on a team as large as the cut.
+template <class T, class Run>
+void by_rows_of_packed(std::size_t m, std::size_t n, std::size_t k, Run run) {
+  const GemmThreading& threading = gemm_threading<T>();
+  pool::Team team(gemm_split(threading, gemm_threads<T>(threading, m, n, k), m, n, false).parts);
+  run(team, gemm_split(threading, team.size(), m, n, false));
+}
+
 // The product on the calling thread, in a workspace of its own.
 template <class T>
 void gemm_on_this_thread(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, T alpha,
@@ -196,15 +205,13 @@ template <class T>
 void gemm_packed(Trans ta, std::size_t m, std::size_t n, std::size_t k, T alpha, const T* A,
                  std::size_t lda, const void* packed, T beta, T* C, std::size_t ldc) {
   using GemmPacked = typename GemmCandidates<T>::gemm_packed;
-  const GemmThreading& threading = gemm_threading<T>();
-  // Packed B is cut only by rows of C: a block of columns is not a packed matrix of its own.
-  pool::Team team(gemm_split(threading, gemm_threads<T>(threading, m, n, k), m, n, false).parts);
-  const GemmSplit split = gemm_split(threading, team.size(), m, n, false);
-  if (split.parts <= 1) {
-    coheriq::call<Domain, GemmPacked>(ta, m, n, k, alpha, A, lda, packed, beta, C, ldc);
-    return;
-  }
-  gemm_packed_rows(team, split, ta, n, k, alpha, A, lda, packed, beta, C, ldc);
+  by_rows_of_packed<T>(m, n, k, [&](pool::Team& team, const GemmSplit& split) {
+    if (split.parts <= 1) {
+      coheriq::call<Domain, GemmPacked>(ta, m, n, k, alpha, A, lda, packed, beta, C, ldc);
+      return;
+    }
+    gemm_packed_rows(team, split, ta, n, k, alpha, A, lda, packed, beta, C, ldc);
+  });
 }
 
 template <class T>
@@ -246,26 +253,24 @@ template <class T>
 void gemm_1m(Trans ta, std::size_t m, std::size_t n, std::size_t k, const std::complex<T>* A,
              std::size_t lda, const void* packed, T beta, std::complex<T>* C, std::size_t ldc) {
   using Candidates = GemmCandidates<T>;
-  // As gemm_packed cuts a product: by rows of C, which share the packed B'; each block packs its
-  // rows of A' in a workspace of its own.
-  const GemmThreading& threading = gemm_threading<T>();
-  pool::Team team(
-      gemm_split(threading, gemm_threads<T>(threading, m, 2 * n, 2 * k), m, 2 * n, false).parts);
-  const GemmSplit split = gemm_split(threading, team.size(), m, 2 * n, false);
-  const std::size_t stride = round_up_64(
-      coheriq::call<Domain, typename Candidates::gemm_1m_workspace>(split.largest(), k));
-  const GemmWorkspace workspace(stride * split.parts);
-  unsigned char* const work = static_cast<unsigned char*>(workspace.data());
-  // The domain is locked (the queries above), so the workers' calls cannot throw.
-  auto block = [&](std::size_t part) noexcept {
-    const std::size_t lo = split.begin(part), hi = split.begin(part + 1);
-    const std::complex<T>* a = ta == Trans::N ? A + lo * lda : A + lo;
-    coheriq::call<Domain, typename Candidates::gemm_1m>(
-        ta, hi - lo, n, k, reinterpret_cast<const T*>(a), lda, packed, beta,
-        reinterpret_cast<T*>(C + lo * ldc), ldc, work + stride * part);
-  };
-  if (split.parts <= 1) return block(0);
-  team.run(split.parts, block);
+  // As gemm_packed: by rows of C, which share the packed B'; each block packs its rows of A' in a
+  // workspace of its own.
+  by_rows_of_packed<T>(m, 2 * n, 2 * k, [&](pool::Team& team, const GemmSplit& split) {
+    const std::size_t stride = round_up_64(
+        coheriq::call<Domain, typename Candidates::gemm_1m_workspace>(split.largest(), k));
+    const GemmWorkspace workspace(stride * split.parts);
+    unsigned char* const work = static_cast<unsigned char*>(workspace.data());
+    // The domain is locked (the queries above), so the workers' calls cannot throw.
+    auto block = [&](std::size_t part) noexcept {
+      const std::size_t lo = split.begin(part), hi = split.begin(part + 1);
+      const std::complex<T>* a = ta == Trans::N ? A + lo * lda : A + lo;
+      coheriq::call<Domain, typename Candidates::gemm_1m>(
+          ta, hi - lo, n, k, reinterpret_cast<const T*>(a), lda, packed, beta,
+          reinterpret_cast<T*>(C + lo * ldc), ldc, work + stride * part);
+    };
+    if (split.parts <= 1) return block(0);
+    team.run(split.parts, block);
+  });
 }
 template void gemm_1m<float>(Trans, std::size_t, std::size_t, std::size_t,
                              const std::complex<float>*, std::size_t, const void*, float,

@@ -68,10 +68,6 @@ inline constexpr size_t kPanelBytes = size_t{4} << 20;
 
 // ------------------------------ Helpers
 
-inline k::Trans trans(bool t) { return t ? k::Trans::T : k::Trans::N; }
-// A real operand's Op as the real GEMM takes it (C and Conj are T and N).
-inline k::Trans trans(Op op) { return trans(transposes(op)); }
-
 // The gemm of blocks every routine below is made of: C := alpha·op(A)·op(B) + beta·C, the engine's
 // real GEMM for float and double (C and Conj are T and N there), the complex gemm (one real GEMM
 // on the complex operands) for the complex types.

@@ -28,6 +28,11 @@ using reference::real_t;
 using reference::blas::transposes;
 using std::size_t;
 
+inline Trans trans(bool t) { return t ? Trans::T : Trans::N; }
+// An Op as the real GEMM takes it (C and Conj are T and N: a real operand's, or a complex one's
+// storage, its conjugation applied elsewhere).
+inline Trans trans(Op op) { return trans(transposes(op)); }
+
 // Scratch memory of the blocked forms; failing to get it is an error that is not an argument
 // error (std::runtime_error; the BLAS library's entry points report it and abort, docs/blas.md).
 [[noreturn]] inline void no_workspace(size_t bytes) {

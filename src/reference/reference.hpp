@@ -88,6 +88,16 @@ void symmetric_as_gemm(Side side, Uplo uplo, std::size_t m, std::size_t n, const
   }
 }
 
+// gemm_1m's and gemmt_1m's product as a GEMM (kernels_table.hpp), as gemm.cpp and reproducible.cpp
+// compute it: product(k, a, b) for C := a·b + beta·C (alpha 1: it is in the expansion) with k the
+// depth (2k reals), a = A' and b the expansion in the reference's packed layout (2k x 2n).
+template <class T, class Product>
+void complex_as_gemm(Trans ta, std::size_t n, std::size_t k, const T* A, std::size_t lda,
+                     const void* packed, Product product) {
+  product(2 * k, ComplexAsReals<T>{A, lda, ta},
+          Operand<T>{static_cast<const T*>(packed), 2 * n, Trans::N});
+}
+
 // trmm_packed's product (kernels_table.hpp), as gemm.cpp and reproducible.cpp compute it: op(A)'s
 // element (r, c) on its triangle (0 off it, 1 on a Unit diagonal), and B's elements in an order in
 // which each reads B as it was, visit(i, j, lo, hi) with [lo, hi) the k range of its sum: rows

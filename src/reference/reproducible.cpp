@@ -384,16 +384,16 @@ void gemmt(Uplo uplo, Trans ta, Trans tb, std::size_t n, std::size_t width, std:
 template <class T>
 void gemm_1m(Trans ta, std::size_t m, std::size_t n, std::size_t k, const T* A, std::size_t lda,
              const void* packed, T beta, T* C, std::size_t ldc, void* /*work*/) {
-  canonical_gemm(m, 2 * k, T(1), ComplexAsReals<T>{A, lda, ta},
-                 Operand<T>{static_cast<const T*>(packed), 2 * n, Trans::N}, beta, C, 2 * ldc,
-                 all_columns(2 * n));
+  complex_as_gemm(ta, n, k, A, lda, packed, [&](std::size_t depth, auto a, auto b) {
+    canonical_gemm(m, depth, T(1), a, b, beta, C, 2 * ldc, all_columns(2 * n));
+  });
 }
 template <class T>
 void gemmt_1m(Uplo uplo, Trans ta, std::size_t n, std::size_t k, const T* A, std::size_t lda,
               const void* packed, T beta, T* C, std::size_t ldc, void* /*work*/) {
-  canonical_gemm(n, 2 * k, T(1), ComplexAsReals<T>{A, lda, ta},
-                 Operand<T>{static_cast<const T*>(packed), 2 * n, Trans::N}, beta, C, 2 * ldc,
-                 triangle_columns(uplo, n, 2));
+  complex_as_gemm(ta, n, k, A, lda, packed, [&](std::size_t depth, auto a, auto b) {
+    canonical_gemm(n, depth, T(1), a, b, beta, C, 2 * ldc, triangle_columns(uplo, n, 2));
+  });
 }
 
 // The symmetric product (engines/generic/gemm-inl.h): gemm's on A written in full.
