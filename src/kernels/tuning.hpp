@@ -127,7 +127,7 @@ struct SmallBatchTuning {
   // streamed one. A product much deeper than it is wide never does (the hardware follows it).
   std::size_t prefetch_work = 16384;
   std::size_t streamed_prefetch_work = 1024;
-  // ... and whose C is at least this many of the small path's column tiles (one or two vectors)
+  // ... and whose C is at least this many of the small path's column tiles (one to four vectors)
   // wide.
   std::size_t prefetch_column_tiles = 0;
   // A streamed batch's products of at least this many multiply-adds have their operands read, a
@@ -137,6 +137,11 @@ struct SmallBatchTuning {
   // ... and of at least this many bytes (A, B and C as stored): below it, the reads cost some
   // hosts more than they save (avx512's record: a Zen 4 host).
   std::size_t streamed_touch_bytes = 0;
+  // ... and whether that includes a product whose rows of C fit one tile of two or more vectors
+  // (C at most four vectors wide with 32 registers): such a product reads a whole row of B at
+  // each step of k, the next row after it, one long run of lines that some hosts' prefetchers
+  // follow faster than the reads before it (avx512's record: a Zen 4 host).
+  bool streamed_touch_row_tiles = true;
 };
 
 // Everything an engine's record holds. Grouped by the code that reads it.

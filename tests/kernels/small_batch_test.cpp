@@ -18,7 +18,7 @@
 namespace coheriq::kernels::testing {
 namespace {
 
-// Small products: every size a tile edge can fall on (1 to 13 rows, one and two vectors of any
+// Small products: every size a tile edge can fall on (1 to 13 rows, one to four vectors of any
 // ISA), the square and odd shapes, k deeper than a k-block with few multiply-adds (the
 // small path runs the packed path's k-blocks), and degenerate ones. Then two products past
 // small³ whose k-blocks of op(A) and op(B) fit an engine's unpacked_bytes (avx512 and zen5: 512

@@ -15,6 +15,11 @@
 // AVX-512 host of another family measured: a streamed product of less than 13 KiB lost to it
 // (f32 order 24 and 32 and 23 x 29 x 31, f64 order 16: 1.17-1.53x faster without), one of 13.5
 // KiB or more gained (f64 order 24 1.19-1.43x, f32 256 x 8 x 8 2.1-2.2x), so it starts at 13 KiB.
+// Since the small path's tiles span up to four vectors, a product whose rows of C fit one tile
+// reads each row of B whole, and on that host runs faster without the touch (LIBXSMM's time over
+// ours in one run, with -> without: f64 order 24 0.57-0.58 -> 0.77-0.88, order 32 0.62-0.77 ->
+// 0.96, 23 x 29 x 31 0.62-0.67 -> 0.95, f32 order 48 0.66-0.78 -> 0.85-0.95); wider products
+// still gain from it (f64 order 48 and 64 1.04-1.23 against 0.88-1.02 without).
 #pragma once
 
 #include "engines/avx2/tuning.hpp"
@@ -29,6 +34,7 @@ constexpr Tuning kTuning = [] {
   t.blas1.asum_half_width_max_bytes = 1024 * 1024;
   t.small_batch = kDefaultTuning.small_batch;
   t.small_batch.streamed_touch_bytes = std::size_t{13} << 10;
+  t.small_batch.streamed_touch_row_tiles = false;
   return t;
 }();
 

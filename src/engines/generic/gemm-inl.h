@@ -913,8 +913,9 @@ HWY_INLINE std::size_t GemmABlockBytes(std::size_t m, std::size_t k) {
 // A product of at most small³ multiply-adds (the engine's record) runs here: packing op(A) and
 // op(B) would cost more than it saves, and the product needs no workspace (so no heap and no
 // thread cache; gemm_workspace says 0). The microkernel reads op(A) and B where they are: a tile of
-// up to 12 rows of C by one or two vectors, op(A) broadcast element by element (either
-// transpose), rows of B loaded as vectors, the last one masked to the columns inside C. C
+// up to 12 rows of C by one to four vectors (as many as C's row needs, up to what the registers
+// hold; wider C in tiles of two), op(A) broadcast element by element (either transpose), rows of
+// B loaded as vectors, the last one masked to the columns inside C. C
 // narrower than a vector runs on a half or quarter vector (at least 128 bits) on a fixed-width
 // target: fewer idle lanes, and a masked access to C spans no more bytes than C's row needs, so
 // a tile's stores do not hold up the next tile's (or the next product's) loads of nearby rows. A
@@ -962,6 +963,10 @@ HWY_INLINE bool GemmRunsUnpacked(Trans tb, std::size_t m, std::size_t n, std::si
 #define COHERIQ_GEMM_SMALL_ROWS(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11)
 constexpr std::size_t kGemmSmallMaxRows = 12;
 
+// The vectors of a tile's row, named one by one as its rows are.
+#define COHERIQ_GEMM_SMALL_VECS(X, i) X(i, 0) X(i, 1) X(i, 2) X(i, 3)
+constexpr std::size_t kGemmSmallMaxVecs = 4;
+
 // C tile (kRows rows, nr columns: kVecs vectors of D, the last one holding the columns past
 // (kVecs - 1)·lanes) = alpha·op(A)·B + beta·C over kc steps of k. op(A) row i, step p is
 // a[i·a_row + p·a_col]; row p of B starts at b + p·ldb.
@@ -970,7 +975,8 @@ HWY_NOINLINE void GemmSmallTile(std::size_t kc, const T* HWY_RESTRICT a, std::si
                                 std::size_t a_col, const T* HWY_RESTRICT b, std::size_t ldb,
                                 T alpha, T beta, T* HWY_RESTRICT c, std::size_t ldc,
                                 std::size_t nr) {
-  static_assert(kRows >= 1 && kRows <= kGemmSmallMaxRows && (kVecs == 1 || kVecs == 2));
+  static_assert(kRows >= 1 && kRows <= kGemmSmallMaxRows && kVecs >= 1 &&
+                kVecs <= kGemmSmallMaxVecs);
   using V = hn::Vec<D>;
   const D d;
   const std::size_t lanes = hn::Lanes(d);
@@ -978,27 +984,37 @@ HWY_NOINLINE void GemmSmallTile(std::size_t kc, const T* HWY_RESTRICT a, std::si
   const bool full = last == lanes;
   const auto mask = hn::FirstN(d, last);
 
-#define COHERIQ_GEMM_ZERO(i) V acc##i##_0 = hn::Zero(d), acc##i##_1 = hn::Zero(d);
+#define COHERIQ_GEMM_ZERO_VEC(i, j) V acc##i##_##j = hn::Zero(d);
+#define COHERIQ_GEMM_ZERO(i) COHERIQ_GEMM_SMALL_VECS(COHERIQ_GEMM_ZERO_VEC, i)
   COHERIQ_GEMM_SMALL_ROWS(COHERIQ_GEMM_ZERO)
 #undef COHERIQ_GEMM_ZERO
+#undef COHERIQ_GEMM_ZERO_VEC
   // Rows 4 apart share a base pointer, so that each broadcast is a base plus 0 to 3 row strides
   // (an index register and a scale) and the loop keeps its pointers in registers.
-#define COHERIQ_GEMM_FMA(i)                                                \
-  if constexpr (i < kRows) {                                               \
-    const T* HWY_RESTRICT base = i < 4 ? a0 : (i < 8 ? a4 : a8);           \
-    const V ai = hn::Set(d, base[(i % 4) * a_row]);                        \
-    acc##i##_0 = hn::MulAdd(ai, b0, acc##i##_0);                           \
-    if constexpr (kVecs == 2) acc##i##_1 = hn::MulAdd(ai, b1, acc##i##_1); \
+#define COHERIQ_GEMM_FMA_VEC(i, j) \
+  if constexpr (j < kVecs) acc##i##_##j = hn::MulAdd(ai, b##j, acc##i##_##j);
+#define COHERIQ_GEMM_FMA(i)                                      \
+  if constexpr (i < kRows) {                                     \
+    const T* HWY_RESTRICT base = i < 4 ? a0 : (i < 8 ? a4 : a8); \
+    const V ai = hn::Set(d, base[(i % 4) * a_row]);              \
+    COHERIQ_GEMM_SMALL_VECS(COHERIQ_GEMM_FMA_VEC, i)             \
   }
-#define COHERIQ_GEMM_LOOP(LOAD_LAST)                                  \
-  for (std::size_t p = 0; p < kc; ++p) {                              \
-    const T* HWY_RESTRICT b_row = b + p * ldb;                        \
-    const V b0 = kVecs == 1 ? LOAD_LAST(b_row) : hn::LoadU(d, b_row); \
-    const V b1 = kVecs == 2 ? LOAD_LAST(b_row + lanes) : b0;          \
-    COHERIQ_GEMM_SMALL_ROWS(COHERIQ_GEMM_FMA)                         \
-    a0 += a_col;                                                      \
-    a4 += a_col;                                                      \
-    a8 += a_col;                                                      \
+  // Row p of B as vectors: the last one by LOAD_LAST, those past it unused.
+#define COHERIQ_GEMM_LOAD_B(j, LOAD_LAST)                        \
+  const V b##j = j >= kVecs       ? hn::Zero(d)                  \
+                 : j + 1 == kVecs ? LOAD_LAST(b_row + j * lanes) \
+                                  : hn::LoadU(d, b_row + j * lanes);
+#define COHERIQ_GEMM_LOOP(LOAD_LAST)           \
+  for (std::size_t p = 0; p < kc; ++p) {       \
+    const T* HWY_RESTRICT b_row = b + p * ldb; \
+    COHERIQ_GEMM_LOAD_B(0, LOAD_LAST)          \
+    COHERIQ_GEMM_LOAD_B(1, LOAD_LAST)          \
+    COHERIQ_GEMM_LOAD_B(2, LOAD_LAST)          \
+    COHERIQ_GEMM_LOAD_B(3, LOAD_LAST)          \
+    COHERIQ_GEMM_SMALL_ROWS(COHERIQ_GEMM_FMA)  \
+    a0 += a_col;                               \
+    a4 += a_col;                               \
+    a8 += a_col;                               \
   }
 #define COHERIQ_GEMM_LOAD_FULL(p) hn::LoadU(d, p)
 #define COHERIQ_GEMM_LOAD_MASKED(p) LoadSelected(mask, d, p)
@@ -1013,30 +1029,27 @@ HWY_NOINLINE void GemmSmallTile(std::size_t kc, const T* HWY_RESTRICT a, std::si
 #undef COHERIQ_GEMM_LOAD_MASKED
 #undef COHERIQ_GEMM_LOAD_FULL
 #undef COHERIQ_GEMM_LOOP
+#undef COHERIQ_GEMM_LOAD_B
 #undef COHERIQ_GEMM_FMA
+#undef COHERIQ_GEMM_FMA_VEC
 
   // The packed microkernel's epilogue (alpha == 1 skips a multiply that would change no bit), in
   // two passes: every read of C before the first write. alpha and beta are tested once (kScale,
-  // kRead), not per row.
+  // kRead), not per row. Only the last vector of a row may be partial.
   const V valpha = hn::Set(d, alpha);
   const V vbeta = hn::Set(d, beta);
-#define COHERIQ_GEMM_FINISH(i)                                                              \
-  if constexpr (i < kRows) {                                                                \
-    T* HWY_RESTRICT out = c + i * ldc;                                                      \
-    if constexpr (kScale) {                                                                 \
-      acc##i##_0 = hn::Mul(valpha, acc##i##_0);                                             \
-      if constexpr (kVecs == 2) acc##i##_1 = hn::Mul(valpha, acc##i##_1);                   \
-    }                                                                                       \
-    if constexpr (kRead) {                                                                  \
-      if constexpr (kVecs == 1) {                                                           \
-        const V ci = full ? hn::LoadU(d, out) : LoadSelected(mask, d, out);                 \
-        acc##i##_0 = hn::MulAdd(vbeta, ci, acc##i##_0);                                     \
-      } else {                                                                              \
-        acc##i##_0 = hn::MulAdd(vbeta, hn::LoadU(d, out), acc##i##_0);                      \
-        const V ci = full ? hn::LoadU(d, out + lanes) : LoadSelected(mask, d, out + lanes); \
-        acc##i##_1 = hn::MulAdd(vbeta, ci, acc##i##_1);                                     \
-      }                                                                                     \
-    }                                                                                       \
+#define COHERIQ_GEMM_FINISH_VEC(i, j)                                                    \
+  if constexpr (j < kVecs) {                                                             \
+    if constexpr (kScale) acc##i##_##j = hn::Mul(valpha, acc##i##_##j);                  \
+    if constexpr (kRead) {                                                               \
+      const T* HWY_RESTRICT at = c + i * ldc + j * lanes;                                \
+      const V ci = j + 1 < kVecs || full ? hn::LoadU(d, at) : LoadSelected(mask, d, at); \
+      acc##i##_##j = hn::MulAdd(vbeta, ci, acc##i##_##j);                                \
+    }                                                                                    \
+  }
+#define COHERIQ_GEMM_FINISH(i)                          \
+  if constexpr (i < kRows) {                            \
+    COHERIQ_GEMM_SMALL_VECS(COHERIQ_GEMM_FINISH_VEC, i) \
   }
 #define COHERIQ_GEMM_FINISH_ALL(scale_value, read_value) \
   {                                                      \
@@ -1055,28 +1068,26 @@ HWY_NOINLINE void GemmSmallTile(std::size_t kc, const T* HWY_RESTRICT a, std::si
   }
 #undef COHERIQ_GEMM_FINISH_ALL
 #undef COHERIQ_GEMM_FINISH
-#define COHERIQ_GEMM_PUT(i)                              \
-  if constexpr (i < kRows) {                             \
-    T* HWY_RESTRICT out = c + i * ldc;                   \
-    if constexpr (kVecs == 1) {                          \
-      if (full) {                                        \
-        hn::StoreU(acc##i##_0, d, out);                  \
-      } else {                                           \
-        StoreSelected(acc##i##_0, mask, d, out);         \
-      }                                                  \
-    } else {                                             \
-      hn::StoreU(acc##i##_0, d, out);                    \
-      if (full) {                                        \
-        hn::StoreU(acc##i##_1, d, out + lanes);          \
-      } else {                                           \
-        StoreSelected(acc##i##_1, mask, d, out + lanes); \
-      }                                                  \
-    }                                                    \
+#undef COHERIQ_GEMM_FINISH_VEC
+#define COHERIQ_GEMM_PUT_VEC(i, j)                \
+  if constexpr (j < kVecs) {                      \
+    T* HWY_RESTRICT at = c + i * ldc + j * lanes; \
+    if (j + 1 < kVecs || full) {                  \
+      hn::StoreU(acc##i##_##j, d, at);            \
+    } else {                                      \
+      StoreSelected(acc##i##_##j, mask, d, at);   \
+    }                                             \
+  }
+#define COHERIQ_GEMM_PUT(i)                          \
+  if constexpr (i < kRows) {                         \
+    COHERIQ_GEMM_SMALL_VECS(COHERIQ_GEMM_PUT_VEC, i) \
   }
   COHERIQ_GEMM_SMALL_ROWS(COHERIQ_GEMM_PUT)
 #undef COHERIQ_GEMM_PUT
+#undef COHERIQ_GEMM_PUT_VEC
 }
 
+#undef COHERIQ_GEMM_SMALL_VECS
 #undef COHERIQ_GEMM_SMALL_ROWS
 
 // How a small product of one shape is cut into tiles, worked out once (per gemm call, or once for
@@ -1092,6 +1103,25 @@ struct GemmSmallPlan {
   bool transposed_b;  // op(B) columns are copied to a panel of `lanes` columns first
 };
 
+// The most rows a tile of kVecs vectors holds in the ISA's registers, beside its row of B and one
+// broadcast.
+template <std::size_t kVecs>
+constexpr std::size_t kGemmSmallRows = GemmMin(kGemmSmallMaxRows,
+                                               (kEngine.vector_registers - kVecs - 1) / kVecs);
+
+// The widest tile the ISA's registers hold with at least 6 rows: 4 vectors with 32 registers, 2
+// with 16. A wider tile reads fewer broadcasts per multiply-add (4 x 6: 10 loads for 24; 2 x 11:
+// 13 for 22), and a row of C that fits one tile has its row of B read whole at each step of k.
+constexpr std::size_t kGemmSmallWidestVecs = kGemmSmallRows<4> >= 6   ? 4
+                                             : kGemmSmallRows<3> >= 6 ? 3
+                                                                      : 2;
+
+// Wider C is cut into tiles of two vectors, as before the wider tiles: the bands of rows pass in
+// turn over a tile's strip of B (a k-block by the tile's width), which a narrower tile keeps
+// smaller. Cut into tiles of four vectors, f64 orders 96 and 128 ran 0.86-0.89x as fast on the
+// Zen 4 guest (batches of 64 MiB), f32 order 128 1.04-1.06x.
+constexpr std::size_t kGemmSmallStripVecs = 2;
+
 // The tile function of `rows` <= kRows rows.
 template <class D, std::size_t kVecs, std::size_t kRows, class T = hn::TFromD<D>>
 HWY_INLINE typename GemmSmallPlan<T>::Tile GemmSmallTileFor(std::size_t rows) {
@@ -1101,23 +1131,32 @@ HWY_INLINE typename GemmSmallPlan<T>::Tile GemmSmallTileFor(std::size_t rows) {
   return &GemmSmallTile<D, kRows, kVecs>;
 }
 
-// The plan on vectors of D (tb == Trans::T: one vector wide, its columns copied to a panel).
-template <bool kReproducible, class D, class T = hn::TFromD<D>>
+// The tile function of `vecs` <= kMaxVecs vectors and `rows` <= kGemmSmallRows<vecs> rows.
+template <class D, std::size_t kMaxVecs, std::size_t kVecs = 1, class T = hn::TFromD<D>>
+HWY_INLINE typename GemmSmallPlan<T>::Tile GemmSmallTileOf(std::size_t vecs, std::size_t rows) {
+  if constexpr (kVecs < kMaxVecs) {
+    if (vecs > kVecs) return GemmSmallTileOf<D, kMaxVecs, kVecs + 1>(vecs, rows);
+  }
+  return GemmSmallTileFor<D, kVecs, kGemmSmallRows<kVecs>>(rows);
+}
+
+// The plan on vectors of D (tb == Trans::T: one vector wide, its columns copied to a panel). C
+// whose rows fit one tile of at most kMaxVecs vectors is one column of tiles; wider C is cut into
+// tiles of kGemmSmallStripVecs.
+template <bool kReproducible, std::size_t kMaxVecs, class D, class T = hn::TFromD<D>>
 HWY_INLINE GemmSmallPlan<T> GemmSmallPlanOn(D d, Trans ta, Trans tb, std::size_t m, std::size_t n,
                                             std::size_t k, std::size_t lda) {
-  // The most rows a tile of one or two vectors holds in the ISA's registers, with the B vectors
-  // and one broadcast.
-  constexpr std::size_t kRegisters = kEngine.vector_registers;
-  constexpr std::size_t kRows1 = GemmMin(kGemmSmallMaxRows, kRegisters - 2);
-  constexpr std::size_t kRows2 = GemmMin(kGemmSmallMaxRows, (kRegisters - 3) / 2);
   GemmSmallPlan<T> p;
   p.lanes = hn::Lanes(d);
   p.transposed_b = tb == Trans::T;
-  const bool one = p.transposed_b || n <= p.lanes;
-  p.width = one ? p.lanes : 2 * p.lanes;
+  const std::size_t vecs = p.transposed_b ? 1 : (n + p.lanes - 1) / p.lanes;
+  const std::size_t tile_vecs = vecs <= kMaxVecs ? vecs : GemmMin(kMaxVecs, kGemmSmallStripVecs);
+  p.width = tile_vecs * p.lanes;
   p.col_tiles = (n + p.width - 1) / p.width;
   p.last_nr = n - (p.col_tiles - 1) * p.width;
-  const std::size_t most_rows = one ? kRows1 : kRows2;
+  constexpr std::size_t kMostRows[] = {0, kGemmSmallRows<1>, kGemmSmallRows<2>, kGemmSmallRows<3>,
+                                       kGemmSmallRows<4>};
+  const std::size_t most_rows = kMostRows[tile_vecs];
   p.bands = (m + most_rows - 1) / most_rows;
   p.q = m / p.bands;
   p.rem = m % p.bands;
@@ -1129,13 +1168,7 @@ HWY_INLINE GemmSmallPlan<T> GemmSmallPlanOn(D d, Trans ta, Trans tb, std::size_t
     const std::size_t rows = p.q + big == 0 ? 1 : p.q + big;  // q == 0 only for an unused kind
     for (std::size_t last = 0; last < 2; ++last) {
       const std::size_t nr = last ? p.last_nr : p.width;
-      if (one) {
-        p.tile[big][last] = GemmSmallTileFor<D, 1, kRows1>(rows);
-      } else if (nr <= p.lanes) {  // the last columns of a two-vector sweep
-        p.tile[big][last] = GemmSmallTileFor<D, 1, kRows2>(rows);
-      } else {
-        p.tile[big][last] = GemmSmallTileFor<D, 2, kRows2>(rows);
-      }
+      p.tile[big][last] = GemmSmallTileOf<D, kMaxVecs>((nr + p.lanes - 1) / p.lanes, rows);
     }
   }
   return p;
@@ -1153,15 +1186,17 @@ HWY_INLINE GemmSmallPlan<T> GemmSmallPlanFor(Trans ta, Trans tb, std::size_t m, 
     if (tb == Trans::N) {
       if constexpr (kQuarter != 0) {
         if (n <= kQuarter) {
-          return GemmSmallPlanOn<kReproducible>(hn::CappedTag<T, kQuarter>(), ta, tb, m, n, k, lda);
+          return GemmSmallPlanOn<kReproducible, 1>(hn::CappedTag<T, kQuarter>(), ta, tb, m, n, k,
+                                                   lda);
         }
       }
       if (n <= kHalf) {
-        return GemmSmallPlanOn<kReproducible>(hn::CappedTag<T, kHalf>(), ta, tb, m, n, k, lda);
+        return GemmSmallPlanOn<kReproducible, 1>(hn::CappedTag<T, kHalf>(), ta, tb, m, n, k, lda);
       }
     }
   }
-  return GemmSmallPlanOn<kReproducible>(typename Shape::D(), ta, tb, m, n, k, lda);
+  return GemmSmallPlanOn<kReproducible, kGemmSmallWidestVecs>(typename Shape::D(), ta, tb, m, n, k,
+                                                              lda);
 }
 
 // The next product of a batch (GemmSmallBatch), whose operands a product asks for as it goes:
@@ -1803,10 +1838,12 @@ HWY_NOINLINE void GemmSmallBatch(const GemmSmallPlan<T>& p, Trans ta, Trans tb, 
   // many. On the Zen 5 guest, batches of 64 MiB under zen5: f64 order 32 27-30 -> 47-48 GFLOP/s,
   // f32 order 64 88-96 -> 138-143. Smaller products lost (f64 order 12 0.71-0.89x), and so did a
   // deep product's long streams (8 x 8 x 256 with B transposed 0.55-0.6x), as with prefetching.
-  // A record may also exempt products of fewer bytes (streamed_touch_bytes: avx512's record
-  // says why it sets one).
+  // A record may also exempt products of fewer bytes (streamed_touch_bytes) or whose rows of C
+  // fit one tile of two or more vectors (streamed_touch_row_tiles: avx512's record says why).
+  const bool row_tile = p.col_tiles == 1 && p.width >= 2 * p.lanes;
   const bool touch = streamed && work >= kBatch.streamed_touch_work &&
-                     product_bytes >= kBatch.streamed_touch_bytes && !deep;
+                     product_bytes >= kBatch.streamed_touch_bytes && !deep &&
+                     (kBatch.streamed_touch_row_tiles || !row_tile);
   const std::size_t lda = p.a_row * p.a_col;
   // The loop twice, with and without the touch, so that a batch that does not touch runs the
   // loop it ran before (order 4 lost 7-10% to a test in it).
