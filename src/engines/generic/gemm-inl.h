@@ -1035,36 +1035,42 @@ HWY_NOINLINE void GemmSmallTile(std::size_t kc, const T* HWY_RESTRICT a, std::si
 
   // The packed microkernel's epilogue (alpha == 1 skips a multiply that would change no bit), in
   // two passes: every read of C before the first write. alpha and beta are tested once (kScale,
-  // kRead), not per row. Only the last vector of a row may be partial.
+  // kRead, kAdd), not per row. Only the last vector of a row may be partial. beta == 1 (with
+  // alpha == 1: C += op(A)·B) adds C on the adders rather than the multiply-add units, which the
+  // tile keeps busy: fma(1, C, acc) is C + acc, bit for bit (a batch held in cache on the Zen 4
+  // guest: f64 order 8 1.07x, f32 8 1.11x, f32 16 1.07x, f64 16 1.03x).
   const V valpha = hn::Set(d, alpha);
   const V vbeta = hn::Set(d, beta);
-#define COHERIQ_GEMM_FINISH_VEC(i, j)                                                    \
-  if constexpr (j < kVecs) {                                                             \
-    if constexpr (kScale) acc##i##_##j = hn::Mul(valpha, acc##i##_##j);                  \
-    if constexpr (kRead) {                                                               \
-      const T* HWY_RESTRICT at = c + i * ldc + j * lanes;                                \
-      const V ci = j + 1 < kVecs || full ? hn::LoadU(d, at) : LoadSelected(mask, d, at); \
-      acc##i##_##j = hn::MulAdd(vbeta, ci, acc##i##_##j);                                \
-    }                                                                                    \
+#define COHERIQ_GEMM_FINISH_VEC(i, j)                                                        \
+  if constexpr (j < kVecs) {                                                                 \
+    if constexpr (kScale) acc##i##_##j = hn::Mul(valpha, acc##i##_##j);                      \
+    if constexpr (kRead) {                                                                   \
+      const T* HWY_RESTRICT at = c + i * ldc + j * lanes;                                    \
+      const V ci = j + 1 < kVecs || full ? hn::LoadU(d, at) : LoadSelected(mask, d, at);     \
+      acc##i##_##j = kAdd ? hn::Add(ci, acc##i##_##j) : hn::MulAdd(vbeta, ci, acc##i##_##j); \
+    }                                                                                        \
   }
 #define COHERIQ_GEMM_FINISH(i)                          \
   if constexpr (i < kRows) {                            \
     COHERIQ_GEMM_SMALL_VECS(COHERIQ_GEMM_FINISH_VEC, i) \
   }
-#define COHERIQ_GEMM_FINISH_ALL(scale_value, read_value) \
-  {                                                      \
-    constexpr bool kScale = scale_value;                 \
-    constexpr bool kRead = read_value;                   \
-    COHERIQ_GEMM_SMALL_ROWS(COHERIQ_GEMM_FINISH)         \
+#define COHERIQ_GEMM_FINISH_ALL(scale_value, read_value, add_value) \
+  {                                                                 \
+    constexpr bool kScale = scale_value;                            \
+    constexpr bool kRead = read_value;                              \
+    constexpr bool kAdd = add_value;                                \
+    COHERIQ_GEMM_SMALL_ROWS(COHERIQ_GEMM_FINISH)                    \
   }
   if (alpha != T(1)) {
     if (beta != T(0)) {
-      COHERIQ_GEMM_FINISH_ALL(true, true)
+      COHERIQ_GEMM_FINISH_ALL(true, true, false)
     } else {
-      COHERIQ_GEMM_FINISH_ALL(true, false)
+      COHERIQ_GEMM_FINISH_ALL(true, false, false)
     }
+  } else if (beta == T(1)) {
+    COHERIQ_GEMM_FINISH_ALL(false, true, true)
   } else if (beta != T(0)) {
-    COHERIQ_GEMM_FINISH_ALL(false, true)
+    COHERIQ_GEMM_FINISH_ALL(false, true, false)
   }
 #undef COHERIQ_GEMM_FINISH_ALL
 #undef COHERIQ_GEMM_FINISH
