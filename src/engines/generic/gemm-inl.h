@@ -1109,18 +1109,18 @@ struct GemmSmallPlan {
   bool transposed_b;  // op(B) columns are copied to a panel of `lanes` columns first
 };
 
-// The most rows a tile of kVecs vectors holds in the ISA's registers, beside its row of B and one
+// The most rows a tile of `vecs` vectors holds in the ISA's registers, beside its row of B and one
 // broadcast.
-template <std::size_t kVecs>
-constexpr std::size_t kGemmSmallRows = GemmMin(kGemmSmallMaxRows,
-                                               (kEngine.vector_registers - kVecs - 1) / kVecs);
+constexpr std::size_t GemmSmallRows(std::size_t vecs) {
+  return GemmMin(kGemmSmallMaxRows, (kEngine.vector_registers - vecs - 1) / vecs);
+}
 
 // The widest tile the ISA's registers hold with at least 6 rows: 4 vectors with 32 registers, 2
 // with 16. A wider tile reads fewer broadcasts per multiply-add (4 x 6: 10 loads for 24; 2 x 11:
 // 13 for 22), and a row of C that fits one tile has its row of B read whole at each step of k.
-constexpr std::size_t kGemmSmallWidestVecs = kGemmSmallRows<4> >= 6   ? 4
-                                             : kGemmSmallRows<3> >= 6 ? 3
-                                                                      : 2;
+constexpr std::size_t kGemmSmallWidestVecs = GemmSmallRows(4) >= 6   ? 4
+                                             : GemmSmallRows(3) >= 6 ? 3
+                                                                     : 2;
 
 // Wider C is cut into tiles of two vectors, as before the wider tiles: the bands of rows pass in
 // turn over a tile's strip of B (a k-block by the tile's width), which a narrower tile keeps
@@ -1137,13 +1137,13 @@ HWY_INLINE typename GemmSmallPlan<T>::Tile GemmSmallTileFor(std::size_t rows) {
   return &GemmSmallTile<D, kRows, kVecs>;
 }
 
-// The tile function of `vecs` <= kMaxVecs vectors and `rows` <= kGemmSmallRows<vecs> rows.
+// The tile function of `vecs` <= kMaxVecs vectors and `rows` <= GemmSmallRows(vecs) rows.
 template <class D, std::size_t kMaxVecs, std::size_t kVecs = 1, class T = hn::TFromD<D>>
 HWY_INLINE typename GemmSmallPlan<T>::Tile GemmSmallTileOf(std::size_t vecs, std::size_t rows) {
   if constexpr (kVecs < kMaxVecs) {
     if (vecs > kVecs) return GemmSmallTileOf<D, kMaxVecs, kVecs + 1>(vecs, rows);
   }
-  return GemmSmallTileFor<D, kVecs, kGemmSmallRows<kVecs>>(rows);
+  return GemmSmallTileFor<D, kVecs, GemmSmallRows(kVecs)>(rows);
 }
 
 // The plan on vectors of D (tb == Trans::T: one vector wide, its columns copied to a panel). C
@@ -1160,9 +1160,7 @@ HWY_INLINE GemmSmallPlan<T> GemmSmallPlanOn(D d, Trans ta, Trans tb, std::size_t
   p.width = tile_vecs * p.lanes;
   p.col_tiles = (n + p.width - 1) / p.width;
   p.last_nr = n - (p.col_tiles - 1) * p.width;
-  constexpr std::size_t kMostRows[] = {0, kGemmSmallRows<1>, kGemmSmallRows<2>, kGemmSmallRows<3>,
-                                       kGemmSmallRows<4>};
-  const std::size_t most_rows = kMostRows[tile_vecs];
+  const std::size_t most_rows = GemmSmallRows(tile_vecs);
   p.bands = (m + most_rows - 1) / most_rows;
   p.q = m / p.bands;
   p.rem = m % p.bands;
