@@ -11,6 +11,7 @@
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gemm_support.hpp"
@@ -150,7 +151,8 @@ struct Batch {
     return std::string("batch.") + type_name<T>() + " " + name_of(ta) + name_of(tb) +
            " m = " + std::to_string(s.m) + ", n = " + std::to_string(s.n) +
            ", k = " + std::to_string(s.k) + ", batch = " + std::to_string(count) +
-           ", stride_a = " + std::to_string(stride_a) + ", beta = " + show(beta);
+           ", stride_a = " + std::to_string(stride_a) + ", alpha = " + show(alpha) +
+           ", beta = " + show(beta);
   }
 };
 
@@ -163,14 +165,15 @@ bool same_bits(const std::vector<T>& x, const std::vector<T>& y) {
 
 TEST_CASE_TEMPLATE("batches give each product's gemm bits on any thread count", T, float, double) {
   Random random(241);
-  // Small products in every form (transposes, beta, a shared A); the empty batch and empty
-  // products; then, natively (they are large for an emulator), many small products that the
-  // threads share in runs, products each large enough for the threads (fewer than threads), and
-  // two batches of 40 MiB of operands (48 with the padding), more than the records' stream_bytes
-  // (32 MiB), whose products are read a load per line before they run on one thread: order 16
-  // (4096 multiply-adds, streamed_touch_work) where a record reads products of any size first,
-  // order 40 (19 or 38 KiB) also where it reads only those of streamed_touch_bytes (avx512's 13
-  // KiB); on more threads, each thread's part is judged on its own.
+  // Small products in every form (transposes, alpha and beta, a shared A; products of one tile,
+  // which a strided batch of narrow ones runs in one call, 5 x 3 x 6 with a masked tail); the
+  // empty batch and empty products; then, natively (they are large for an emulator), many small
+  // products that the threads share in runs, products each large enough for the threads (fewer than
+  // threads), and two batches of 40 MiB of operands (48 with the padding), more than the records'
+  // stream_bytes (32 MiB), whose products are read a load per line before they run on one thread:
+  // order 16 (4096 multiply-adds, streamed_touch_work) where a record reads products of any size
+  // first, order 40 (19 or 38 KiB) also where it reads only those of streamed_touch_bytes (avx512's
+  // 13 KiB); on more threads, each thread's part is judged on its own.
   const auto streamed = [](std::size_t order) {
     return (std::size_t{48} << 20) / (3 * order * (order + 3) * sizeof(T));
   };
@@ -179,6 +182,9 @@ TEST_CASE_TEMPLATE("batches give each product's gemm bits on any thread count", 
     std::size_t count;
     bool every_form;
   } cases[] = {{{8, 8, 8}, 37, true},
+               {{4, 4, 4}, 31, true},
+               {{5, 3, 6}, 29, true},
+               {{12, 12, 12}, 23, true},
                {{23, 29, 31}, 9, true},
                {{64, 48, 40}, 5, true},
                {{3, 130, 200}, 3, true},
@@ -194,16 +200,20 @@ TEST_CASE_TEMPLATE("batches give each product's gemm bits on any thread count", 
   // software fma each) made the four counts 111 s of the suite's 216.
   const std::vector<std::size_t> thread_counts =
       quick() ? std::vector<std::size_t>{1, 7} : std::vector<std::size_t>{1, 2, 3, 7};
+  // alpha and beta as the tiles' epilogues tell them apart: C not read, read and scaled, and
+  // (natively) added on the adders (alpha == beta == 1).
+  std::vector<std::pair<T, T>> scalings = {{T(0.75), T(0)}, {T(0.75), T(0.5)}};
+  if (!quick()) scalings.emplace_back(T(1), T(1));
   for (const auto& [shape, count, every_form] : cases) {
     if (!every_form && quick()) continue;
     for (Trans ta : {Trans::N, Trans::T}) {
       for (Trans tb : {Trans::N, Trans::T}) {
-        for (T beta : {T(0), T(0.5)}) {
+        for (const auto& [alpha, beta] : scalings) {
           for (bool share_a : {false, true}) {
             if (!every_form && (ta != Trans::N || tb != Trans::T || beta == T(0) || share_a)) {
               continue;
             }
-            const Batch<T> batch(ta, tb, shape, T(0.75), beta, count, share_a, random);
+            const Batch<T> batch(ta, tb, shape, alpha, beta, count, share_a, random);
             CAPTURE(batch.describe());
             for (std::size_t threads : thread_counts) {
               CAPTURE(threads);
