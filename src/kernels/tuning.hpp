@@ -58,6 +58,10 @@ struct GemmTuning {
   // unpacked path copies its columns one by one), and so does a B whose rows are a multiple of 4
   // KiB apart (they share L1 sets: gemm-inl.h, GemmRunsUnpacked).
   std::size_t unpacked_bytes = 0;
+  // A small product's tile (gemm-inl.h, GemmSmallTile) whose last vector holds at most half a
+  // vector of columns computes it on half a vector (vectors of 512 bits and more): on a host whose
+  // widest operations run as two halves in turn, that costs half. The same bits.
+  bool small_half_tail = false;
 };
 
 // The blocking of the generic integer GEMM (gemm_u8s8s32, engines/generic/reduced-inl.h): k in

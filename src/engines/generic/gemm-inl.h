@@ -967,10 +967,52 @@ constexpr std::size_t kGemmSmallMaxRows = 12;
 #define COHERIQ_GEMM_SMALL_VECS(X, i) X(i, 0) X(i, 1) X(i, 2) X(i, 3)
 constexpr std::size_t kGemmSmallMaxVecs = 4;
 
+// The tag of vector j of a small tile's row: D, or DL for the last one (kVecs - 1).
+template <std::size_t j, std::size_t kVecs, class D, class DL>
+using GemmSmallTag = std::conditional_t<j + 1 == kVecs, DL, D>;
+
+// v, a vector of D, as a vector of DT: itself, or its lower half (DT = hn::Half<D>).
+template <class DT, class V>
+HWY_INLINE hn::Vec<DT> GemmSmallPart(V v) {
+  if constexpr (std::is_same_v<hn::Vec<DT>, V>) {
+    return v;
+  } else {
+    return hn::LowerHalf(DT(), v);
+  }
+}
+
+// Vector j of a tile's row at p, whole, or the last one of DL (its first `mask` lanes unless
+// `full`); past the last, zeros (unused).
+template <std::size_t j, std::size_t kVecs, class D, class DL, class T>
+HWY_INLINE hn::Vec<GemmSmallTag<j, kVecs, D, DL>> GemmSmallLoad(D d, DL dl, bool full,
+                                                                hn::Mask<DL> mask, const T* p) {
+  if constexpr (j >= kVecs) {
+    return hn::Zero(d);
+  } else if constexpr (j + 1 < kVecs) {
+    return hn::LoadU(d, p);
+  } else {
+    return full ? hn::LoadU(dl, p) : LoadSelected(mask, dl, p);
+  }
+}
+
+template <std::size_t j, std::size_t kVecs, class D, class DL, class T>
+HWY_INLINE void GemmSmallStore(hn::Vec<GemmSmallTag<j, kVecs, D, DL>> v, D d, DL dl, bool full,
+                               hn::Mask<DL> mask, T* p) {
+  if constexpr (j + 1 < kVecs) {
+    hn::StoreU(v, d, p);
+  } else if (full) {
+    hn::StoreU(v, dl, p);
+  } else {
+    StoreSelected(v, mask, dl, p);
+  }
+}
+
 // C tile (kRows rows, nr columns: kVecs vectors of D, the last one holding the columns past
 // (kVecs - 1)·lanes) = alpha·op(A)·B + beta·C over kc steps of k. op(A) row i, step p is
-// a[i·a_row + p·a_col]; row p of B starts at b + p·ldb. GemmSmallTile and GemmSmallTiles call it.
-template <class D, std::size_t kRows, std::size_t kVecs, class T = hn::TFromD<D>>
+// a[i·a_row + p·a_col]; row p of B starts at b + p·ldb. With kHalfTail, the last vector is half
+// of D's, for columns that fit there (GemmSmallHalfTail). GemmSmallTile and GemmSmallTiles call
+// it.
+template <class D, std::size_t kRows, std::size_t kVecs, bool kHalfTail, class T = hn::TFromD<D>>
 HWY_INLINE void GemmSmallTileBody(std::size_t kc, const T* HWY_RESTRICT a, std::size_t a_row,
                                   std::size_t a_col, const T* HWY_RESTRICT b, std::size_t ldb,
                                   T alpha, T beta, T* HWY_RESTRICT c, std::size_t ldc,
@@ -978,13 +1020,16 @@ HWY_INLINE void GemmSmallTileBody(std::size_t kc, const T* HWY_RESTRICT a, std::
   static_assert(kRows >= 1 && kRows <= kGemmSmallMaxRows && kVecs >= 1 &&
                 kVecs <= kGemmSmallMaxVecs);
   using V = hn::Vec<D>;
+  using DL = std::conditional_t<kHalfTail, hn::Half<D>, D>;
   const D d;
+  const DL dl;
   const std::size_t lanes = hn::Lanes(d);
-  const std::size_t last = nr - (kVecs - 1) * lanes;  // 1 .. lanes
-  const bool full = last == lanes;
-  const auto mask = hn::FirstN(d, last);
+  const std::size_t last = nr - (kVecs - 1) * lanes;  // 1 .. Lanes(dl)
+  const bool full = last == hn::Lanes(dl);
+  const auto mask = hn::FirstN(dl, last);
 
-#define COHERIQ_GEMM_ZERO_VEC(i, j) V acc##i##_##j = hn::Zero(d);
+#define COHERIQ_GEMM_TAG(j) GemmSmallTag<j, kVecs, D, DL>
+#define COHERIQ_GEMM_ZERO_VEC(i, j) auto acc##i##_##j = hn::Zero(COHERIQ_GEMM_TAG(j)());
 #define COHERIQ_GEMM_ZERO(i) COHERIQ_GEMM_SMALL_VECS(COHERIQ_GEMM_ZERO_VEC, i)
   COHERIQ_GEMM_SMALL_ROWS(COHERIQ_GEMM_ZERO)
 #undef COHERIQ_GEMM_ZERO
@@ -992,42 +1037,38 @@ HWY_INLINE void GemmSmallTileBody(std::size_t kc, const T* HWY_RESTRICT a, std::
   // Rows 4 apart share a base pointer, so that each broadcast is a base plus 0 to 3 row strides
   // (an index register and a scale) and the loop keeps its pointers in registers.
 #define COHERIQ_GEMM_FMA_VEC(i, j) \
-  if constexpr (j < kVecs) acc##i##_##j = hn::MulAdd(ai, b##j, acc##i##_##j);
+  if constexpr (j < kVecs)         \
+    acc##i##_##j = hn::MulAdd(GemmSmallPart<COHERIQ_GEMM_TAG(j)>(ai), b##j, acc##i##_##j);
 #define COHERIQ_GEMM_FMA(i)                                      \
   if constexpr (i < kRows) {                                     \
     const T* HWY_RESTRICT base = i < 4 ? a0 : (i < 8 ? a4 : a8); \
     const V ai = hn::Set(d, base[(i % 4) * a_row]);              \
     COHERIQ_GEMM_SMALL_VECS(COHERIQ_GEMM_FMA_VEC, i)             \
   }
-  // Row p of B as vectors: the last one by LOAD_LAST, those past it unused.
-#define COHERIQ_GEMM_LOAD_B(j, LOAD_LAST)                        \
-  const V b##j = j >= kVecs       ? hn::Zero(d)                  \
-                 : j + 1 == kVecs ? LOAD_LAST(b_row + j * lanes) \
-                                  : hn::LoadU(d, b_row + j * lanes);
-#define COHERIQ_GEMM_LOOP(LOAD_LAST)           \
+  // Row p of B as vectors (the last one whole where `full_b`, a constant of each loop), those
+  // past it unused.
+#define COHERIQ_GEMM_LOAD_B(j, full_b) \
+  const auto b##j = GemmSmallLoad<j, kVecs>(d, dl, full_b, mask, b_row + j * lanes);
+#define COHERIQ_GEMM_LOOP(full_b)              \
   for (std::size_t p = 0; p < kc; ++p) {       \
     const T* HWY_RESTRICT b_row = b + p * ldb; \
-    COHERIQ_GEMM_LOAD_B(0, LOAD_LAST)          \
-    COHERIQ_GEMM_LOAD_B(1, LOAD_LAST)          \
-    COHERIQ_GEMM_LOAD_B(2, LOAD_LAST)          \
-    COHERIQ_GEMM_LOAD_B(3, LOAD_LAST)          \
+    COHERIQ_GEMM_LOAD_B(0, full_b)             \
+    COHERIQ_GEMM_LOAD_B(1, full_b)             \
+    COHERIQ_GEMM_LOAD_B(2, full_b)             \
+    COHERIQ_GEMM_LOAD_B(3, full_b)             \
     COHERIQ_GEMM_SMALL_ROWS(COHERIQ_GEMM_FMA)  \
     a0 += a_col;                               \
     a4 += a_col;                               \
     a8 += a_col;                               \
   }
-#define COHERIQ_GEMM_LOAD_FULL(p) hn::LoadU(d, p)
-#define COHERIQ_GEMM_LOAD_MASKED(p) LoadSelected(mask, d, p)
   const T* HWY_RESTRICT a0 = a;
   const T* HWY_RESTRICT a4 = a + (kRows > 4 ? 4 * a_row : 0);
   const T* HWY_RESTRICT a8 = a + (kRows > 8 ? 8 * a_row : 0);
   if (full) {
-    COHERIQ_GEMM_LOOP(COHERIQ_GEMM_LOAD_FULL)
+    COHERIQ_GEMM_LOOP(true)
   } else {
-    COHERIQ_GEMM_LOOP(COHERIQ_GEMM_LOAD_MASKED)
+    COHERIQ_GEMM_LOOP(false)
   }
-#undef COHERIQ_GEMM_LOAD_MASKED
-#undef COHERIQ_GEMM_LOAD_FULL
 #undef COHERIQ_GEMM_LOOP
 #undef COHERIQ_GEMM_LOAD_B
 #undef COHERIQ_GEMM_FMA
@@ -1041,14 +1082,17 @@ HWY_INLINE void GemmSmallTileBody(std::size_t kc, const T* HWY_RESTRICT a, std::
   // guest: f64 order 8 1.07x, f32 8 1.11x, f32 16 1.07x, f64 16 1.03x).
   const V valpha = hn::Set(d, alpha);
   const V vbeta = hn::Set(d, beta);
-#define COHERIQ_GEMM_FINISH_VEC(i, j)                                                        \
-  if constexpr (j < kVecs) {                                                                 \
-    if constexpr (kScale) acc##i##_##j = hn::Mul(valpha, acc##i##_##j);                      \
-    if constexpr (kRead) {                                                                   \
-      const T* HWY_RESTRICT at = c + i * ldc + j * lanes;                                    \
-      const V ci = j + 1 < kVecs || full ? hn::LoadU(d, at) : LoadSelected(mask, d, at);     \
-      acc##i##_##j = kAdd ? hn::Add(ci, acc##i##_##j) : hn::MulAdd(vbeta, ci, acc##i##_##j); \
-    }                                                                                        \
+#define COHERIQ_GEMM_FINISH_VEC(i, j)                                                      \
+  if constexpr (j < kVecs) {                                                               \
+    if constexpr (kScale) {                                                                \
+      acc##i##_##j = hn::Mul(GemmSmallPart<COHERIQ_GEMM_TAG(j)>(valpha), acc##i##_##j);    \
+    }                                                                                      \
+    if constexpr (kRead) {                                                                 \
+      const auto ci = GemmSmallLoad<j, kVecs>(d, dl, full, mask, c + i * ldc + j * lanes); \
+      acc##i##_##j =                                                                       \
+          kAdd ? hn::Add(ci, acc##i##_##j)                                                 \
+               : hn::MulAdd(GemmSmallPart<COHERIQ_GEMM_TAG(j)>(vbeta), ci, acc##i##_##j);  \
+    }                                                                                      \
   }
 #define COHERIQ_GEMM_FINISH(i)                          \
   if constexpr (i < kRows) {                            \
@@ -1075,15 +1119,9 @@ HWY_INLINE void GemmSmallTileBody(std::size_t kc, const T* HWY_RESTRICT a, std::
 #undef COHERIQ_GEMM_FINISH_ALL
 #undef COHERIQ_GEMM_FINISH
 #undef COHERIQ_GEMM_FINISH_VEC
-#define COHERIQ_GEMM_PUT_VEC(i, j)                \
-  if constexpr (j < kVecs) {                      \
-    T* HWY_RESTRICT at = c + i * ldc + j * lanes; \
-    if (j + 1 < kVecs || full) {                  \
-      hn::StoreU(acc##i##_##j, d, at);            \
-    } else {                                      \
-      StoreSelected(acc##i##_##j, mask, d, at);   \
-    }                                             \
-  }
+#define COHERIQ_GEMM_PUT_VEC(i, j) \
+  if constexpr (j < kVecs)         \
+    GemmSmallStore<j, kVecs>(acc##i##_##j, d, dl, full, mask, c + i * ldc + j * lanes);
 #define COHERIQ_GEMM_PUT(i)                          \
   if constexpr (i < kRows) {                         \
     COHERIQ_GEMM_SMALL_VECS(COHERIQ_GEMM_PUT_VEC, i) \
@@ -1091,17 +1129,19 @@ HWY_INLINE void GemmSmallTileBody(std::size_t kc, const T* HWY_RESTRICT a, std::
   COHERIQ_GEMM_SMALL_ROWS(COHERIQ_GEMM_PUT)
 #undef COHERIQ_GEMM_PUT
 #undef COHERIQ_GEMM_PUT_VEC
+#undef COHERIQ_GEMM_TAG
 }
 
 #undef COHERIQ_GEMM_SMALL_VECS
 #undef COHERIQ_GEMM_SMALL_ROWS
 
 // One tile of a product (GemmSmallTileBody).
-template <class D, std::size_t kRows, std::size_t kVecs, class T = hn::TFromD<D>>
+template <class D, std::size_t kRows, std::size_t kVecs, bool kHalfTail, class T = hn::TFromD<D>>
 HWY_NOINLINE void GemmSmallTile(std::size_t kc, const T* a, std::size_t a_row, std::size_t a_col,
                                 const T* b, std::size_t ldb, T alpha, T beta, T* c, std::size_t ldc,
                                 std::size_t nr) {
-  GemmSmallTileBody<D, kRows, kVecs>(kc, a, a_row, a_col, b, ldb, alpha, beta, c, ldc, nr);
+  GemmSmallTileBody<D, kRows, kVecs, kHalfTail>(kc, a, a_row, a_col, b, ldb, alpha, beta, c, ldc,
+                                                nr);
 }
 
 // Products of one shape in a row, each `stride_*` elements past the one before.
@@ -1120,7 +1160,7 @@ HWY_NOINLINE void GemmSmallTiles(std::size_t kc, const T* a, std::size_t a_row, 
                                  const T* b, std::size_t ldb, T alpha, T beta, T* c,
                                  std::size_t ldc, std::size_t nr, GemmSmallRepeat repeat) {
   for (std::size_t i = 0; i < repeat.count; ++i) {
-    GemmSmallTileBody<D, kRows, 1>(kc, a, a_row, a_col, b, ldb, alpha, beta, c, ldc, nr);
+    GemmSmallTileBody<D, kRows, 1, false>(kc, a, a_row, a_col, b, ldb, alpha, beta, c, ldc, nr);
     a += repeat.stride_a;
     b += repeat.stride_b;
     c += repeat.stride_c;
@@ -1162,13 +1202,21 @@ constexpr std::size_t kGemmSmallWidestVecs = GemmSmallRows(4) >= 6   ? 4
 // Zen 4 guest (batches of 64 MiB), f32 order 128 1.04-1.06x.
 constexpr std::size_t kGemmSmallStripVecs = 2;
 
+// Whether a tile's last vector is half of D's where the columns it holds fit there: the engine's
+// record says so (GemmTuning::small_half_tail: hosts whose widest operations run as two halves,
+// where half a vector costs half), for vectors of 512 bits and more.
+template <class D, class T = hn::TFromD<D>>
+constexpr bool kGemmSmallHalfTail = kTuning.gemm.of<T>().small_half_tail&& hn::MaxLanes(D()) *
+                                        sizeof(T) >=
+                                    64;
+
 // The tile function of `rows` <= kRows rows.
-template <class D, std::size_t kVecs, std::size_t kRows, class T = hn::TFromD<D>>
+template <class D, std::size_t kVecs, std::size_t kRows, bool kHalfTail, class T = hn::TFromD<D>>
 HWY_INLINE typename GemmSmallPlan<T>::Tile GemmSmallTileFor(std::size_t rows) {
   if constexpr (kRows > 1) {
-    if (rows < kRows) return GemmSmallTileFor<D, kVecs, kRows - 1>(rows);
+    if (rows < kRows) return GemmSmallTileFor<D, kVecs, kRows - 1, kHalfTail>(rows);
   }
-  return &GemmSmallTile<D, kRows, kVecs>;
+  return &GemmSmallTile<D, kRows, kVecs, kHalfTail>;
 }
 
 // The repeating one-vector tile function of `rows` <= kRows rows.
@@ -1180,13 +1228,18 @@ HWY_INLINE typename GemmSmallPlan<T>::Tiles GemmSmallTilesFor(std::size_t rows) 
   return &GemmSmallTiles<D, kRows>;
 }
 
-// The tile function of `vecs` <= kMaxVecs vectors and `rows` <= GemmSmallRows(vecs) rows.
+// The tile function of `vecs` <= kMaxVecs vectors and `rows` <= GemmSmallRows(vecs) rows, its
+// last vector half of D's when `half_tail` and the engine's record asks for it.
 template <class D, std::size_t kMaxVecs, std::size_t kVecs = 1, class T = hn::TFromD<D>>
-HWY_INLINE typename GemmSmallPlan<T>::Tile GemmSmallTileOf(std::size_t vecs, std::size_t rows) {
+HWY_INLINE typename GemmSmallPlan<T>::Tile GemmSmallTileOf(std::size_t vecs, std::size_t rows,
+                                                           bool half_tail) {
   if constexpr (kVecs < kMaxVecs) {
-    if (vecs > kVecs) return GemmSmallTileOf<D, kMaxVecs, kVecs + 1>(vecs, rows);
+    if (vecs > kVecs) return GemmSmallTileOf<D, kMaxVecs, kVecs + 1>(vecs, rows, half_tail);
   }
-  return GemmSmallTileFor<D, kVecs, GemmSmallRows(kVecs)>(rows);
+  if constexpr (kGemmSmallHalfTail<D>) {
+    if (half_tail) return GemmSmallTileFor<D, kVecs, GemmSmallRows(kVecs), true>(rows);
+  }
+  return GemmSmallTileFor<D, kVecs, GemmSmallRows(kVecs), false>(rows);
 }
 
 // The plan on vectors of D (tb == Trans::T: one vector wide, its columns copied to a panel). C
@@ -1215,7 +1268,9 @@ HWY_INLINE GemmSmallPlan<T> GemmSmallPlanOn(D d, Trans ta, Trans tb, std::size_t
     const std::size_t rows = p.q + big == 0 ? 1 : p.q + big;  // q == 0 only for an unused kind
     for (std::size_t last = 0; last < 2; ++last) {
       const std::size_t nr = last ? p.last_nr : p.width;
-      p.tile[big][last] = GemmSmallTileOf<D, kMaxVecs>((nr + p.lanes - 1) / p.lanes, rows);
+      const std::size_t nr_vecs = (nr + p.lanes - 1) / p.lanes;
+      const bool half_tail = nr - (nr_vecs - 1) * p.lanes <= p.lanes / 2;
+      p.tile[big][last] = GemmSmallTileOf<D, kMaxVecs>(nr_vecs, rows, half_tail);
     }
   }
   p.tiles = nullptr;

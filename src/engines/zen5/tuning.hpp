@@ -2,8 +2,10 @@
 // 5's 48 KiB L1d and 1 MiB L2 per core (avx512's register tiles). KC: the A micro-panel (MR x KC)
 // takes about two thirds of the L1d (f32 32 KiB, f64 34 KiB); MC: the packed A block (MC x KC) a
 // half to two thirds of the L2; NC: the B columns used against it a quarter to three eighths.
-// unpacked_bytes: avx512's (half the L2), carried over since each blocking is set whole. The batch
-// of small products: the defaults, measured on Zen 5 (avx512's touch threshold is Zen 4's).
+// unpacked_bytes: avx512's (half the L2), carried over since each blocking is set whole; not
+// small_half_tail, which is for Zen 4's 512-bit operations in two halves (Zen 5's units are 512
+// bits wide). The batch of small products: the defaults, measured on Zen 5 (avx512's touch
+// threshold is Zen 4's).
 #pragma once
 
 #include "engines/avx512/tuning.hpp"
