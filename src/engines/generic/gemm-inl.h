@@ -1010,7 +1010,7 @@ HWY_INLINE void GemmSmallStore(hn::Vec<GemmSmallTag<j, kVecs, D, DL>> v, D d, DL
 // C tile (kRows rows, nr columns: kVecs vectors of D, the last one holding the columns past
 // (kVecs - 1)·lanes) = alpha·op(A)·B + beta·C over kc steps of k. op(A) row i, step p is
 // a[i·a_row + p·a_col]; row p of B starts at b + p·ldb. With kHalfTail, the last vector is half
-// of D's, for columns that fit there (GemmSmallHalfTail). GemmSmallTile and GemmSmallTiles call
+// of D's, for columns that fit there (kGemmSmallHalfTail). GemmSmallTile and GemmSmallTiles call
 // it.
 template <class D, std::size_t kRows, std::size_t kVecs, bool kHalfTail, class T = hn::TFromD<D>>
 HWY_INLINE void GemmSmallTileBody(std::size_t kc, const T* HWY_RESTRICT a, std::size_t a_row,
@@ -1206,9 +1206,8 @@ constexpr std::size_t kGemmSmallStripVecs = 2;
 // record says so (GemmTuning::small_half_tail: hosts whose widest operations run as two halves,
 // where half a vector costs half), for vectors of 512 bits and more.
 template <class D, class T = hn::TFromD<D>>
-constexpr bool kGemmSmallHalfTail = kTuning.gemm.of<T>().small_half_tail&& hn::MaxLanes(D()) *
-                                        sizeof(T) >=
-                                    64;
+constexpr bool kGemmSmallHalfTail = (kTuning.gemm.of<T>().small_half_tail) &&
+                                    (hn::MaxLanes(D()) * sizeof(T) >= 64);
 
 // The tile function of `rows` <= kRows rows.
 template <class D, std::size_t kVecs, std::size_t kRows, bool kHalfTail, class T = hn::TFromD<D>>
