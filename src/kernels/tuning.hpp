@@ -146,6 +146,10 @@ struct SmallBatchTuning {
   // each step of k, the next row after it, one long run of lines that some hosts' prefetchers
   // follow faster than the reads before it (avx512's record: a Zen 4 host).
   bool streamed_touch_row_tiles = true;
+  // Whether a streamed batch's products above the small path's size (one gemm call each) have
+  // their lines read first too (not a product much deeper than it is wide): avx512's record
+  // says why.
+  bool streamed_touch_large = false;
 };
 
 // Everything an engine's record holds. Grouped by the code that reads it.

@@ -169,13 +169,17 @@ TEST_CASE_TEMPLATE("batches give each product's gemm bits on any thread count", 
   // which a strided batch of narrow ones runs in one call, 5 x 3 x 6 with a masked tail); the
   // empty batch and empty products; then, natively (they are large for an emulator), many small
   // products that the threads share in runs, products each large enough for the threads (fewer than
-  // threads), and two batches of 40 MiB of operands (48 with the padding), more than the records'
-  // stream_bytes (32 MiB), whose products are read a load per line before they run on one thread:
-  // order 16 (4096 multiply-adds, streamed_touch_work) where a record reads products of any size
-  // first, order 40 (19 or 38 KiB) also where it reads only those of streamed_touch_bytes (avx512's
-  // 13 KiB); on more threads, each thread's part is judged on its own.
-  const auto streamed = [](std::size_t order) {
-    return (std::size_t{48} << 20) / (3 * order * (order + 3) * sizeof(T));
+  // threads), and three batches of 40 MiB of operands (48 with the padding), more than the
+  // records' stream_bytes (32 MiB), whose products are read a load per line before they run on one
+  // thread: order 16 (4096 multiply-adds, streamed_touch_work) where a record reads products of any
+  // size first, order 40 (19 or 38 KiB) also where it reads only those of streamed_touch_bytes
+  // (avx512's 13 KiB), 256 x 256 x 5 (above small³: one gemm call each, and few multiply-adds
+  // per byte) where a record reads those (streamed_touch_large); on more threads, each thread's
+  // part is judged on its own.
+  // Products of `shape` in 48 MiB with the padding (Batch's lda, ldb and ldc).
+  const auto streamed = [](Shape s) {
+    return (std::size_t{48} << 20) /
+           ((s.m * (s.k + 1) + s.k * (s.n + 2) + s.m * (s.n + 3)) * sizeof(T));
   };
   const struct {
     Shape shape;
@@ -193,8 +197,9 @@ TEST_CASE_TEMPLATE("batches give each product's gemm bits on any thread count", 
                {{9, 9, 9}, 0, true},
                {{32, 32, 32}, 256, false},
                {{200, 192, 192}, 2, false},
-               {{16, 16, 16}, streamed(16), false},
-               {{40, 40, 40}, streamed(40), false}};
+               {{16, 16, 16}, streamed({16, 16, 16}), false},
+               {{40, 40, 40}, streamed({40, 40, 40}), false},
+               {{256, 256, 5}, streamed({256, 256, 5}), false}};
   // Quick (emulated) runs take 1 and 7 threads: 7 is more threads than most batches have
   // products, and splits 37 unevenly. Under qemu64 the reference's f64 products (compensated, a
   // software fma each) made the four counts 111 s of the suite's 216.

@@ -24,6 +24,10 @@
 // most half a vector of columns computes it on half a vector (small_half_tail): f64 order 12,
 // f32 24 and f32 23 x 29 x 31 1.20-1.27x faster in cache. An Intel host runs 256-bit operations
 // at the 512-bit rate per instruction, so it should neither gain nor lose; not measured there.
+// Larger products of a streamed batch (above small³ multiply-adds, one gemm call each) read
+// first too (streamed_touch_large) ran f32 order 96 and 128 1.21-1.24x faster on that host, 256
+// 1.06-1.11x, f64 128 1.12x, f64 200 x 192 x 192 (packed) level; not a deep one (f32 64 x 64 x 512
+// lost 0.82-0.85x, as the small ones do). zen5 keeps the default (not measured on Zen 5).
 #pragma once
 
 #include "engines/avx2/tuning.hpp"
@@ -40,6 +44,7 @@ constexpr Tuning kTuning = [] {
   t.small_batch = kDefaultTuning.small_batch;
   t.small_batch.streamed_touch_bytes = std::size_t{13} << 10;
   t.small_batch.streamed_touch_row_tiles = false;
+  t.small_batch.streamed_touch_large = true;
   return t;
 }();
 

@@ -1918,6 +1918,30 @@ HWY_NOINLINE void GemmSmallTouch(const T* a, std::size_t a_rows, std::size_t a_c
   touch_rows(c, m, n, ldc);
 }
 
+// A batch's operands as stored (op(A) is m x k, op(B) k x n), and how its products meet memory:
+// `streamed` when the batch's operands exceed the record's stream_bytes (more than the last-level
+// cache holds), `deep` when a product is much deeper than it is wide (its operands are two long
+// runs of lines, which the hardware's prefetchers follow).
+struct GemmBatchShape {
+  std::size_t a_rows, a_cols, b_rows, b_cols, product_bytes;
+  bool streamed, deep;
+};
+
+template <class T>
+HWY_INLINE GemmBatchShape GemmBatchShapeOf(Trans ta, Trans tb, std::size_t m, std::size_t n,
+                                           std::size_t k, std::size_t batch) {
+  GemmBatchShape s;
+  s.a_rows = ta == Trans::N ? m : k;
+  s.a_cols = ta == Trans::N ? k : m;
+  s.b_rows = tb == Trans::N ? k : n;
+  s.b_cols = tb == Trans::N ? n : k;
+  s.product_bytes = (s.a_rows * s.a_cols + s.b_rows * s.b_cols + m * n) * sizeof(T);
+  const double bytes = static_cast<double>(batch) * static_cast<double>(s.product_bytes);
+  s.streamed = bytes > static_cast<double>(kTuning.small_batch.stream_bytes);
+  s.deep = k > 2 * (m > n ? m : n);
+  return s;
+}
+
 // Small products of a batch by one plan, made once; the next product's operands prefetched
 // while one runs. operands(i, a, b, c) sets product i's matrices.
 template <class T, class Operands>
@@ -1925,9 +1949,7 @@ HWY_NOINLINE void GemmSmallBatch(const GemmSmallPlan<T>& p, Trans ta, Trans tb, 
                                  std::size_t n, std::size_t k, T alpha, std::size_t ldb, T beta,
                                  std::size_t ldc, std::size_t batch, Operands operands,
                                  T* HWY_RESTRICT panel) {
-  // A and B as stored (op(A) is m x k, op(B) k x n).
-  const std::size_t a_rows = ta == Trans::N ? m : k, a_cols = ta == Trans::N ? k : m;
-  const std::size_t b_rows = tb == Trans::N ? k : n, b_cols = tb == Trans::N ? n : k;
+  const GemmBatchShape s = GemmBatchShapeOf<T>(ta, tb, m, n, k, batch);
   // Whether the next product is prefetched is the engine's (its record's small_batch). On the
   // Zen 5 guest, with the whole next product asked for before each product: a batch the
   // last-level cache holds, below about 25³ multiply-adds, lost (a line per 3·n/16 multiply-adds
@@ -1938,12 +1960,9 @@ HWY_NOINLINE void GemmSmallBatch(const GemmSmallPlan<T>& p, Trans ta, Trans tb, 
   // 1.6-2.2x slower. GemmSmallRun now spreads the requests over the product's tiles.
   constexpr auto kBatch = kTuning.small_batch;
   const std::size_t work = m * n * k;
-  const std::size_t product_bytes = (a_rows * a_cols + b_rows * b_cols + m * n) * sizeof(T);
-  const double bytes = static_cast<double>(batch) * static_cast<double>(product_bytes);
-  const bool streamed = bytes > static_cast<double>(kBatch.stream_bytes);
-  const bool deep = k > 2 * (m > n ? m : n);
-  const bool prefetch = work >= (streamed ? kBatch.streamed_prefetch_work : kBatch.prefetch_work) &&
-                        p.col_tiles >= kBatch.prefetch_column_tiles && !deep;
+  const bool prefetch =
+      work >= (s.streamed ? kBatch.streamed_prefetch_work : kBatch.prefetch_work) &&
+      p.col_tiles >= kBatch.prefetch_column_tiles && !s.deep;
   // A streamed product's lines read before its tiles (GemmSmallTouch; docs/decisions.md, "A
   // streamed batch reads each product's lines first"): the tiles' own loads wait behind their
   // multiply-adds, a few lines in flight at a time, where a loop of loads and nothing else keeps
@@ -1953,8 +1972,8 @@ HWY_NOINLINE void GemmSmallBatch(const GemmSmallPlan<T>& p, Trans ta, Trans tb, 
   // A record may also exempt products of fewer bytes (streamed_touch_bytes) or whose rows of C
   // fit one tile of two or more vectors (streamed_touch_row_tiles: avx512's record says why).
   const bool row_tile = p.col_tiles == 1 && p.width >= 2 * p.lanes;
-  const bool touch = streamed && work >= kBatch.streamed_touch_work &&
-                     product_bytes >= kBatch.streamed_touch_bytes && !deep &&
+  const bool touch = s.streamed && work >= kBatch.streamed_touch_work &&
+                     s.product_bytes >= kBatch.streamed_touch_bytes && !s.deep &&
                      (kBatch.streamed_touch_row_tiles || !row_tile);
   // A batch of one-tile products that reads nothing ahead or first: the tile function alone, a
   // strided batch of a narrow plan's products in one call.
@@ -1988,7 +2007,7 @@ HWY_NOINLINE void GemmSmallBatch(const GemmSmallPlan<T>& p, Trans ta, Trans tb, 
       if (i + 1 < batch) operands(i + 1, next_a, next_b, next_c);
       const GemmSmallNext<T> ahead{next_a, next_b, next_c};
       if constexpr (decltype(touch_tag)::value) {
-        GemmSmallTouch(a, a_rows, a_cols, lda, b, b_rows, b_cols, ldb, c, m, n, ldc);
+        GemmSmallTouch(a, s.a_rows, s.a_cols, lda, b, s.b_rows, s.b_cols, ldb, c, m, n, ldc);
       }
       GemmSmallRun(p, k, alpha, a, b, ldb, beta, c, ldc, panel,
                    prefetch && i + 1 < batch ? &ahead : nullptr);
@@ -2023,10 +2042,17 @@ HWY_INLINE void GemmBatch(Trans ta, Trans tb, std::size_t m, std::size_t n, std:
     return GemmSmallBatch(p, ta, tb, m, n, k, alpha, ldb, beta, ldc, batch, operands,
                           static_cast<T*>(nullptr));
   }
+  // Larger products one gemm call each. A streamed batch reads each one's lines first, where the
+  // record says so (streamed_touch_large), as it does the small ones (GemmSmallBatch): the
+  // unpacked path's tiles read their operands where they are, a few lines in flight behind the
+  // multiply-adds. Not a deep product, whose long runs of lines the hardware follows.
+  const GemmBatchShape s = GemmBatchShapeOf<T>(ta, tb, m, n, k, batch);
+  const bool touch = kTuning.small_batch.streamed_touch_large && s.streamed && !s.deep;
   for (std::size_t i = 0; i < batch; ++i) {
     const T *a, *b;
     T* c;
     operands(i, a, b, c);
+    if (touch) GemmSmallTouch(a, s.a_rows, s.a_cols, lda, b, s.b_rows, s.b_cols, ldb, c, m, n, ldc);
     gemm<T, kReproducible>(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, workspace);
   }
 }
