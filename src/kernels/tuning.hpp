@@ -120,7 +120,8 @@ struct GemvThreading {
 
 // How a batch of small products (engines/generic/gemm-inl.h, GemmSmallBatch) asks for the next
 // product's operands in L2 while one runs, tile by tile, and, streamed from memory, reads each
-// product's lines before computing it. Speed only: the products and their bits are the same. The
+// product's lines before computing it (a batch of larger products too, where the record says so:
+// GemmBatch). Speed only: the products and their bits are the same. The
 // defaults were measured on a Zen 5 guest (docs/decisions.md, "A batch prefetches the next
 // product" and "A streamed batch reads each product's lines first").
 struct SmallBatchTuning {
