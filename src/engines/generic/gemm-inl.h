@@ -1160,10 +1160,9 @@ HWY_NOINLINE void GemmSmallTiles(std::size_t kc, const T* a, std::size_t a_row, 
                                  const T* b, std::size_t ldb, T alpha, T beta, T* c,
                                  std::size_t ldc, std::size_t nr, GemmSmallRepeat repeat) {
   for (std::size_t i = 0; i < repeat.count; ++i) {
-    GemmSmallTileBody<D, kRows, 1, false>(kc, a, a_row, a_col, b, ldb, alpha, beta, c, ldc, nr);
-    a += repeat.stride_a;
-    b += repeat.stride_b;
-    c += repeat.stride_c;
+    GemmSmallTileBody<D, kRows, 1, false>(kc, a + i * repeat.stride_a, a_row, a_col,
+                                          b + i * repeat.stride_b, ldb, alpha, beta,
+                                          c + i * repeat.stride_c, ldc, nr);
   }
 }
 
