@@ -1208,22 +1208,14 @@ template <class D, class T = hn::TFromD<D>>
 constexpr bool kGemmSmallHalfTail = (kTuning.gemm.of<T>().small_half_tail) &&
                                     (hn::MaxLanes(D()) * sizeof(T) >= 64);
 
-// The tile function of `rows` <= kRows rows.
-template <class D, std::size_t kVecs, std::size_t kRows, bool kHalfTail, class T = hn::TFromD<D>>
-HWY_INLINE typename GemmSmallPlan<T>::Tile GemmSmallTileFor(std::size_t rows) {
+// pick(std::integral_constant<std::size_t, r>) for the run-time `rows` <= kRows: the choice of a
+// tile function (or a repeating one) by its number of rows, made once for both kinds.
+template <std::size_t kRows, class Pick>
+HWY_INLINE auto GemmSmallByRows(std::size_t rows, Pick pick) {
   if constexpr (kRows > 1) {
-    if (rows < kRows) return GemmSmallTileFor<D, kVecs, kRows - 1, kHalfTail>(rows);
+    if (rows < kRows) return GemmSmallByRows<kRows - 1>(rows, pick);
   }
-  return &GemmSmallTile<D, kRows, kVecs, kHalfTail>;
-}
-
-// The repeating one-vector tile function of `rows` <= kRows rows.
-template <class D, std::size_t kRows, class T = hn::TFromD<D>>
-HWY_INLINE typename GemmSmallPlan<T>::Tiles GemmSmallTilesFor(std::size_t rows) {
-  if constexpr (kRows > 1) {
-    if (rows < kRows) return GemmSmallTilesFor<D, kRows - 1>(rows);
-  }
-  return &GemmSmallTiles<D, kRows>;
+  return pick(std::integral_constant<std::size_t, kRows>());
 }
 
 // The tile function of `vecs` <= kMaxVecs vectors and `rows` <= GemmSmallRows(vecs) rows, its
@@ -1234,10 +1226,15 @@ HWY_INLINE typename GemmSmallPlan<T>::Tile GemmSmallTileOf(std::size_t vecs, std
   if constexpr (kVecs < kMaxVecs) {
     if (vecs > kVecs) return GemmSmallTileOf<D, kMaxVecs, kVecs + 1>(vecs, rows, half_tail);
   }
+  using Tile = typename GemmSmallPlan<T>::Tile;
   if constexpr (kGemmSmallHalfTail<D>) {
-    if (half_tail) return GemmSmallTileFor<D, kVecs, GemmSmallRows(kVecs), true>(rows);
+    if (half_tail) {
+      return GemmSmallByRows<GemmSmallRows(kVecs)>(
+          rows, [](auto r) -> Tile { return &GemmSmallTile<D, r(), kVecs, true>; });
+    }
   }
-  return GemmSmallTileFor<D, kVecs, GemmSmallRows(kVecs), false>(rows);
+  return GemmSmallByRows<GemmSmallRows(kVecs)>(
+      rows, [](auto r) -> Tile { return &GemmSmallTile<D, r(), kVecs, false>; });
 }
 
 // The plan on vectors of D (tb == Trans::T: one vector wide, its columns copied to a panel). C
@@ -1281,7 +1278,10 @@ template <bool kReproducible, class D, class T = hn::TFromD<D>>
 HWY_INLINE GemmSmallPlan<T> GemmSmallNarrowPlan(D d, Trans ta, Trans tb, std::size_t m,
                                                 std::size_t n, std::size_t k, std::size_t lda) {
   GemmSmallPlan<T> p = GemmSmallPlanOn<kReproducible, 1>(d, ta, tb, m, n, k, lda);
-  if (p.bands == 1) p.tiles = GemmSmallTilesFor<D, GemmSmallRows(1)>(p.q);
+  if (p.bands == 1) {
+    p.tiles = GemmSmallByRows<GemmSmallRows(1)>(
+        p.q, [](auto r) -> typename GemmSmallPlan<T>::Tiles { return &GemmSmallTiles<D, r()>; });
+  }
   return p;
 }
 
