@@ -1249,23 +1249,28 @@ HWY_INLINE GemmSmallPlan<T> GemmSmallPlanOn(D d, Trans ta, Trans tb, std::size_t
   const std::size_t vecs = p.transposed_b ? 1 : (n + p.lanes - 1) / p.lanes;
   const std::size_t tile_vecs = vecs <= kMaxVecs ? vecs : GemmMin(kMaxVecs, kGemmSmallStripVecs);
   p.width = tile_vecs * p.lanes;
-  p.col_tiles = (n + p.width - 1) / p.width;
+  // A product of one tile (the common case of a call per product) divides nothing: a division
+  // by the run-time width or band count was a fifth of an order-8 f64 call's time.
+  p.col_tiles = n <= p.width ? 1 : (n + p.width - 1) / p.width;
   p.last_nr = n - (p.col_tiles - 1) * p.width;
   const std::size_t most_rows = GemmSmallRows(tile_vecs);
-  p.bands = (m + most_rows - 1) / most_rows;
-  p.q = m / p.bands;
-  p.rem = m % p.bands;
+  p.bands = m <= most_rows ? 1 : (m + most_rows - 1) / most_rows;
+  p.q = p.bands == 1 ? m : m / p.bands;
+  p.rem = m - p.q * p.bands;
   p.a_row = ta == Trans::N ? lda : 1;
   p.a_col = ta == Trans::N ? 1 : lda;
   // The packed path's k-blocks: one block when k fits one.
   p.k_block = k <= kGemmKC<T, kReproducible> ? k : GemmKBlock<T, kReproducible>(k);
+  // The tiles the product runs: bands of q + 1 rows only when m leaves a remainder, the full
+  // width only when there are several column tiles (GemmSmallRun); the others stay null.
   for (std::size_t big = 0; big < 2; ++big) {
-    const std::size_t rows = p.q + big == 0 ? 1 : p.q + big;  // q == 0 only for an unused kind
     for (std::size_t last = 0; last < 2; ++last) {
+      const bool used = (big == 0 || p.rem != 0) && (last == 1 || p.col_tiles > 1);
       const std::size_t nr = last ? p.last_nr : p.width;
       const std::size_t nr_vecs = (nr + p.lanes - 1) / p.lanes;
       const bool half_tail = nr - (nr_vecs - 1) * p.lanes <= p.lanes / 2;
-      p.tile[big][last] = GemmSmallTileOf<D, kMaxVecs>(nr_vecs, rows, half_tail);
+      p.tile[big][last] =
+          used ? GemmSmallTileOf<D, kMaxVecs>(nr_vecs, p.q + big, half_tail) : nullptr;
     }
   }
   p.tiles = nullptr;
