@@ -165,9 +165,12 @@
 // conjugation being pack_b_1m's conj_a), each element with gemm's bits for A' and the expansion
 // written out (alpha 1), with gemm_1m_workspace's bytes (m rows of op(A), depth k); gemmt_1m is
 // its `uplo` triangle of an n x n C (gemmt's, width 2), with gemm_1m_workspace's bytes for n
-// rows. All nineteen are one class: on several threads, gemm is pack_b and gemm_packed (the threads
-// share one packed op(B)), and the workspace fits the engine's own blocking, so they must all come
-// from the same engine.
+// rows; trmm_1m is the complex trmm (trmm_packed's, op N, T, C or Conj; A and B complex, their
+// leading dimensions counted in complex elements) as one real pass on the 1m method: A' Left and
+// the expansion of alpha·op(A) Right, each element's two parts sums over op(A)'s triangle in the
+// k-blocks of gemm's for twice the order, with trmm_1m_workspace's bytes. All twenty-one are one
+// class: on several threads, gemm is pack_b and gemm_packed (the threads share one packed op(B)),
+// and the workspace fits the engine's own blocking, so they must all come from the same engine.
 #define COHERIQ_KERNELS_GEMM_TYPED(X, T, S)                                                        \
   X(gemm_workspace, S, gemm_workspace<T>, touches<packed_##S>, std::size_t,                        \
     (std::size_t m, std::size_t n, std::size_t k), (m, n, k))                                      \
@@ -231,6 +234,12 @@
     (Side side, Uplo uplo, Trans ta, Diag diag, std::size_t m, std::size_t n, T alpha, const T* A, \
      std::size_t lda, T* B, std::size_t ldb, void* work),                                          \
     (side, uplo, ta, diag, m, n, alpha, A, lda, B, ldb, work))                                     \
+  X(trmm_1m_workspace, S, trmm_1m_workspace<T>, touches<packed_##S>, std::size_t,                  \
+    (Side side, std::size_t m, std::size_t n), (side, m, n))                                       \
+  X(trmm_1m, S, trmm_1m<T>, touches<packed_##S>, void,                                             \
+    (Side side, Uplo uplo, Op op, Diag diag, std::size_t m, std::size_t n, T alpha_re, T alpha_im, \
+     const T* A, std::size_t lda, T* B, std::size_t ldb, void* work),                              \
+    (side, uplo, op, diag, m, n, alpha_re, alpha_im, A, lda, B, ldb, work))                        \
   X(symm_packed_workspace, S, symm_packed_workspace<T>, touches<packed_##S>, std::size_t,          \
     (Side side, std::size_t m, std::size_t n), (side, m, n))                                       \
   X(symm_packed, S, symm_packed<T>, touches<packed_##S>, void,                                     \

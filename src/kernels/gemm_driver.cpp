@@ -326,6 +326,24 @@ template void trmm_packed<double>(Side, Uplo, Trans, Diag, std::size_t, std::siz
                                   const double*, std::size_t, double*, std::size_t);
 
 template <class T>
+void trmm_1m(Side side, Uplo uplo, Op op, Diag diag, std::size_t m, std::size_t n,
+             std::complex<T> alpha, const std::complex<T>* A, std::size_t lda, std::complex<T>* B,
+             std::size_t ldb) {
+  using Candidates = GemmCandidates<T>;
+  const GemmWorkspace workspace(
+      coheriq::call<Domain, typename Candidates::trmm_1m_workspace>(side, m, n));
+  coheriq::call<Domain, typename Candidates::trmm_1m>(
+      side, uplo, op, diag, m, n, alpha.real(), alpha.imag(), reinterpret_cast<const T*>(A), lda,
+      reinterpret_cast<T*>(B), ldb, workspace.data());
+}
+template void trmm_1m<float>(Side, Uplo, Op, Diag, std::size_t, std::size_t, std::complex<float>,
+                             const std::complex<float>*, std::size_t, std::complex<float>*,
+                             std::size_t);
+template void trmm_1m<double>(Side, Uplo, Op, Diag, std::size_t, std::size_t, std::complex<double>,
+                              const std::complex<double>*, std::size_t, std::complex<double>*,
+                              std::size_t);
+
+template <class T>
 bool gemm_runs_alone(std::size_t m, std::size_t n, std::size_t k) {
   // Below the work that threads take, whatever the thread count is now or later.
   const double work = static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);

@@ -75,6 +75,13 @@ template <class T>
 void trmm_packed(Side side, Uplo uplo, Trans ta, Diag diag, std::size_t m, std::size_t n, T alpha,
                  const T* A, std::size_t lda, T* B, std::size_t ldb);
 
+// The same for complex A and B, op(A) = A, Aᵀ, Aᴴ or conj(A), as one real pass on the 1m
+// method (the trmm_1m candidate), on the calling thread, as trmm_packed.
+template <class T>
+void trmm_1m(Side side, Uplo uplo, Op op, Diag diag, std::size_t m, std::size_t n,
+             std::complex<T> alpha, const std::complex<T>* A, std::size_t lda, std::complex<T>* B,
+             std::size_t ldb);
+
 // Whether the engine in effect runs this product on the calling thread with no workspace (its
 // small path): then its gemm candidate may be called directly, with a null workspace, for the
 // same bits (GemmPlan). A first use of the domain.

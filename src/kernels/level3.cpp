@@ -3,21 +3,21 @@
 // std::complex<double>. Each is blocked so that the bulk of the work is one "gemm of blocks"
 // (gemm_blocks: k::gemm for real types, the complex gemm of complex_gemm.hpp, one real GEMM on
 // the complex operands, for complex ones), and so runs on the engine in effect and its thread pool,
-// bitwise the same for every thread count, as GEMM is; the diagonal blocks run the reference's row
-// forms (trsm: the engine's trsm_rows kernel for real types, its complex axpy for complex ones;
-// complex trmm likewise); the real trmm is one pass of the engine's trmm_packed (GEMM's loops
-// over op(A)'s triangle, each k-block packed once), the real symm one of its symm_packed (A
-// packed from its triangle); a rank update (syrk, herk; syr2k and her2k: one per term) is one
-// triangle GEMM (gemmt) of C's triangle.
-// Each function has the row-major signature of its kr:: kernel (src/reference/blas.hpp), which is
-// also the candidate's.
+// bitwise the same for every thread count, as GEMM is; trsm's diagonal blocks run the
+// reference's row form (the engine's trsm_rows kernel for real types, its complex axpy for
+// complex ones); trmm is one pass of the engine's trmm_packed (GEMM's loops over op(A)'s
+// triangle, each k-block packed once; trmm_1m for complex types, the same pass on the 1m
+// method), the real symm one of its symm_packed (A packed from its triangle); a rank update (syrk,
+// herk; syr2k and her2k: one per term) is one triangle GEMM (gemmt) of C's triangle. Each function
+// has the row-major signature of its kr:: kernel (src/reference/blas.hpp), which is also the
+// candidate's.
 //
 // The reference's semantics hold (docs/kernels.md): alpha == 0, a small problem, or a non-finite
 // value (either part of a complex) in alpha or an operand the routine reads runs the kr:: loop,
 // which has the reference's zero skips (GEMM multiplies every zero, so an Inf or NaN would
 // spread differently); beta == 0 reaches GEMM as beta == 0, which does not read C; Unit
 // diagonals and the triangle outside `uplo` are never written and their values never used (GEMM
-// sees only blocks off the diagonal; the real trmm's and symm's packing loads the square of A's
+// sees only blocks off the diagonal; trmm's and the real symm's packing loads the square of A's
 // storage and replaces what lies off the triangle before it is used); a Hermitian matrix's
 // diagonal is taken as real and herk's and her2k's diagonal of C is left real, as the reference
 // leaves it. The choices and their figures:
@@ -47,8 +47,8 @@ namespace kr = coheriq::kernels::reference::blas;
 using std::size_t;
 
 // Triangles and diagonal blocks of at most kBlock rows (kComplexBlock for complex types) are the
-// base blocks of trsm and trmm (a whole problem of at most kBlock rows runs the kr:: loop); the
-// rank updates and symm/hemm take GEMM from order kSmall (below it the kr:: loops are as fast);
+// base blocks of trsm (a whole problem of at most kBlock rows, trsm or trmm, runs the kr:: loop);
+// the rank updates and symm/hemm take GEMM from order kSmall (below it the kr:: loops are as fast);
 // every routine keeps the kr:: loop when its other dimension is below kMinOther. Measured for the
 // real types and kept for the complex ones but kComplexBlock: docs/decisions.md.
 inline constexpr size_t kBlock = 32;
@@ -195,12 +195,12 @@ struct Triangular {
   }
 };
 
-// The base blocks: the reference's row forms (kr::trsm's and kr::trmm's order of operations
-// and zero skips) on op(A)'s diagonal block at r0. For real types the solve is the engine's
-// trsm_rows kernel (kernels_table.hpp: the row form with each element's operations in a fixed
-// order, a strip of B's columns in registers at a time); for complex types each row operation is
-// the engine's complex axpy or the reference engine's scaling, and the reference's division
-// (multiply_rows, complex trmm's, likewise). Rows of B are b + i·ldb, i < m, each n long.
+// The base blocks: the reference's row form (kr::trsm's order of operations and zero skips) on
+// op(A)'s diagonal block at r0. For real types the solve is the engine's trsm_rows kernel
+// (kernels_table.hpp: the row form with each element's operations in a fixed order, a strip of B's
+// columns in registers at a time); for complex types each row operation is the engine's complex
+// axpy or the reference engine's scaling, and the reference's division. Rows of B are b + i·ldb, i
+// < m, each n long.
 template <class T>
 void solve_rows(const Triangular<T>& A, size_t r0, size_t m, size_t n, T alpha, T* b, size_t ldb) {
   if constexpr (!is_complex_v<T>) {
@@ -224,23 +224,6 @@ void solve_rows(const Triangular<T>& A, size_t r0, size_t m, size_t n, T alpha, 
     }
   }
 }
-template <class T>
-void multiply_rows(const Triangular<T>& A, size_t r0, size_t m, size_t n, T alpha, T* b,
-                   size_t ldb) {
-  // Row i takes the rows on op(A)'s side of the diagonal while they are still unchanged.
-  for (size_t step = 0; step < m; ++step) {
-    const size_t i = A.lower ? m - 1 - step : step;
-    T* bi = b + i * ldb;
-    if (A.diag == Diag::NonUnit) scale_row(n, A.value(r0 + i, r0 + i), bi);
-    const size_t lo = A.lower ? 0 : i + 1, hi = A.lower ? i : m;
-    for (size_t l = lo; l < hi; ++l) {
-      const T t = A.value(r0 + i, r0 + l);
-      if (t != T(0)) add_row(n, t, b + l * ldb, bi);
-    }
-    if (alpha != T(1)) scale_row(n, alpha, bi);
-  }
-}
-
 // The Right-side base block, columns [c0, c0 + n) of B (n <= kBlock): X·op(A) = (op(A)ᵀ·Xᵀ)ᵀ, so
 // chunks of rows of B are transposed into `scratch` (kBlock x kChunk), done as Left-side rows
 // with op(A) transposed (N <-> T, C <-> Conj), and transposed back.
@@ -297,43 +280,6 @@ void solve_right(const Triangular<T>& A, size_t c0, size_t n, size_t m, T alpha,
   }
 }
 
-// Rows [r0, r0 + m) of B := alpha·op(A)·B: the half whose old rows the other needs last.
-// (Complex types: the real ones are one pass of the engine's trmm_packed.)
-template <class T>
-void multiply_left(const Triangular<T>& A, size_t r0, size_t m, size_t n, T alpha, T* b, size_t ldb,
-                   T* scratch) {
-  if (m <= kBaseBlock<T>) return multiply_rows(A, r0, m, n, alpha, b + r0 * ldb, ldb);
-  const size_t m1 = split(m), m2 = m - m1, r1 = r0 + m1;
-  if (A.lower) {  // B2 := alpha·(A21·B1 + A22·B2), then B1 := alpha·A11·B1
-    multiply_left(A, r1, m2, n, alpha, b, ldb, scratch);
-    gemm_blocks(A.op, Op::N, m2, n, m1, alpha, A.at(r1, r0), A.lda, b + r0 * ldb, ldb, T(1),
-                b + r1 * ldb, ldb);
-    multiply_left(A, r0, m1, n, alpha, b, ldb, scratch);
-  } else {  // B1 := alpha·(A11·B1 + A12·B2), then B2 := alpha·A22·B2
-    multiply_left(A, r0, m1, n, alpha, b, ldb, scratch);
-    gemm_blocks(A.op, Op::N, m1, n, m2, alpha, A.at(r0, r1), A.lda, b + r1 * ldb, ldb, T(1),
-                b + r0 * ldb, ldb);
-    multiply_left(A, r1, m2, n, alpha, b, ldb, scratch);
-  }
-}
-// Columns [c0, c0 + n) of B := alpha·B·op(A).
-template <class T>
-void multiply_right(const Triangular<T>& A, size_t c0, size_t n, size_t m, T alpha, T* b,
-                    size_t ldb, T* scratch) {
-  if (n <= kBaseBlock<T>)
-    return by_transposes(A, c0, n, m, alpha, b, ldb, scratch, multiply_rows<T>);
-  const size_t n1 = split(n), n2 = n - n1, c1 = c0 + n1;
-  if (A.lower) {  // B1 := alpha·(B1·A11 + B2·A21), then B2 := alpha·B2·A22
-    multiply_right(A, c0, n1, m, alpha, b, ldb, scratch);
-    gemm_blocks(Op::N, A.op, m, n1, n2, alpha, b + c1, ldb, A.at(c1, c0), A.lda, T(1), b + c0, ldb);
-    multiply_right(A, c1, n2, m, alpha, b, ldb, scratch);
-  } else {  // B2 := alpha·(B1·A12 + B2·A22), then B1 := alpha·B1·A11
-    multiply_right(A, c1, n2, m, alpha, b, ldb, scratch);
-    gemm_blocks(Op::N, A.op, m, n2, n1, alpha, b + c0, ldb, A.at(c0, c1), A.lda, T(1), b + c1, ldb);
-    multiply_right(A, c0, n1, m, alpha, b, ldb, scratch);
-  }
-}
-
 // Whether a triangular call goes to the blocked form: big enough, alpha != 0, everything it reads
 // finite (A's triangle and B, both O(n²) next to the O(n³) product).
 template <class T>
@@ -364,30 +310,22 @@ template <class T>
 void trmm(Side side, Uplo uplo, Op op, Diag diag, size_t m, size_t n, T alpha, const T* a,
           size_t lda, T* b, size_t ldb) {
   if (blocked_triangular(side, uplo, diag, m, n, alpha, a, lda, b, ldb)) {
-    if constexpr (!is_complex_v<T>) {
-      // One pass of the engine's trmm_packed a slice: GEMM's loops over op(A)'s triangle, each
-      // k-block packed once (its own slices are thinner than the recursion's: a pass cannot be
-      // cut among threads the way its GEMM calls were).
-      const Trans ta = trans(op);
-      if (side == Side::Left) {
-        return in_slices<T>(m, n, 0, kMinPassSlice, [&](size_t lo, size_t hi, T*) {
-          driver::trmm_packed(side, uplo, ta, diag, m, hi - lo, alpha, a, lda, b + lo, ldb);
-        });
+    // One pass of the engine's trmm_packed (trmm_1m for complex types, on the 1m method) a
+    // slice: GEMM's loops over op(A)'s triangle, each k-block packed once (its own slices are
+    // thinner than a recursion's: a pass cannot be cut among threads the way GEMM calls are).
+    const auto pass = [&](size_t rows, size_t cols, T* slice) {
+      if constexpr (is_complex_v<T>) {
+        driver::trmm_1m(side, uplo, op, diag, rows, cols, alpha, a, lda, slice, ldb);
+      } else {
+        driver::trmm_packed(side, uplo, trans(op), diag, rows, cols, alpha, a, lda, slice, ldb);
       }
-      return in_slices<T>(n, m, 0, kMinPassSlice, [&](size_t lo, size_t hi, T*) {
-        driver::trmm_packed(side, uplo, ta, diag, hi - lo, n, alpha, a, lda, b + lo * ldb, ldb);
-      });
-    } else {
-      const Triangular<T> A{uplo, op, diag, a, lda};
-      if (side == Side::Left) {
-        return in_slices<T>(m, n, kBlock * kChunk, [&](size_t lo, size_t hi, T* work) {
-          multiply_left(A, 0, m, hi - lo, alpha, b + lo, ldb, work);
-        });
-      }
-      return in_slices<T>(n, m, kBlock * kChunk, [&](size_t lo, size_t hi, T* work) {
-        multiply_right(A, 0, n, hi - lo, alpha, b + lo * ldb, ldb, work);
-      });
+    };
+    if (side == Side::Left) {
+      return in_slices<T>(m, n, 0, kMinPassSlice,
+                          [&](size_t lo, size_t hi, T*) { pass(m, hi - lo, b + lo); });
     }
+    return in_slices<T>(n, m, 0, kMinPassSlice,
+                        [&](size_t lo, size_t hi, T*) { pass(hi - lo, n, b + lo * ldb); });
   }
   kr::trmm(side, uplo, op, diag, m, n, alpha, a, lda, b, ldb);
 }

@@ -26,9 +26,13 @@
 // element of B the sum over op(A)'s triangle in these k-blocks for a depth of the order, from the
 // block holding the element's own row (Left) or column (Right) away from it, each block an FMA
 // chain from +0 in k order, t = alpha·acc, the first block's t the element, each later one C =
-// fma(1, C, t). The bf16 GEMM is this GEMM on its
-// operands widened to float (each product exact); dot_bf16 is dot on them. The integer kernels
-// (dot_u8s8, gemm_u8s8s32) are exact: int32 sums wrap modulo 2^32 in any order.
+// fma(1, C, t). The complex trmm's pass (trmm_1m) is that order on the complex matrices as
+// reals (BLIS's 1m method): each real part of an element of B the sum over the real k-steps of
+// its triangle (twice its element range) in the k-blocks for twice the order, of A' (op(A) as
+// reals, a Unit diagonal 1 + 0i) times pack_b_1m's expansion of alpha·B (Left), or of B as reals
+// times the expansion of alpha·op(A) (Right), t = acc (alpha is in the expansion). The bf16 GEMM is
+// this GEMM on its operands widened to float (each product exact); dot_bf16 is dot on them. The
+// integer kernels (dot_u8s8, gemm_u8s8s32) are exact: int32 sums wrap modulo 2^32 in any order.
 //
 // Also canonical: nrm2. Its sum of squares in T is cut in two at nrm2_split(n), each part the
 // fused reduction above (s = fma(x_i, x_i, s), part two's terms numbered from 0), the result part

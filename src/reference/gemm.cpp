@@ -219,6 +219,30 @@ void trmm_packed(Side side, Uplo uplo, Trans ta, Diag diag, std::size_t m, std::
       });
 }
 
+// The complex one on the 1m method: each real part one compensated sum (alpha is in the
+// expansion).
+template <class T>
+std::size_t trmm_1m_workspace(Side, std::size_t, std::size_t) {
+  return 0;
+}
+
+template <class T>
+void trmm_1m(Side side, Uplo uplo, Op op, Diag diag, std::size_t m, std::size_t n, T alpha_re,
+             T alpha_im, const T* A, std::size_t lda, T* B, std::size_t ldb, void* /*workspace*/) {
+  complex_triangular_product(side, uplo, op, diag, m, n, alpha_re, alpha_im, A, lda, B, ldb,
+                             [](std::size_t, std::size_t lo, std::size_t hi, auto x, auto y) {
+                               CompensatedSum dot;
+                               for (std::size_t p = lo; p < hi; ++p) {
+                                 if constexpr (std::is_same_v<T, float>) {
+                                   dot.add(static_cast<double>(x(p)) * static_cast<double>(y(p)));
+                                 } else {
+                                   dot.add_product(x(p), y(p));
+                                 }
+                               }
+                               return static_cast<T>(dot.value());
+                             });
+}
+
 // ------------------------------ Plans: none (GemmPlan calls gemm)
 
 template <class T>

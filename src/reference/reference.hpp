@@ -12,8 +12,11 @@
 #include <coheriq/kernels.hpp>
 #include <coheriq/kernels_table.hpp>
 
+#include <complex>
 #include <cstddef>
 #include <cstdint>
+
+#include "reference/scalar.hpp"
 
 namespace coheriq::kernels::reference {
 
@@ -130,6 +133,54 @@ void triangular_product_elements(Side side, bool lower, std::size_t m, std::size
       for (std::size_t i = 0; i < m; ++i) visit(i, j, lower ? j : 0, lower ? n : j + 1);
     }
   }
+}
+
+// trmm_1m's product (kernels_table.hpp) on the complex matrices as reals, as gemm.cpp and
+// reproducible.cpp compute it: B's element (i, j) is the reals 2j and 2j + 1 of row i, each
+// part(own, lo, hi, x, y), the sum of x(p)·y(p) over the real k-steps [lo, hi) (twice the
+// element range of triangular_product_elements; own: twice the element's own row (Left) or
+// column (Right)). Left, x is row i of A' (op(A) as reals on its triangle, a Unit diagonal 1 +
+// 0i, not conjugated) and y the column of pack_b_1m's expansion of alpha·B (its signs s = -1 for
+// op C and Conj); Right, x is row i of B as reals and y the column of the expansion of alpha·op(A)
+// on its triangle (s = 1). The elements in triangular_product_elements's order, both parts of one
+// computed before it is written.
+template <class T, class Part>
+void complex_triangular_product(Side side, Uplo uplo, Op op, Diag diag, std::size_t m,
+                                std::size_t n, T alpha_re, T alpha_im, const T* A, std::size_t lda,
+                                T* B, std::size_t ldb, Part part) {
+  using Complex = std::complex<T>;
+  const bool conjugated = op == Op::C || op == Op::Conj;
+  const TriangularOperand tri{uplo, op == Op::T || op == Op::C ? Trans::T : Trans::N, diag};
+  const Complex* a = reinterpret_cast<const Complex*>(A);
+  Complex* b = reinterpret_cast<Complex*>(B);
+  const Complex alpha(alpha_re, alpha_im);
+  const bool left = side == Side::Left;
+  const T s = left && conjugated ? T(-1) : T(1);
+  // Entry (p, q) of the expansion of b' whose element is v: rows 2l and 2l + 1 are [re v, im v]
+  // and [-s·im v, s·re v].
+  const auto expanded = [s](Complex v, std::size_t p, std::size_t q) -> T {
+    if (p % 2 == 0) return q % 2 == 0 ? v.real() : v.imag();
+    return q % 2 == 0 ? -s * v.imag() : s * v.real();
+  };
+  const auto scaled = [&](Complex v) { return alpha == Complex(1) ? v : mul(alpha, v); };
+  triangular_product_elements(
+      side, tri.lower(), m, n, [&](std::size_t i, std::size_t j, std::size_t lo, std::size_t hi) {
+        T parts[2];
+        for (std::size_t f = 0; f < 2; ++f) {
+          const std::size_t q = 2 * j + f;
+          const auto x = [&](std::size_t p) -> T {
+            const Complex v = left ? tri(a, lda, i, p / 2) : b[i * ldb + p / 2];
+            return p % 2 == 0 ? v.real() : v.imag();
+          };
+          const auto y = [&](std::size_t p) -> T {
+            const Complex v = left ? scaled(b[p / 2 * ldb + j])
+                                   : scaled(conj_if(conjugated, tri(a, lda, p / 2, j)));
+            return expanded(v, p, q);
+          };
+          parts[f] = part(2 * (left ? i : j), 2 * lo, 2 * hi, x, y);
+        }
+        b[i * ldb + j] = Complex(parts[0], parts[1]);
+      });
 }
 
 // Every candidate of src/kernels/candidates.hpp; Domain::reference() returns it (engine.cpp).

@@ -440,6 +440,31 @@ void trmm_packed(Side side, Uplo uplo, Trans ta, Diag diag, std::size_t m, std::
       });
 }
 
+// The complex one on the 1m method (engines/generic/gemm-inl.h, trmm_1m): each real part's sum as
+// trmm_packed's, in the k-blocks of gemm's for twice the order, t = acc (alpha is in the
+// expansion).
+template <class T>
+void trmm_1m(Side side, Uplo uplo, Op op, Diag diag, std::size_t m, std::size_t n, T alpha_re,
+             T alpha_im, const T* A, std::size_t lda, T* B, std::size_t ldb, void* /*work*/) {
+  const std::size_t k_block = canonical::gemm_k_block(2 * (side == Side::Left ? m : n));
+  complex_triangular_product(side, uplo, op, diag, m, n, alpha_re, alpha_im, A, lda, B, ldb,
+                             [&](std::size_t own, std::size_t lo, std::size_t hi, auto x, auto y) {
+                               const bool ascending = lo == own;
+                               const std::size_t last = (ascending ? hi - 1 : lo) / k_block;
+                               T c = T(0);
+                               for (std::size_t b = own / k_block;; b = ascending ? b + 1 : b - 1) {
+                                 const std::size_t p0 = std::max(lo, b * k_block),
+                                                   p1 = std::min(hi, (b + 1) * k_block);
+                                 T acc = T(0);
+                                 for (std::size_t p = p0; p < p1; ++p)
+                                   acc = std::fma(x(p), y(p), acc);
+                                 c = b == own / k_block ? acc : std::fma(T(1), c, acc);
+                                 if (b == last) break;
+                               }
+                               return c;
+                             });
+}
+
 // ------------------------------ BLAS-2
 
 // The generic gemv's order (engines/generic/blas2-inl.h): y scaled by beta first (beta == 1: as it
@@ -577,6 +602,8 @@ COHERIQ_KERNELS_BLAS3_COMPLEX_TYPED(COHERIQ_REPRODUCIBLE_FORWARD_LEVEL3, T, S)
                                const T*, std::size_t, T, T*, std::size_t, void*);                 \
   template void trmm_packed<T>(Side, Uplo, Trans, Diag, std::size_t, std::size_t, T, const T*,    \
                                std::size_t, T*, std::size_t, void*);                              \
+  template void trmm_1m<T>(Side, Uplo, Op, Diag, std::size_t, std::size_t, T, T, const T*,        \
+                           std::size_t, T*, std::size_t, void*);                                  \
   template void gemv<T>(Trans, std::size_t, std::size_t, T, const T*, std::size_t, const T*,      \
                         std::ptrdiff_t, T, T*, std::ptrdiff_t);                                   \
   template void ger<T>(std::size_t, std::size_t, T, const T*, std::ptrdiff_t, const T*,           \

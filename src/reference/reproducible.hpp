@@ -112,6 +112,9 @@ void symm_packed(Side side, Uplo uplo, std::size_t m, std::size_t n, T alpha, co
 template <class T>
 void trmm_packed(Side side, Uplo uplo, Trans ta, Diag diag, std::size_t m, std::size_t n, T alpha,
                  const T* A, std::size_t lda, T* B, std::size_t ldb, void* work);
+template <class T>
+void trmm_1m(Side side, Uplo uplo, Op op, Diag diag, std::size_t m, std::size_t n, T alpha_re,
+             T alpha_im, const T* A, std::size_t lda, T* B, std::size_t ldb, void* work);
 
 // ------------------------------ BLAS-2
 

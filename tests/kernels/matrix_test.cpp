@@ -210,6 +210,55 @@ TEST_CASE_TEMPLATE("trmm_packed agrees with the reference engine's across k-bloc
   }
 }
 
+// The complex trmm's pass on the 1m method (the trmm_1m candidate) against the reference engine's
+// (each real part one compensated sum) likewise: orders across the k-blocks of twice the order
+// (the engines' blocks of 256 to 512 reals: 130 to 260 elements), every op (Conj too), alpha 1
+// and not (its expansion, and a Unit diagonal's entries alpha's on the Right).
+TEST_CASE_TEMPLATE("trmm_1m agrees with the reference engine's across k-blocks", T, float, double) {
+  using Complex = std::complex<T>;
+  using Trmm = typename GemmCandidates<T>::trmm_1m;
+  using Workspace = typename GemmCandidates<T>::trmm_1m_workspace;
+  Random random(37);
+  std::vector<std::size_t> orders = {1, 17, 150};
+  std::vector<std::size_t> widths = {7};
+  if (!quick()) {
+    orders.push_back(300);
+    widths = {1, 7, 20};
+  }
+  for (std::size_t order : orders) {
+    for (std::size_t width : widths) {
+      if (order > 150 && width > 7) continue;  // the oracle's time
+      for (Side side : {Side::Left, Side::Right}) {
+        const std::size_t m = side == Side::Left ? order : width;
+        const std::size_t n = side == Side::Left ? width : order;
+        const std::size_t lda = order + 1, ldb = n + 3;
+        for (Uplo uplo : {Uplo::Upper, Uplo::Lower}) {
+          for (Op op : every_op<Complex>()) {
+            for (Diag diag : {Diag::NonUnit, Diag::Unit}) {
+              const Complex alpha = (order + width) % 2 == 0 ? Complex(1) : Complex(-0.75, 0.5);
+              const std::vector<Complex> a =
+                  triangle<Complex>(uplo, diag == Diag::Unit, order, lda, random);
+              const std::vector<Complex> b = random_matrix<Complex>(m, ldb, random);
+              std::vector<Complex> ours = b, theirs = b;
+              Buffer<unsigned char> work(coheriq::call<Domain, Workspace>(side, m, n), 0);
+              const T* reals = reinterpret_cast<const T*>(a.data());
+              coheriq::call<Domain, Trmm>(side, uplo, op, diag, m, n, alpha.real(), alpha.imag(),
+                                          reals, lda, reinterpret_cast<T*>(ours.data()), ldb,
+                                          work.data());
+              ref::trmm_1m(side, uplo, op, diag, m, n, alpha.real(), alpha.imag(), reals, lda,
+                           reinterpret_cast<T*>(theirs.data()), ldb, nullptr);
+              const auto all = [](std::size_t, std::size_t) { return true; };
+              CHECK_MESSAGE(
+                  agree(ours, theirs, m, n, ldb, double(2 * order + 2), all),
+                  where("trmm_1m", int(side), int(uplo), int(op), int(diag), Shape{m, n}));
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
 // The real symm's pass (the symm_packed candidate, kernels_table.hpp): bit for bit gemm on A
 // written in full, with C's padding as it was. Orders across the engines' k-blocks and row
 // blocks (so blocks wholly on either side of the diagonal and across it, on both sides), the

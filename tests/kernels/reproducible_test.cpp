@@ -896,23 +896,25 @@ void level3() {
   Rng rng(61);
   T alpha = T(R(0.5));
   if constexpr (kIsComplex<T>) alpha = T(R(0.5), R(-2));
-  // The real trmm's pass takes op(A)'s k-blocks of the mode (256) from the diagonal one away
-  // from it: an order of 300 has two, on either side of most elements' own. (A generator of its
-  // own: the lines below keep their inputs.)
-  if constexpr (!kIsComplex<T>) {
+  // The trmm's pass takes op(A)'s k-blocks of the mode (256 reals) from the diagonal one away
+  // from it: an order of 300 has two, on either side of most elements' own (the complex pass, on
+  // two reals an element, at 150). (A generator of its own: the lines below keep their inputs.)
+  {
     Rng trmm_rng(62);
+    const size_t order = kIsComplex<T> ? 150 : 300;
+    const std::vector<Op> ops = kIsComplex<T> ? std::vector<Op>{Op::N, Op::T, Op::C, Op::Conj}
+                                              : std::vector<Op>{Op::N, Op::T};
     for (Side side : kSides) {
-      const size_t order = 300, m = side == Side::Left ? order : 9,
-                   n = side == Side::Left ? 9 : order;
+      const size_t m = side == Side::Left ? order : 9, n = side == Side::Left ? 9 : order;
       const Matrix<T> a = triangular<T>(order, trmm_rng);
       const Matrix<T> b(m, n, trmm_rng);
       for (Uplo uplo : kUplos) {
-        for (Op op : {Op::N, Op::T}) {
+        for (Op op : ops) {
           for (Diag diag : kDiags) {
             Matrix<T> y = b;
             ck::trmm(side, uplo, op, diag, m, n, alpha, a.a.data(), a.ld, y.data(), y.ld);
             line("trmm." + s + " " + name_of(side) + "." + name_of(uplo) + "." + name_of(op) +
-                 " order 300")
+                 " order " + std::to_string(order))
                 .values(y.a);
           }
         }
@@ -939,11 +941,15 @@ void level3() {
         }
       }
     }
-    // The real trsm's base blocks (the order 70 is cut into blocks of at most 32), and the real
-    // trmm's pass (below, across the mode's k-blocks too).
+    // The real trsm's base blocks (the order 70 is cut into blocks of at most 32), and the trmm's
+    // pass (the complex one on the 1m method; above, across the mode's k-blocks too).
     if constexpr (!kIsComplex<T>) {
       reached().insert("trsm_rows." + s);
       for (const char* op : {"trmm_packed.", "trmm_packed_workspace."}) reached().insert(op + s);
+    } else {
+      for (const char* op : {"trmm_1m.", "trmm_1m_workspace."}) {
+        reached().insert(op + type_name<Real<T>>());
+      }
     }
     // syrk, syr2k: C of order m, op(A) m x n; symm: A of order m or n.
     const size_t n = sh.m, k = sh.n;

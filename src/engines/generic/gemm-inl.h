@@ -1604,49 +1604,82 @@ void symm_packed(Side side, Uplo uplo, std::size_t m, std::size_t n, T alpha, co
 // +0 as it was (its operands are finite: the blocked trmm's condition), so every element has the
 // canonical sum of its triangle on every engine (kernels/reproducible.hpp). The packing and the
 // microkernel are GEMM's.
+//
+// The complex trmm (trmm_1m) is the same pass on the complex matrices as reals, BLIS's 1m method
+// as gemm_1m runs it: kWidth = 2 reals per element. Left, the A block is op(A) as reals (A',
+// GemmPackA1m) and the k-block the expansion of alpha·B (GemmPackB1m, op(A)'s conjugation in its
+// signs); Right, the A block is B as reals and the k-block the expansion of alpha·op(A). A k-step
+// is a real, two to an element of the order, and the k-blocks are even, so an element's two steps
+// lie in one block; alpha is in the expansion and the macro-kernel's alpha is 1. A Unit diagonal
+// entry of the expansion is alpha's (Right); of A', 1 and 0 (Left).
+
+// The scalars of a pass: the real trmm's alpha (kWidth 1), or the complex one's parts (kWidth 2),
+// with op(A)'s Op (its conjugation, for the complex expansion).
+template <class T, std::size_t kWidth>
+struct TrmmScalars {
+  Op op;
+  T alpha_re, alpha_im;
+  // The macro-kernel's alpha: the real alpha, or 1 (the complex alpha is in the expansion).
+  T macro_alpha() const { return kWidth == 1 ? alpha_re : T(1); }
+  bool transposed() const { return op == Op::T || op == Op::C; }
+  bool conjugated() const { return op == Op::C || op == Op::Conj; }
+};
 
 // The diagonal block's entries that a tile reads off op(A)'s triangle, set to 0, and a Unit
-// diagonal to 1: of the row or column `index`, the steps [begin, end) of its tile's span
-// (TrmmMaskA: rows of a packed A block, GemmPackA's layout; TrmmMaskB: columns of packed panels,
-// GemmPackB's layout), entry(p) being step p's. Entry (r, p) of a row is outside when p > r
-// (lower) or p < r (upper). Only the spans: the rest of the block is packed but never read
-// (masking the whole block cost up to 8% of a dtrmm of order 1024 on a Zen 4 guest).
-template <class T, class Entry>
+// diagonal's to unit[0, kWidth): of the row or column `index` (an element of the order: its kWidth
+// k-steps from kWidth·index), the steps [begin, end) of its tile's span (TrmmMaskA: rows of a
+// packed A block, GemmPackA's layout; TrmmMaskB: columns of packed panels, GemmPackB's layout),
+// entry(p) being step p's. Entry (r, p) of a row is outside when p's element is past r (lower) or
+// before it (upper). Only the spans: the rest of the block is packed but never read (masking the
+// whole block cost up to 8% of a dtrmm of order 1024 on a Zen 4 guest).
+template <class T, std::size_t kWidth, class Entry>
 HWY_INLINE void TrmmMask(bool lower, Diag diag, std::size_t index, std::size_t begin,
-                         std::size_t end, Entry entry) {
-  const std::size_t lo = lower ? GemmMin(begin > index ? begin : index + 1, end) : begin;
-  const std::size_t hi = lower ? end : GemmMin(index, end);
+                         std::size_t end, const T* unit, Entry entry) {
+  const std::size_t first = kWidth * index, past = first + kWidth;
+  const std::size_t lo = lower ? GemmMin(begin > past ? begin : past, end) : begin;
+  const std::size_t hi = lower ? end : GemmMin(first, end);
   for (std::size_t p = lo; p < hi; ++p) entry(p) = T(0);
-  if (diag == Diag::Unit && index >= begin && index < end) entry(index) = T(1);
+  if (diag == Diag::Unit) {
+    for (std::size_t w = 0; w < kWidth; ++w) {
+      if (first + w >= begin && first + w < end) entry(first + w) = unit[w];
+    }
+  }
 }
 // Rows [row0, row0 + mc) of the diagonal block, packed, each micro-panel over span(its first row,
-// its rows).
-template <class T, class Span>
+// its rows). A Unit diagonal's entries are 1 (and 0 for an imaginary part).
+template <class T, std::size_t kWidth, class Span>
 HWY_INLINE void TrmmMaskA(bool lower, Diag diag, std::size_t row0, std::size_t mc, std::size_t kc,
                           T* HWY_RESTRICT a_block, Span span) {
   constexpr std::size_t kMR = GemmShape<T>::kMR;
+  const T unit[2] = {T(1), T(0)};
   for (std::size_t r0 = 0; r0 < mc; r0 += kMR) {
     const std::size_t mr = GemmMin(kMR, mc - r0);
     const GemmSpan s = span(row0 + r0, mr);
     for (std::size_t r = r0; r < r0 + mr; ++r) {
-      TrmmMask<T>(lower, diag, row0 + r, s.begin, s.end,
-                  [&](std::size_t p) -> T& { return a_block[GemmPackedAAt<T>(kc, r, p)]; });
+      TrmmMask<T, kWidth>(lower, diag, row0 + r, s.begin, s.end, unit,
+                          [&](std::size_t p) -> T& { return a_block[GemmPackedAAt<T>(kc, r, p)]; });
     }
   }
 }
 // The kc x kc diagonal block, packed in panels, each over span(its first column, its columns):
-// column c's entries are (p, c), outside when c > p (lower) or c < p (upper).
-template <class T, class Span>
-HWY_INLINE void TrmmMaskB(bool lower, Diag diag, std::size_t kc, T* HWY_RESTRICT panels,
-                          Span span) {
+// column c's entries are (p, c), outside when c's element is past p's (lower) or before it. A
+// Unit diagonal's entries are 1, or in the complex expansion alpha's: column 2l (real parts)
+// [re alpha, -im alpha] and column 2l + 1 [im alpha, re alpha] in rows 2l and 2l + 1, as the
+// expansion of alpha·1 has them.
+template <class T, std::size_t kWidth, class Span>
+HWY_INLINE void TrmmMaskB(bool lower, Diag diag, std::size_t kc, T* HWY_RESTRICT panels, Span span,
+                          const TrmmScalars<T, kWidth>& scalars) {
   const std::size_t nr = GemmShape<T>::NR();
+  const T units[2][2] = {{kWidth == 1 ? T(1) : scalars.alpha_re, -scalars.alpha_im},
+                         {scalars.alpha_im, scalars.alpha_re}};
   for (std::size_t j0 = 0; j0 < kc; j0 += nr) {
     const std::size_t w = GemmMin(nr, kc - j0);
     const GemmSpan s = span(j0, w);
     for (std::size_t j = j0; j < j0 + w; ++j) {
-      // Column c is outside for p < c (lower) or p > c: the row's rule with the sides swapped.
-      TrmmMask<T>(!lower, diag, j, s.begin, s.end,
-                  [&](std::size_t p) -> T& { return panels[GemmPackedBAt<T>(kc, p, j)]; });
+      // Column c is outside for p's element before c's (lower) or past it: the row's rule with
+      // the sides swapped.
+      TrmmMask<T, kWidth>(!lower, diag, j / kWidth, s.begin, s.end, units[j % kWidth],
+                          [&](std::size_t p) -> T& { return panels[GemmPackedBAt<T>(kc, p, j)]; });
     }
   }
 }
@@ -1663,22 +1696,33 @@ HWY_INLINE void TrmmKBlocks(std::size_t order, bool backwards, Step step) {
 }
 
 // Left: the A block is op(A)'s rows, the k-block B's rows [pc, pc + kc), packed for all n columns.
-template <class T, bool kReproducible>
-HWY_INLINE void TrmmLeft(bool lower, Trans ta, Diag diag, std::size_t m, std::size_t n, T alpha,
-                         const T* HWY_RESTRICT A, std::size_t lda, T* HWY_RESTRICT B,
-                         std::size_t ldb, T* HWY_RESTRICT a_work, T* HWY_RESTRICT b_work) {
+// m, n and the leading dimensions count elements (kWidth reals each); pc and kc count reals.
+template <class T, bool kReproducible, std::size_t kWidth>
+HWY_INLINE void TrmmLeft(bool lower, Diag diag, std::size_t m, std::size_t n,
+                         const TrmmScalars<T, kWidth>& scalars, const T* HWY_RESTRICT A,
+                         std::size_t lda, T* HWY_RESTRICT B, std::size_t ldb,
+                         T* HWY_RESTRICT a_work, T* HWY_RESTRICT b_work) {
   using Shape = GemmShape<T>;
   constexpr std::size_t kG = Shape::kKGroup;
   const std::size_t nc_max = Shape::NC();
-  TrmmKBlocks<T, kReproducible>(m, lower, [&](std::size_t pc, std::size_t kc) HWY_ATTR {
-    GemmPackB(Trans::N, B, ldb, n, pc, kc, b_work);
+  const Trans ta = scalars.transposed() ? Trans::T : Trans::N;
+  const std::size_t width = kWidth * n, ldb_reals = kWidth * ldb;
+  TrmmKBlocks<T, kReproducible>(kWidth * m, lower, [&](std::size_t pc, std::size_t kc) HWY_ATTR {
+    if constexpr (kWidth == 1) {
+      GemmPackB(Trans::N, B, ldb, n, pc, kc, b_work);
+    } else {
+      GemmPackB1m(Op::N, scalars.conjugated(), B, ldb, n, pc, kc, scalars.alpha_re,
+                  scalars.alpha_im, b_work);
+    }
     // A micro-panel's span from its first row and its rows, counted in the diagonal block: to
     // past the last (lower) or from the first rounded down to the group (upper).
     const auto diagonal_span = [&](std::size_t r, std::size_t mr) {
-      return lower ? GemmSpan{0, GemmMin(kc, r + mr)} : GemmSpan{r / kG * kG, kc};
+      return lower ? GemmSpan{0, GemmMin(kc, kWidth * (r + mr))}
+                   : GemmSpan{kWidth * r / kG * kG, kc};
     };
+    const std::size_t first_row = pc / kWidth, past_row = (pc + kc) / kWidth;
     const auto span = [&](std::size_t i, std::size_t mr, std::size_t, std::size_t) {
-      return diagonal_span(i - pc, mr);
+      return diagonal_span(i - first_row, mr);
     };
     // Rows [r0, r1): the diagonal block's (GemmSpans, overwritten) or beside it (GemmWhole,
     // added to).
@@ -1686,37 +1730,58 @@ HWY_INLINE void TrmmLeft(bool lower, Trans ta, Diag diag, std::size_t m, std::si
       constexpr bool kDiagonal = !std::is_same_v<decltype(part), GemmWhole>;
       for (std::size_t ic = r0; ic < r1; ic += Shape::kMC) {
         const std::size_t mc = GemmMin(Shape::kMC, r1 - ic);
-        GemmPackA(ta, A, lda, ic, mc, pc, kc, a_work);
-        if constexpr (kDiagonal) TrmmMaskA(lower, diag, ic - pc, mc, kc, a_work, diagonal_span);
-        for (std::size_t jc = 0; jc < n; jc += nc_max) {
-          GemmMacroKernel(mc, GemmMin(nc_max, n - jc), kc, a_work, b_work + jc * kc, alpha,
-                          kDiagonal ? T(0) : T(1), B + ic * ldb + jc, ldb, part, ic, jc);
+        if constexpr (kWidth == 1) {
+          GemmPackA(ta, A, lda, ic, mc, pc, kc, a_work);
+        } else {
+          GemmPackA1m(ta, A, lda, ic, mc, pc, kc, a_work);
+        }
+        if constexpr (kDiagonal) {
+          TrmmMaskA<T, kWidth>(lower, diag, ic - first_row, mc, kc, a_work, diagonal_span);
+        }
+        for (std::size_t jc = 0; jc < width; jc += nc_max) {
+          GemmMacroKernel(mc, GemmMin(nc_max, width - jc), kc, a_work, b_work + jc * kc,
+                          scalars.macro_alpha(), kDiagonal ? T(0) : T(1), B + ic * ldb_reals + jc,
+                          ldb_reals, part, ic, jc);
         }
       }
     };
-    rows(pc, pc + kc, GemmSpans<decltype(span)>{span});
+    rows(first_row, past_row, GemmSpans<decltype(span)>{span});
     if (lower) {
-      rows(pc + kc, m, GemmWhole{});
+      rows(past_row, m, GemmWhole{});
     } else {
-      rows(0, pc, GemmWhole{});
+      rows(0, first_row, GemmWhole{});
     }
   });
 }
 
 // Right: the A block is B's rows, columns [pc, pc + kc); the k-block op(A)'s rows [pc, pc + kc),
 // its diagonal block (columns [pc, pc + kc)) and the rest of the columns that take it (lower:
-// those before, upper: after) packed apart, each from a panel's start.
-template <class T, bool kReproducible>
-HWY_INLINE void TrmmRight(bool lower, Trans ta, Diag diag, std::size_t m, std::size_t n, T alpha,
-                          const T* HWY_RESTRICT A, std::size_t lda, T* HWY_RESTRICT B,
-                          std::size_t ldb, T* HWY_RESTRICT a_work, T* HWY_RESTRICT b_work) {
+// those before, upper: after) packed apart, each from a panel's start. Counted as TrmmLeft.
+template <class T, bool kReproducible, std::size_t kWidth>
+HWY_INLINE void TrmmRight(bool lower, Diag diag, std::size_t m, std::size_t n,
+                          const TrmmScalars<T, kWidth>& scalars, const T* HWY_RESTRICT A,
+                          std::size_t lda, T* HWY_RESTRICT B, std::size_t ldb,
+                          T* HWY_RESTRICT a_work, T* HWY_RESTRICT b_work) {
   using Shape = GemmShape<T>;
   constexpr std::size_t kG = Shape::kKGroup;
   const std::size_t nr = Shape::NR(), nc_max = Shape::NC();
-  // Column c of op(A): column c (N) or row c (T) of A.
-  const auto column = [&](std::size_t c) { return ta == Trans::N ? A + c : A + c * lda; };
-  TrmmKBlocks<T, kReproducible>(n, !lower, [&](std::size_t pc, std::size_t kc) HWY_ATTR {
-    const std::size_t rest0 = lower ? 0 : pc + kc, rest = lower ? pc : n - pc - kc;
+  const Trans ta = scalars.transposed() ? Trans::T : Trans::N;
+  const std::size_t order = kWidth * n, ldb_reals = kWidth * ldb;
+  // Op(A)'s columns [c0, c0 + count) (counted in reals) packed for its rows [pc, pc + kc): column
+  // c of op(A) is column c (N) or row c (T, C) of A.
+  const auto pack = [&](std::size_t c0, std::size_t count, std::size_t pc, std::size_t kc,
+                        T* HWY_RESTRICT to) HWY_ATTR {
+    const std::size_t element = c0 / kWidth;
+    const T* column = A + kWidth * (ta == Trans::N ? element : element * lda);
+    if constexpr (kWidth == 1) {
+      GemmPackB(ta, column, lda, count, pc, kc, to);
+    } else {
+      GemmPackB1m(scalars.op, false, column, lda, count / kWidth, pc, kc, scalars.alpha_re,
+                  scalars.alpha_im, to);
+    }
+  };
+  TrmmKBlocks<T, kReproducible>(order, !lower, [&](std::size_t pc, std::size_t kc) HWY_ATTR {
+    const std::size_t rest0 = lower ? 0 : pc + kc, rest = lower ? pc : order - pc - kc;
     T* HWY_RESTRICT diagonal = b_work;
     T* HWY_RESTRICT beside = b_work + kc * GemmRoundUp(kc, nr);
     // A tile's span from its first column and its columns, counted in the diagonal block: from
@@ -1724,51 +1789,76 @@ HWY_INLINE void TrmmRight(bool lower, Trans ta, Diag diag, std::size_t m, std::s
     const auto diagonal_span = [&](std::size_t j, std::size_t w) {
       return lower ? GemmSpan{j / kG * kG, kc} : GemmSpan{0, GemmMin(kc, j + w)};
     };
-    GemmPackB(ta, column(pc), lda, kc, pc, kc, diagonal);
-    TrmmMaskB(lower, diag, kc, diagonal, diagonal_span);
-    if (rest != 0) GemmPackB(ta, column(rest0), lda, rest, pc, kc, beside);
+    pack(pc, kc, pc, kc, diagonal);
+    TrmmMaskB<T, kWidth>(lower, diag, kc, diagonal, diagonal_span, scalars);
+    if (rest != 0) pack(rest0, rest, pc, kc, beside);
     const auto span = [&](std::size_t, std::size_t, std::size_t j, std::size_t w) {
       return diagonal_span(j - pc, w);
     };
     for (std::size_t ic = 0; ic < m; ic += Shape::kMC) {
       const std::size_t mc = GemmMin(Shape::kMC, m - ic);
-      GemmPackA(Trans::N, B, ldb, ic, mc, pc, kc, a_work);
-      GemmMacroKernel(mc, kc, kc, a_work, diagonal, alpha, T(0), B + ic * ldb + pc, ldb,
-                      GemmSpans<decltype(span)>{span}, ic, pc);
+      GemmPackA(Trans::N, B, ldb_reals, ic, mc, pc, kc, a_work);
+      GemmMacroKernel(mc, kc, kc, a_work, diagonal, scalars.macro_alpha(), T(0),
+                      B + ic * ldb_reals + pc, ldb_reals, GemmSpans<decltype(span)>{span}, ic, pc);
       for (std::size_t jc = 0; jc < rest; jc += nc_max) {
-        GemmMacroKernel(mc, GemmMin(nc_max, rest - jc), kc, a_work, beside + jc * kc, alpha, T(1),
-                        B + ic * ldb + rest0 + jc, ldb);
+        GemmMacroKernel(mc, GemmMin(nc_max, rest - jc), kc, a_work, beside + jc * kc,
+                        scalars.macro_alpha(), T(1), B + ic * ldb_reals + rest0 + jc, ldb_reals);
       }
     }
   });
 }
 
 // The A block (MC rows of op(A) or of B, a k-block deep) and the other operand's k-block (n
-// columns, the Right side's two parts each from a panel's start).
-template <class T, bool kReproducible = false>
-std::size_t trmm_packed_workspace(Side side, std::size_t m, std::size_t n) {
+// columns, the Right side's two parts each from a panel's start), in reals.
+template <class T, bool kReproducible, std::size_t kWidth>
+std::size_t TrmmWorkspace(Side side, std::size_t m, std::size_t n) {
   if (m == 0 || n == 0) return 0;
-  const std::size_t order = side == Side::Left ? m : n;
+  const std::size_t order = kWidth * (side == Side::Left ? m : n);
   const std::size_t nr = GemmShape<T>::NR();
   return GemmABlockBytes<T, kReproducible>(m, order) +
-         GemmMin(order, GemmKBlock<T, kReproducible>(order)) * (GemmRoundUp(n, nr) + 2 * nr) *
-             sizeof(T);
+         GemmMin(order, GemmKBlock<T, kReproducible>(order)) *
+             (GemmRoundUp(kWidth * n, nr) + 2 * nr) * sizeof(T);
+}
+
+template <class T, bool kReproducible, std::size_t kWidth>
+void TrmmPass(Side side, Uplo uplo, Diag diag, std::size_t m, std::size_t n,
+              const TrmmScalars<T, kWidth>& scalars, const T* A, std::size_t lda, T* B,
+              std::size_t ldb, void* workspace) {
+  if (m == 0 || n == 0) return;
+  const bool lower = (uplo == Uplo::Lower) != scalars.transposed();
+  const std::size_t order = kWidth * (side == Side::Left ? m : n);
+  T* a_work = static_cast<T*>(workspace);
+  T* b_work = reinterpret_cast<T*>(static_cast<unsigned char*>(workspace) +
+                                   GemmABlockBytes<T, kReproducible>(m, order));
+  if (side == Side::Left) {
+    TrmmLeft<T, kReproducible>(lower, diag, m, n, scalars, A, lda, B, ldb, a_work, b_work);
+  } else {
+    TrmmRight<T, kReproducible>(lower, diag, m, n, scalars, A, lda, B, ldb, a_work, b_work);
+  }
+}
+
+template <class T, bool kReproducible = false>
+std::size_t trmm_packed_workspace(Side side, std::size_t m, std::size_t n) {
+  return TrmmWorkspace<T, kReproducible, 1>(side, m, n);
 }
 
 template <class T, bool kReproducible = false>
 void trmm_packed(Side side, Uplo uplo, Trans ta, Diag diag, std::size_t m, std::size_t n, T alpha,
                  const T* A, std::size_t lda, T* B, std::size_t ldb, void* workspace) {
-  if (m == 0 || n == 0) return;
-  const bool lower = (uplo == Uplo::Lower) == (ta == Trans::N);
-  T* a_work = static_cast<T*>(workspace);
-  T* b_work =
-      reinterpret_cast<T*>(static_cast<unsigned char*>(workspace) +
-                           GemmABlockBytes<T, kReproducible>(m, side == Side::Left ? m : n));
-  if (side == Side::Left) {
-    TrmmLeft<T, kReproducible>(lower, ta, diag, m, n, alpha, A, lda, B, ldb, a_work, b_work);
-  } else {
-    TrmmRight<T, kReproducible>(lower, ta, diag, m, n, alpha, A, lda, B, ldb, a_work, b_work);
-  }
+  const TrmmScalars<T, 1> scalars{ta == Trans::N ? Op::N : Op::T, alpha, T(0)};
+  TrmmPass<T, kReproducible>(side, uplo, diag, m, n, scalars, A, lda, B, ldb, workspace);
+}
+
+template <class T, bool kReproducible = false>
+std::size_t trmm_1m_workspace(Side side, std::size_t m, std::size_t n) {
+  return TrmmWorkspace<T, kReproducible, 2>(side, m, n);
+}
+
+template <class T, bool kReproducible = false>
+void trmm_1m(Side side, Uplo uplo, Op op, Diag diag, std::size_t m, std::size_t n, T alpha_re,
+             T alpha_im, const T* A, std::size_t lda, T* B, std::size_t ldb, void* workspace) {
+  const TrmmScalars<T, 2> scalars{op, alpha_re, alpha_im};
+  TrmmPass<T, kReproducible>(side, uplo, diag, m, n, scalars, A, lda, B, ldb, workspace);
 }
 
 // The bf16 GEMM (C = alpha·A·B + beta·C, A m x k and B k x n, no transposes) on the packed path,

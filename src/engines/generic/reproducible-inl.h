@@ -677,6 +677,16 @@ void trmm_packed(Side side, Uplo uplo, Trans ta, Diag diag, std::size_t m, std::
                  const T* A, std::size_t lda, T* B, std::size_t ldb, void* workspace) {
   engine::trmm_packed<T, true>(side, uplo, ta, diag, m, n, alpha, A, lda, B, ldb, workspace);
 }
+template <class T>
+std::size_t trmm_1m_workspace(Side side, std::size_t m, std::size_t n) {
+  return engine::trmm_1m_workspace<T, true>(side, m, n);
+}
+template <class T>
+void trmm_1m(Side side, Uplo uplo, Op op, Diag diag, std::size_t m, std::size_t n, T alpha_re,
+             T alpha_im, const T* A, std::size_t lda, T* B, std::size_t ldb, void* workspace) {
+  engine::trmm_1m<T, true>(side, uplo, op, diag, m, n, alpha_re, alpha_im, A, lda, B, ldb,
+                           workspace);
+}
 
 // ------------------------------ bf16: the f32 kernels on the operands widened (each product
 // exact in float)
