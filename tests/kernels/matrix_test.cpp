@@ -163,94 +163,64 @@ TEST_CASE_TEMPLATE("trsm and trmm agree with the reference engine's loops", T, f
   }
 }
 
-// The real trmm's pass (the trmm_packed candidate, kernels_table.hpp) against the reference
-// engine's (each element one compensated sum): orders across the engines' k-blocks (256 to 512,
-// so the blocks after the diagonal one are added on both sides of it), widths inside and across
-// a tile, every uplo, transpose and diag, alpha 1 or not; A's other triangle and a Unit diagonal
-// NaN (packed but never used) and B's padding as it was.
-TEST_CASE_TEMPLATE("trmm_packed agrees with the reference engine's across k-blocks", T, float,
-                   double) {
-  using Trmm = typename GemmCandidates<T>::trmm_packed;
-  using Workspace = typename GemmCandidates<T>::trmm_packed_workspace;
+// The trmm's pass (the trmm_packed candidate, kernels_table.hpp; trmm_1m for complex types, the
+// same pass on the 1m method) against the reference engine's (each element, or each real part,
+// one compensated sum): orders across the engines' k-blocks (256 to 512 reals, so the blocks after
+// the diagonal one are added on both sides of it: a complex element is two reals), widths inside
+// and across a tile, every uplo, op and diag, alpha 1 or not (complex: its expansion, and a Unit
+// diagonal's entries alpha's on the Right); A's other triangle and a Unit diagonal NaN (packed
+// but never used) and B's padding as it was.
+TEST_CASE_TEMPLATE("trmm's pass agrees with the reference engine's across k-blocks", T, float,
+                   double, std::complex<float>, std::complex<double>) {
+  using R = real_t<T>;
   Random random(36);
-  std::vector<std::size_t> orders = {1, 17, 300};
+  const std::size_t reals = kComplex<T> ? 2 : 1;
+  std::vector<std::size_t> orders = {1, 17, 300 / reals};
   std::vector<std::size_t> widths = {7};
   if (!quick()) {
-    orders.push_back(600);
-    widths = {1, 7, 40};
+    orders.push_back(600 / reals);
+    widths = {1, 7, 40 / reals};
   }
+  const std::vector<Op> ops = kComplex<T> ? every_op<T>() : std::vector<Op>{Op::N, Op::T};
   for (std::size_t order : orders) {
     for (std::size_t width : widths) {
-      if (order > 300 && width > 7) continue;  // the oracle's time
+      if (order > 300 / reals && width > 7) continue;  // the oracle's time
       for (Side side : {Side::Left, Side::Right}) {
         const std::size_t m = side == Side::Left ? order : width;
         const std::size_t n = side == Side::Left ? width : order;
         const std::size_t lda = order + 1, ldb = n + 3;
         for (Uplo uplo : {Uplo::Upper, Uplo::Lower}) {
-          for (Trans ta : {Trans::N, Trans::T}) {
+          for (Op op : ops) {
             for (Diag diag : {Diag::NonUnit, Diag::Unit}) {
-              const T alpha = (order + width) % 2 == 0 ? T(1) : T(-0.75);
+              const T alpha = (order + width) % 2 == 0 ? T(1) : make<T>(-0.75, 0.5);
               const std::vector<T> a = triangle<T>(uplo, diag == Diag::Unit, order, lda, random);
               const std::vector<T> b = random_matrix<T>(m, ldb, random);
               std::vector<T> ours = b, theirs = b;
-              Buffer<unsigned char> work(coheriq::call<Domain, Workspace>(side, m, n), 0);
-              coheriq::call<Domain, Trmm>(side, uplo, ta, diag, m, n, alpha, a.data(), lda,
-                                          ours.data(), ldb, work.data());
-              ref::trmm_packed(side, uplo, ta, diag, m, n, alpha, a.data(), lda, theirs.data(), ldb,
-                               nullptr);
+              const R* a_reals = reinterpret_cast<const R*>(a.data());
+              R* ours_reals = reinterpret_cast<R*>(ours.data());
+              R* theirs_reals = reinterpret_cast<R*>(theirs.data());
+              if constexpr (kComplex<T>) {
+                using Trmm = typename GemmCandidates<R>::trmm_1m;
+                using Workspace = typename GemmCandidates<R>::trmm_1m_workspace;
+                Buffer<unsigned char> work(coheriq::call<Domain, Workspace>(side, m, n), 0);
+                coheriq::call<Domain, Trmm>(side, uplo, op, diag, m, n, alpha.real(), alpha.imag(),
+                                            a_reals, lda, ours_reals, ldb, work.data());
+                ref::trmm_1m(side, uplo, op, diag, m, n, alpha.real(), alpha.imag(), a_reals, lda,
+                             theirs_reals, ldb, nullptr);
+              } else {
+                using Trmm = typename GemmCandidates<R>::trmm_packed;
+                using Workspace = typename GemmCandidates<R>::trmm_packed_workspace;
+                const Trans ta = op == Op::N ? Trans::N : Trans::T;
+                Buffer<unsigned char> work(coheriq::call<Domain, Workspace>(side, m, n), 0);
+                coheriq::call<Domain, Trmm>(side, uplo, ta, diag, m, n, alpha, a_reals, lda,
+                                            ours_reals, ldb, work.data());
+                ref::trmm_packed(side, uplo, ta, diag, m, n, alpha, a_reals, lda, theirs_reals, ldb,
+                                 nullptr);
+              }
               const auto all = [](std::size_t, std::size_t) { return true; };
               CHECK_MESSAGE(
-                  agree(ours, theirs, m, n, ldb, double(order + 1), all),
-                  where("trmm_packed", int(side), int(uplo), int(ta), int(diag), Shape{m, n}));
-            }
-          }
-        }
-      }
-    }
-  }
-}
-
-// The complex trmm's pass on the 1m method (the trmm_1m candidate) against the reference engine's
-// (each real part one compensated sum) likewise: orders across the k-blocks of twice the order
-// (the engines' blocks of 256 to 512 reals: 130 to 260 elements), every op (Conj too), alpha 1
-// and not (its expansion, and a Unit diagonal's entries alpha's on the Right).
-TEST_CASE_TEMPLATE("trmm_1m agrees with the reference engine's across k-blocks", T, float, double) {
-  using Complex = std::complex<T>;
-  using Trmm = typename GemmCandidates<T>::trmm_1m;
-  using Workspace = typename GemmCandidates<T>::trmm_1m_workspace;
-  Random random(37);
-  std::vector<std::size_t> orders = {1, 17, 150};
-  std::vector<std::size_t> widths = {7};
-  if (!quick()) {
-    orders.push_back(300);
-    widths = {1, 7, 20};
-  }
-  for (std::size_t order : orders) {
-    for (std::size_t width : widths) {
-      if (order > 150 && width > 7) continue;  // the oracle's time
-      for (Side side : {Side::Left, Side::Right}) {
-        const std::size_t m = side == Side::Left ? order : width;
-        const std::size_t n = side == Side::Left ? width : order;
-        const std::size_t lda = order + 1, ldb = n + 3;
-        for (Uplo uplo : {Uplo::Upper, Uplo::Lower}) {
-          for (Op op : every_op<Complex>()) {
-            for (Diag diag : {Diag::NonUnit, Diag::Unit}) {
-              const Complex alpha = (order + width) % 2 == 0 ? Complex(1) : Complex(-0.75, 0.5);
-              const std::vector<Complex> a =
-                  triangle<Complex>(uplo, diag == Diag::Unit, order, lda, random);
-              const std::vector<Complex> b = random_matrix<Complex>(m, ldb, random);
-              std::vector<Complex> ours = b, theirs = b;
-              Buffer<unsigned char> work(coheriq::call<Domain, Workspace>(side, m, n), 0);
-              const T* reals = reinterpret_cast<const T*>(a.data());
-              coheriq::call<Domain, Trmm>(side, uplo, op, diag, m, n, alpha.real(), alpha.imag(),
-                                          reals, lda, reinterpret_cast<T*>(ours.data()), ldb,
-                                          work.data());
-              ref::trmm_1m(side, uplo, op, diag, m, n, alpha.real(), alpha.imag(), reals, lda,
-                           reinterpret_cast<T*>(theirs.data()), ldb, nullptr);
-              const auto all = [](std::size_t, std::size_t) { return true; };
-              CHECK_MESSAGE(
-                  agree(ours, theirs, m, n, ldb, double(2 * order + 2), all),
-                  where("trmm_1m", int(side), int(uplo), int(op), int(diag), Shape{m, n}));
+                  agree(ours, theirs, m, n, ldb, double(reals * order + 1), all),
+                  where("trmm's pass", int(side), int(uplo), int(op), int(diag), Shape{m, n}));
             }
           }
         }
