@@ -1,8 +1,9 @@
 // Small and batched GEMM of the engine in effect: gemm's small path (the engine's unpacked
-// microkernel) against the oracle and bit for bit against the packed path; the strided and
-// pointer-array batches against one gemm per product, bit for bit, on 1, 2, 3 and 7 threads (1 and
-// 7 in quick runs); the plan against gemm; and the arguments the batches refuse. Operands as
-// gemm_test.cpp's: padding holds NaN, data misaligned by an element, C NaN when beta == 0.
+// microkernel; a contiguous column of C as a row) against the oracle and bit for bit against the
+// packed path; the strided and pointer-array batches against one gemm per product, bit for bit,
+// on 1, 2, 3 and 7 threads (1 and 7 in quick runs); the plan against gemm; and the arguments the
+// batches refuse. Operands as gemm_test.cpp's: padding holds NaN, data misaligned by an element,
+// C NaN when beta == 0.
 #include <doctest/doctest.h>
 
 #include <coheriq/kernels.hpp>
@@ -81,6 +82,27 @@ TEST_CASE_TEMPLATE("small gemm matches the oracle, and the packed path bit for b
       }
     }
   }
+  // A contiguous column of C (ldc == 1, no padding), which the small path runs as a row where
+  // op(A) is transposed (GemmSmallAsRow): the oracle, and the packed path's column bit for bit.
+  for (const Shape& shape :
+       {Shape{2, 1, 5}, Shape{13, 1, 40}, Shape{64, 1, 64}, Shape{300, 1, 9}}) {
+    for (Trans ta : {Trans::N, Trans::T}) {
+      for (Trans tb : {Trans::N, Trans::T}) {
+        for (const auto& [alpha, beta] : kScalings<T>) {
+          const Product<T> p(ta, tb, shape, alpha, beta, 0, 1, random);
+          Matrix<T> got = p.c;
+          run_gemm(p, got);
+          check_product(p, got, "small", worst);
+          const PackedMatrix<T> packed = pack_b(tb, shape.k, shape.n, p.b.data(), p.b.ld());
+          Matrix<T> via_packed = p.c;
+          gemm(ta, shape.m, shape.n, shape.k, alpha, p.a.data(), p.a.ld(), packed, beta,
+               via_packed.data(), via_packed.ld());
+          CAPTURE(p.describe());
+          CHECK(same_storage(got, via_packed));
+        }
+      }
+    }
+  }
   report_worst(std::string("gemm_small.") + type_name<T>(), worst, "eps*(|alpha||A||B| + |beta C|)",
                "min(k, 2 sqrt(k) + 8) + 2 (promised: k + 2)");
 }
@@ -95,12 +117,13 @@ struct Batch {
   std::size_t lda, ldb, ldc, stride_a, stride_b, stride_c, count;
   std::vector<T> a, b, c, expected;
 
+  // `c_pad`: elements past each row of C (0: a column of C is contiguous).
   Batch(Trans ta_, Trans tb_, Shape s_, T alpha_, T beta_, std::size_t count_, bool share_a,
-        Random& random)
+        std::size_t c_pad, Random& random)
       : ta(ta_), tb(tb_), s(s_), alpha(alpha_), beta(beta_), count(count_) {
     lda = (ta == Trans::N ? s.k : s.m) + 1;
     ldb = (tb == Trans::N ? s.n : s.k) + 2;
-    ldc = s.n + 3;
+    ldc = s.n + c_pad;
     stride_a = share_a ? 0 : (ta == Trans::N ? s.m : s.k) * lda + 5;
     stride_b = (tb == Trans::N ? s.k : s.n) * ldb + 1;
     stride_c = s.m * ldc + 2;
@@ -166,7 +189,8 @@ bool same_bits(const std::vector<T>& x, const std::vector<T>& y) {
 TEST_CASE_TEMPLATE("batches give each product's gemm bits on any thread count", T, float, double) {
   Random random(241);
   // Small products in every form (transposes, alpha and beta, a shared A; products of one tile,
-  // which a strided batch of narrow ones runs in one call, 5 x 3 x 6 with a masked tail); the
+  // which a strided batch of narrow ones runs in one call, 5 x 3 x 6 with a masked tail; one
+  // contiguous column of C, which runs as a row where op(A) is transposed); the
   // empty batch and empty products; then, natively (they are large for an emulator), many small
   // products that the threads share in runs, products each large enough for the threads (fewer than
   // threads), and three batches of 40 MiB of operands (48 with the padding), more than the
@@ -185,7 +209,10 @@ TEST_CASE_TEMPLATE("batches give each product's gemm bits on any thread count", 
     Shape shape;
     std::size_t count;
     bool every_form;
+    std::size_t c_pad = 3;  // 0: C's columns contiguous (one column: GemmSmallAsRow's row)
   } cases[] = {{{8, 8, 8}, 37, true},
+               {{64, 1, 64}, 13, true, 0},
+               {{3, 1, 9}, 11, true, 0},
                {{4, 4, 4}, 31, true},
                {{5, 3, 6}, 29, true},
                {{12, 12, 12}, 23, true},
@@ -209,7 +236,7 @@ TEST_CASE_TEMPLATE("batches give each product's gemm bits on any thread count", 
   // (natively) added on the adders (alpha == beta == 1).
   std::vector<std::pair<T, T>> scalings = {{T(0.75), T(0)}, {T(0.75), T(0.5)}};
   if (!quick()) scalings.emplace_back(T(1), T(1));
-  for (const auto& [shape, count, every_form] : cases) {
+  for (const auto& [shape, count, every_form, c_pad] : cases) {
     if (!every_form && quick()) continue;
     for (Trans ta : {Trans::N, Trans::T}) {
       for (Trans tb : {Trans::N, Trans::T}) {
@@ -218,7 +245,7 @@ TEST_CASE_TEMPLATE("batches give each product's gemm bits on any thread count", 
             if (!every_form && (ta != Trans::N || tb != Trans::T || beta == T(0) || share_a)) {
               continue;
             }
-            const Batch<T> batch(ta, tb, shape, alpha, beta, count, share_a, random);
+            const Batch<T> batch(ta, tb, shape, alpha, beta, count, share_a, c_pad, random);
             CAPTURE(batch.describe());
             for (std::size_t threads : thread_counts) {
               CAPTURE(threads);

@@ -1410,10 +1410,25 @@ HWY_INLINE void GemmSmallProduct(const GemmSmallPlan<T>& p, std::size_t k, T alp
   GemmSmallRun(p, k, alpha, A, B, ldb, beta, C, ldc, static_cast<T*>(nullptr));
 }
 
+// A product whose C is one contiguous column (n == 1, ldc == 1, m > 1) and whose op(A) is Aᵀ (A
+// stored k x m, its rows along C) runs as its transpose, one row: Cᵀ = op(B)ᵀ·A, 1 x m, op(B)'s
+// k values broadcast and A's rows read along as vectors, instead of m rows of one column (a
+// vector an element, one lane of it in use, and A read down its columns). Each element is the
+// same chain of multiply-adds over k, each product's two factors exchanged: the same bits. The
+// row's op(A) is op(B)ᵀ: B stored k x 1 (Trans::N) read as Trans::T, or 1 x k as Trans::N.
+HWY_INLINE bool GemmSmallAsRow(Trans ta, std::size_t m, std::size_t n, std::size_t ldc) {
+  return n == 1 && ldc == 1 && m > 1 && ta == Trans::T;
+}
+HWY_INLINE Trans GemmSmallRowTrans(Trans tb) { return tb == Trans::N ? Trans::T : Trans::N; }
+
 template <class T, bool kReproducible>
 HWY_NOINLINE void GemmSmall(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k,
                             T alpha, const T* A, std::size_t lda, const T* B, std::size_t ldb,
                             T beta, T* C, std::size_t ldc) {
+  if (GemmSmallAsRow(ta, m, n, ldc)) {
+    return GemmSmall<T, kReproducible>(GemmSmallRowTrans(tb), Trans::N, 1, m, k, alpha, B, ldb, A,
+                                       lda, beta, C, m);
+  }
   GemmSmallProduct(GemmSmallPlanFor<T, kReproducible>(ta, tb, m, n, k, lda), k, alpha, A, B, ldb,
                    beta, C, ldc);
 }
@@ -2122,19 +2137,61 @@ HWY_NOINLINE void GemmSmallBatchTransposedB(const GemmSmallPlan<T>& p, Trans ta,
   GemmSmallBatch(p, ta, Trans::T, m, n, k, alpha, ldb, beta, ldc, batch, operands, panel);
 }
 
+// A strided batch's operands: product i's at A + i·stride_a, B + i·stride_b, C + i·stride_c.
+// GemmSmallBatch reads the strides to run a narrow plan's products in one call.
+template <class T>
+struct GemmStridedOperands {
+  const T* A;
+  const T* B;
+  T* C;
+  std::size_t stride_a, stride_b, stride_c;
+
+  void operator()(std::size_t i, const T*& a, const T*& b, T*& c) const {
+    a = A + i * stride_a;
+    b = B + i * stride_b;
+    c = C + i * stride_c;
+  }
+};
+
+// A batch's operands with A's and B's exchanged (GemmSmallAsRow's transpose), a strided batch's
+// still strided.
+template <class T, class Operands>
+HWY_INLINE auto GemmSwappedOperands(Operands operands) {
+  if constexpr (requires { operands.stride_a; }) {
+    return GemmStridedOperands<T>{operands.B,        operands.A,        operands.C,
+                                  operands.stride_b, operands.stride_a, operands.stride_c};
+  } else {
+    return [operands](std::size_t i, const T*& a, const T*& b, T*& c) { operands(i, b, a, c); };
+  }
+}
+
+// A batch of small products by one plan for the whole batch.
+template <class T, bool kReproducible, class Operands>
+HWY_INLINE void GemmSmallBatchOf(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k,
+                                 T alpha, std::size_t lda, std::size_t ldb, T beta, std::size_t ldc,
+                                 std::size_t batch, Operands operands) {
+  const GemmSmallPlan<T> p = GemmSmallPlanFor<T, kReproducible>(ta, tb, m, n, k, lda);
+  if (p.transposed_b) {
+    return GemmSmallBatchTransposedB(p, ta, m, n, k, alpha, ldb, beta, ldc, batch, operands);
+  }
+  GemmSmallBatch(p, ta, tb, m, n, k, alpha, ldb, beta, ldc, batch, operands,
+                 static_cast<T*>(nullptr));
+}
+
 // Each product as gemm computes it, one after the other, in the caller's workspace (gemm's for
-// this shape); small ones by one plan for the whole batch.
+// this shape); small ones by one plan for the whole batch (a column as a row: GemmSmallAsRow).
 template <class T, bool kReproducible, class Operands>
 HWY_INLINE void GemmBatch(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, T alpha,
                           std::size_t lda, std::size_t ldb, T beta, std::size_t ldc,
                           std::size_t batch, Operands operands, void* workspace) {
   if (m != 0 && n != 0 && k != 0 && GemmIsSmall<T>(m, n, k)) {
-    const GemmSmallPlan<T> p = GemmSmallPlanFor<T, kReproducible>(ta, tb, m, n, k, lda);
-    if (p.transposed_b) {
-      return GemmSmallBatchTransposedB(p, ta, m, n, k, alpha, ldb, beta, ldc, batch, operands);
+    if (GemmSmallAsRow(ta, m, n, ldc)) {
+      return GemmSmallBatchOf<T, kReproducible>(GemmSmallRowTrans(tb), Trans::N, 1, m, k, alpha,
+                                                ldb, lda, beta, m, batch,
+                                                GemmSwappedOperands<T>(operands));
     }
-    return GemmSmallBatch(p, ta, tb, m, n, k, alpha, ldb, beta, ldc, batch, operands,
-                          static_cast<T*>(nullptr));
+    return GemmSmallBatchOf<T, kReproducible>(ta, tb, m, n, k, alpha, lda, ldb, beta, ldc, batch,
+                                              operands);
   }
   // Larger products one gemm call each. A streamed batch reads each one's lines first, where the
   // record says so (streamed_touch_large), as it does the small ones (GemmSmallBatch): the
@@ -2187,22 +2244,6 @@ void gemm_planned(const void* plan, std::size_t k, T alpha, const T* A, const T*
   }
   GemmSmallProductOutOfLine(p, k, alpha, A, B, ldb, beta, C, ldc);
 }
-
-// A strided batch's operands: product i's at A + i·stride_a, B + i·stride_b, C + i·stride_c.
-// GemmSmallBatch reads the strides to run a narrow plan's products in one call.
-template <class T>
-struct GemmStridedOperands {
-  const T* A;
-  const T* B;
-  T* C;
-  std::size_t stride_a, stride_b, stride_c;
-
-  void operator()(std::size_t i, const T*& a, const T*& b, T*& c) const {
-    a = A + i * stride_a;
-    b = B + i * stride_b;
-    c = C + i * stride_c;
-  }
-};
 
 template <class T, bool kReproducible = false>
 void gemm_batch_strided(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, T alpha,
