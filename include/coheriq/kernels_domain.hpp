@@ -3,8 +3,9 @@
 // Baseline code, types only. Engines (built-in or plugins) include this to name what they
 // override; the signature of each tag is the contract an override must match (a mismatch does
 // not compile). Internal candidates differ from the public API where the engine needs baseline
-// help: gemm gets a workspace sized by gemm_workspace (ISA code never allocates), and packing is
-// split into packed_bytes + pack_b so the baseline owns PackedMatrix's memory.
+// help: gemm gets a workspace sized by gemm_workspace (ISA code never allocates; where that is 0
+// bytes, gemm gets a null pointer), and packing is split into packed_bytes + pack_b so the
+// baseline owns PackedMatrix's memory.
 #pragma once
 
 #include <coheriq/domain.hpp>
