@@ -63,46 +63,32 @@ TEST_CASE_TEMPLATE("small gemm matches the oracle, and the packed path bit for b
                    double) {
   Random random(240);
   Worst worst;
-  for (const Shape& shape : small_shapes()) {
-    for (Trans ta : {Trans::N, Trans::T}) {
-      for (Trans tb : {Trans::N, Trans::T}) {
-        for (const auto& [alpha, beta] : kScalings<T>) {
-          const Product<T> p(ta, tb, shape, alpha, beta, 3, 1, random);
-          Matrix<T> got = p.c;
-          run_gemm(p, got);
-          check_product(p, got, "small", worst);
-          // The same product with op(B) packed runs the engine's packed microkernel.
-          const PackedMatrix<T> packed = pack_b(tb, shape.k, shape.n, p.b.data(), p.b.ld());
-          Matrix<T> via_packed = p.c;
-          gemm(ta, shape.m, shape.n, shape.k, alpha, p.a.data(), p.a.ld(), packed, beta,
-               via_packed.data(), via_packed.ld());
-          CAPTURE(p.describe());
-          CHECK(same_storage(got, via_packed));
+  // The shapes with `pad` elements past each row of every operand, in every form.
+  const auto check = [&](const std::vector<Shape>& shapes, std::size_t pad) {
+    for (const Shape& shape : shapes) {
+      for (Trans ta : {Trans::N, Trans::T}) {
+        for (Trans tb : {Trans::N, Trans::T}) {
+          for (const auto& [alpha, beta] : kScalings<T>) {
+            const Product<T> p(ta, tb, shape, alpha, beta, pad, 1, random);
+            Matrix<T> got = p.c;
+            run_gemm(p, got);
+            check_product(p, got, "small", worst);
+            // The same product with op(B) packed runs the engine's packed microkernel.
+            const PackedMatrix<T> packed = pack_b(tb, shape.k, shape.n, p.b.data(), p.b.ld());
+            Matrix<T> via_packed = p.c;
+            gemm(ta, shape.m, shape.n, shape.k, alpha, p.a.data(), p.a.ld(), packed, beta,
+                 via_packed.data(), via_packed.ld());
+            CAPTURE(p.describe());
+            CHECK(same_storage(got, via_packed));
+          }
         }
       }
     }
-  }
+  };
+  check(small_shapes(), 3);
   // A contiguous column of C (ldc == 1, no padding), which the small path runs as a row where
   // op(A) is transposed (GemmSmallAsRow): the oracle, and the packed path's column bit for bit.
-  for (const Shape& shape :
-       {Shape{2, 1, 5}, Shape{13, 1, 40}, Shape{64, 1, 64}, Shape{300, 1, 9}}) {
-    for (Trans ta : {Trans::N, Trans::T}) {
-      for (Trans tb : {Trans::N, Trans::T}) {
-        for (const auto& [alpha, beta] : kScalings<T>) {
-          const Product<T> p(ta, tb, shape, alpha, beta, 0, 1, random);
-          Matrix<T> got = p.c;
-          run_gemm(p, got);
-          check_product(p, got, "small", worst);
-          const PackedMatrix<T> packed = pack_b(tb, shape.k, shape.n, p.b.data(), p.b.ld());
-          Matrix<T> via_packed = p.c;
-          gemm(ta, shape.m, shape.n, shape.k, alpha, p.a.data(), p.a.ld(), packed, beta,
-               via_packed.data(), via_packed.ld());
-          CAPTURE(p.describe());
-          CHECK(same_storage(got, via_packed));
-        }
-      }
-    }
-  }
+  check({Shape{2, 1, 5}, Shape{13, 1, 40}, Shape{64, 1, 64}, Shape{300, 1, 9}}, 0);
   report_worst(std::string("gemm_small.") + type_name<T>(), worst, "eps*(|alpha||A||B| + |beta C|)",
                "min(k, 2 sqrt(k) + 8) + 2 (promised: k + 2)");
 }
