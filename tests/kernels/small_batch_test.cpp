@@ -87,7 +87,7 @@ TEST_CASE_TEMPLATE("small gemm matches the oracle, and the packed path bit for b
   };
   check(small_shapes(), 3);
   // A contiguous column of C (ldc == 1, no padding), which the small path runs as a row where
-  // op(A) is transposed (GemmSmallAsRow): the oracle, and the packed path's column bit for bit.
+  // op(A) is transposed (GemmSmallOriented): the oracle, and the packed path's column bit for bit.
   check({Shape{2, 1, 5}, Shape{13, 1, 40}, Shape{64, 1, 64}, Shape{300, 1, 9}}, 0);
   report_worst(std::string("gemm_small.") + type_name<T>(), worst, "eps*(|alpha||A||B| + |beta C|)",
                "min(k, 2 sqrt(k) + 8) + 2 (promised: k + 2)");
@@ -195,7 +195,7 @@ TEST_CASE_TEMPLATE("batches give each product's gemm bits on any thread count", 
     Shape shape;
     std::size_t count;
     bool every_form;
-    std::size_t c_pad = 3;  // 0: C's columns contiguous (one column: GemmSmallAsRow's row)
+    std::size_t c_pad = 3;  // 0: C's columns contiguous (one column: GemmSmallOriented's row)
   } cases[] = {{{8, 8, 8}, 37, true},
                {{64, 1, 64}, 13, true, 0},
                {{3, 1, 9}, 11, true, 0},

@@ -1416,21 +1416,28 @@ HWY_INLINE void GemmSmallProduct(const GemmSmallPlan<T>& p, std::size_t k, T alp
 // vector an element, one lane of it in use, and A read down its columns). Each element is the
 // same chain of multiply-adds over k, each product's two factors exchanged: the same bits. The
 // row's op(A) is op(B)ᵀ: B stored k x 1 (Trans::N) read as Trans::T, or 1 x k as Trans::N.
-HWY_INLINE bool GemmSmallAsRow(Trans ta, std::size_t m, std::size_t n, std::size_t ldc) {
-  return n == 1 && ldc == 1 && m > 1 && ta == Trans::T;
+// GemmSmallOriented gives the shape the small path runs, `swapped` when A's and B's operands
+// change places.
+struct GemmSmallShape {
+  Trans ta, tb;
+  std::size_t m, n, lda, ldb, ldc;
+  bool swapped;
+};
+HWY_INLINE GemmSmallShape GemmSmallOriented(Trans ta, Trans tb, std::size_t m, std::size_t n,
+                                            std::size_t lda, std::size_t ldb, std::size_t ldc) {
+  if (n == 1 && ldc == 1 && m > 1 && ta == Trans::T) {
+    return {tb == Trans::N ? Trans::T : Trans::N, Trans::N, 1, m, ldb, lda, m, true};
+  }
+  return {ta, tb, m, n, lda, ldb, ldc, false};
 }
-HWY_INLINE Trans GemmSmallRowTrans(Trans tb) { return tb == Trans::N ? Trans::T : Trans::N; }
 
 template <class T, bool kReproducible>
 HWY_NOINLINE void GemmSmall(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k,
                             T alpha, const T* A, std::size_t lda, const T* B, std::size_t ldb,
                             T beta, T* C, std::size_t ldc) {
-  if (GemmSmallAsRow(ta, m, n, ldc)) {
-    return GemmSmall<T, kReproducible>(GemmSmallRowTrans(tb), Trans::N, 1, m, k, alpha, B, ldb, A,
-                                       lda, beta, C, m);
-  }
-  GemmSmallProduct(GemmSmallPlanFor<T, kReproducible>(ta, tb, m, n, k, lda), k, alpha, A, B, ldb,
-                   beta, C, ldc);
+  const GemmSmallShape s = GemmSmallOriented(ta, tb, m, n, lda, ldb, ldc);
+  GemmSmallProduct(GemmSmallPlanFor<T, kReproducible>(s.ta, s.tb, s.m, s.n, k, s.lda), k, alpha,
+                   s.swapped ? B : A, s.swapped ? A : B, s.ldb, beta, C, s.ldc);
 }
 
 // ------------------------------ Candidates
@@ -2153,7 +2160,7 @@ struct GemmStridedOperands {
   }
 };
 
-// A batch's operands with A's and B's exchanged (GemmSmallAsRow's transpose), a strided batch's
+// A batch's operands with A's and B's exchanged (GemmSmallOriented's transpose), a strided batch's
 // still strided.
 template <class T, class Operands>
 HWY_INLINE auto GemmSwappedOperands(Operands operands) {
@@ -2165,33 +2172,32 @@ HWY_INLINE auto GemmSwappedOperands(Operands operands) {
   }
 }
 
-// A batch of small products by one plan for the whole batch.
+// A batch of small products by one plan for the whole batch, of the shape the small path runs.
 template <class T, bool kReproducible, class Operands>
-HWY_INLINE void GemmSmallBatchOf(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k,
-                                 T alpha, std::size_t lda, std::size_t ldb, T beta, std::size_t ldc,
+HWY_INLINE void GemmSmallBatchOf(const GemmSmallShape& s, std::size_t k, T alpha, T beta,
                                  std::size_t batch, Operands operands) {
-  const GemmSmallPlan<T> p = GemmSmallPlanFor<T, kReproducible>(ta, tb, m, n, k, lda);
+  const GemmSmallPlan<T> p = GemmSmallPlanFor<T, kReproducible>(s.ta, s.tb, s.m, s.n, k, s.lda);
   if (p.transposed_b) {
-    return GemmSmallBatchTransposedB(p, ta, m, n, k, alpha, ldb, beta, ldc, batch, operands);
+    return GemmSmallBatchTransposedB(p, s.ta, s.m, s.n, k, alpha, s.ldb, beta, s.ldc, batch,
+                                     operands);
   }
-  GemmSmallBatch(p, ta, tb, m, n, k, alpha, ldb, beta, ldc, batch, operands,
+  GemmSmallBatch(p, s.ta, s.tb, s.m, s.n, k, alpha, s.ldb, beta, s.ldc, batch, operands,
                  static_cast<T*>(nullptr));
 }
 
 // Each product as gemm computes it, one after the other, in the caller's workspace (gemm's for
-// this shape); small ones by one plan for the whole batch (a column as a row: GemmSmallAsRow).
+// this shape); small ones by one plan for the whole batch (a column as a row: GemmSmallOriented).
 template <class T, bool kReproducible, class Operands>
 HWY_INLINE void GemmBatch(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, T alpha,
                           std::size_t lda, std::size_t ldb, T beta, std::size_t ldc,
                           std::size_t batch, Operands operands, void* workspace) {
   if (m != 0 && n != 0 && k != 0 && GemmIsSmall<T>(m, n, k)) {
-    if (GemmSmallAsRow(ta, m, n, ldc)) {
-      return GemmSmallBatchOf<T, kReproducible>(GemmSmallRowTrans(tb), Trans::N, 1, m, k, alpha,
-                                                ldb, lda, beta, m, batch,
+    const GemmSmallShape s = GemmSmallOriented(ta, tb, m, n, lda, ldb, ldc);
+    if (s.swapped) {
+      return GemmSmallBatchOf<T, kReproducible>(s, k, alpha, beta, batch,
                                                 GemmSwappedOperands<T>(operands));
     }
-    return GemmSmallBatchOf<T, kReproducible>(ta, tb, m, n, k, alpha, lda, ldb, beta, ldc, batch,
-                                              operands);
+    return GemmSmallBatchOf<T, kReproducible>(s, k, alpha, beta, batch, operands);
   }
   // Larger products one gemm call each. A streamed batch reads each one's lines first, where the
   // record says so (streamed_touch_large), as it does the small ones (GemmSmallBatch): the
