@@ -1,8 +1,11 @@
 // The level-3 routines (?gemm, ?symm, ?syrk, ?syr2k, ?trmm, ?trsm in s, d, c and z; ?hemm,
 // ?herk, ?her2k in c and z) of several BLAS libraries at one order n, in one process (dlopen,
-// RTLD_LOCAL), each library timed on each routine in turn, in wall time (the libraries' threads
-// count): best of `reps` calls after one warm-up. Prints milliseconds per call and, per library
-// after the first, its time over the first's (above 1: the first, libcoheriq_blas, is faster).
+// RTLD_LOCAL), in wall time (the libraries' threads count): per routine, one warm-up call of each
+// library, then `reps` rounds of one call of each library in turn, and each library's best call.
+// Rounds rather than one library's calls after the other's: on a shared host whose speed drifts
+// over seconds, a slow spell then slows every library of the routine alike. Prints milliseconds
+// per call and, per library after the first, its time over the first's (above 1: the first,
+// libcoheriq_blas, is faster).
 //
 //   blas_level3_bench n reps <libcoheriq_blas.so> <libblas.so.3> [<libopenblas.so.0> ...]
 //
@@ -114,14 +117,17 @@ std::function<void()> call(const std::string& routine, void* lib, int& n, std::v
   };
 }
 
-double seconds(const std::function<void()>& f, int reps) {
-  f();
-  double best = 1e30;
+// The best of `reps` rounds of one call of each function in turn, after one warm-up call each.
+std::vector<double> best_seconds(const std::vector<std::function<void()>>& calls, int reps) {
+  for (const auto& f : calls) f();
+  std::vector<double> best(calls.size(), 1e30);
   for (int r = 0; r < reps; ++r) {
-    const auto start = std::chrono::steady_clock::now();
-    f();
-    best = std::min(
-        best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    for (std::size_t i = 0; i < calls.size(); ++i) {
+      const auto start = std::chrono::steady_clock::now();
+      calls[i]();
+      best[i] = std::min(
+          best[i], std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    }
   }
   return best;
 }
@@ -132,13 +138,19 @@ void run(const char* letter, int n, int reps, const std::vector<void*>& libs) {
   if (!std::is_same_v<T, real_t<T>>) stems.insert(stems.end(), {"hemm_", "herk_", "her2k_"});
   for (const char* stem : stems) {
     const std::string routine = std::string(letter) + stem;
-    std::vector<double> times;
-    for (void* lib : libs) {
-      std::vector<T> a = filled<T>(n), b = filled<T>(n), c = filled<T>(n);
-      T one = T(1);
-      real_t<T> one_real = 1;
-      times.push_back(seconds(call<T>(routine, lib, n, a, b, c, one, one_real), reps));
+    // Each library its own operands (in-place routines change B), filled alike.
+    struct Operands {
+      std::vector<T> a, b, c;
+    };
+    std::vector<Operands> operands(libs.size(), Operands{filled<T>(n), filled<T>(n), filled<T>(n)});
+    T one = T(1);
+    real_t<T> one_real = 1;
+    std::vector<std::function<void()>> calls;
+    for (std::size_t i = 0; i < libs.size(); ++i) {
+      calls.push_back(
+          call<T>(routine, libs[i], n, operands[i].a, operands[i].b, operands[i].c, one, one_real));
     }
+    const std::vector<double> times = best_seconds(calls, reps);
     std::printf("%-8s %5d", routine.c_str(), n);
     for (double t : times) std::printf(" %11.2f", t * 1e3);
     for (std::size_t i = 1; i < times.size(); ++i) std::printf(" %8.2f", times[i] / times[0]);
