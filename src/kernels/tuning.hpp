@@ -62,6 +62,10 @@ struct GemmTuning {
   // vector of columns computes it on half a vector (vectors of 512 bits and more): on a host whose
   // widest operations run as two halves in turn, that costs half. The same bits.
   bool small_half_tail = false;
+  // A small product of one column of tiles whose rows divide into equal bands (m = bands·q, C's
+  // row in one tile) runs every band in one call, where each band was a call of its own, with its
+  // set-up and its tests of alpha and beta (gemm-inl.h, GemmSmallBands). The same bits.
+  bool small_bands_call = false;
 };
 
 // The blocking of the generic integer GEMM (gemm_u8s8s32, engines/generic/reduced-inl.h): k in

@@ -22,7 +22,8 @@ namespace {
 
 // Small products: every size a tile edge can fall on (1 to 13 rows, one to four vectors of any
 // ISA), the square and odd shapes, k deeper than a k-block with few multiply-adds (the
-// small path runs the packed path's k-blocks), and degenerate ones. Then two products past
+// small path runs the packed path's k-blocks; 12 x 12 and 24 x 8 are equal bands of rows, which
+// avx2's record runs in one call), and degenerate ones. Then two products past
 // small³ whose k-blocks of op(A) and op(B) fit an engine's unpacked_bytes (avx512 and zen5: 512
 // KiB), so that gemm runs them unpacked when op(B) is as stored, one over two or three k-blocks.
 const std::vector<Shape>& small_shapes() {
@@ -31,10 +32,11 @@ const std::vector<Shape>& small_shapes() {
     for (std::size_t d : {1, 2, 3, 4, 5, 7, 8, 9, 12, 13, 16, 17, 24, 31, 32, 33, 48, 64}) {
       s.push_back({d, d, d});
     }
-    for (Shape odd : {Shape{8, 8, 256}, Shape{256, 8, 8}, Shape{23, 29, 31}, Shape{1, 64, 64},
-                      Shape{64, 1, 64}, Shape{64, 64, 1}, Shape{13, 3, 40}, Shape{3, 40, 13},
-                      Shape{2, 5, 1200}, Shape{1, 1, 3000}, Shape{11, 70, 9}, Shape{40, 17, 60},
-                      Shape{60, 70, 120}, Shape{24, 40, 1000}}) {
+    for (Shape odd :
+         {Shape{8, 8, 256}, Shape{256, 8, 8}, Shape{23, 29, 31}, Shape{1, 64, 64}, Shape{64, 1, 64},
+          Shape{64, 64, 1}, Shape{13, 3, 40}, Shape{3, 40, 13}, Shape{2, 5, 1200},
+          Shape{1, 1, 3000}, Shape{11, 70, 9}, Shape{40, 17, 60}, Shape{60, 70, 120},
+          Shape{24, 40, 1000}, Shape{12, 12, 400}, Shape{24, 8, 400}}) {
       s.push_back(odd);
     }
     return s;

@@ -5,7 +5,13 @@
 // wide or more: on a Zen 3 guest (AMD EPYC, 32 MiB L3, batches of 64 MB), 256 x 8 x 8 ran 1.45x
 // (f64) to 2.0x (f32) faster with the prefetch and f64 order 64 1.2x, where narrower products
 // ran level or up to 19% slower (f64 12, 32, 48; f32 24 and 48) and 1 x 64 x 64 either side
-// (0.65-1.16 of the time without; docs/performance.md).
+// (0.65-1.16 of the time without; docs/performance.md). A small product's equal bands of rows run
+// in one call (small_bands_call): a tile of 16 registers holds 4 to 12 rows, so C of three vectors
+// takes bands of 4 (f32 order 24: six), each a call with its set-up and its tests of alpha and
+// beta. On the same guest, batches held in L2, LIBXSMM's time over ours (medians of five runs in
+// one process each): with the three-vector tiles (gemm-inl.h, kGemmSmallWidestVecs) and a call
+// per band f32 order 24 0.64 -> 0.76, f64 12 0.57 -> 0.65; with one call for the bands 0.86-0.92
+// and 0.71-0.84 (three sets of runs); products of two bands (f64 8, f32 12) level.
 // Everything else: the defaults.
 #pragma once
 
@@ -17,6 +23,7 @@ constexpr Tuning kTuning = [] {
   Tuning t = kDefaultTuning;
   t.gemm.f32 = {.mr = 6, .nr = 16, .kc = 384, .mc = 168, .nc = 80};
   t.gemm.f64 = {.mr = 6, .nr = 8, .kc = 384, .mc = 84, .nc = 40};
+  t.gemm.f32.small_bands_call = t.gemm.f64.small_bands_call = true;
   t.gemm_u8s8 = {.mr = 6, .kc = 512, .mc = 96};
   t.small_batch.prefetch_column_tiles = 8;
   return t;

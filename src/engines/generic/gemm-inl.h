@@ -1166,6 +1166,21 @@ HWY_NOINLINE void GemmSmallTiles(std::size_t kc, const T* a, std::size_t a_row, 
   }
 }
 
+// `bands` bands of kRows rows each, one under the other, in one call (a plan's `bands_tile`): a
+// product of one column of tiles whose rows divide into equal bands, on records that ask for it
+// (GemmTuning::small_bands_call). Each band is the tile's body, the same operations as a call of
+// GemmSmallTile each: the same bits.
+template <class D, std::size_t kRows, std::size_t kVecs, bool kHalfTail, class T = hn::TFromD<D>>
+HWY_NOINLINE void GemmSmallBands(std::size_t kc, const T* a, std::size_t a_row, std::size_t a_col,
+                                 const T* b, std::size_t ldb, T alpha, T beta, T* c,
+                                 std::size_t ldc, std::size_t nr, std::size_t bands) {
+  for (std::size_t band = 0; band < bands; ++band) {
+    GemmSmallTileBody<D, kRows, kVecs, kHalfTail>(kc, a + band * kRows * a_row, a_row, a_col, b,
+                                                  ldb, alpha, beta, c + band * kRows * ldc, ldc,
+                                                  nr);
+  }
+}
+
 // How a small product of one shape is cut into tiles, worked out once (per gemm call, or once for
 // a whole batch): C in column tiles of `width` (the last one `last_nr` wide), each in `bands`
 // bands of rows, the first `rem` of q + 1 rows and the others of q (13 rows are 7 + 6, not
@@ -1178,6 +1193,9 @@ struct GemmSmallPlan {
                          T, T*, std::size_t, std::size_t, GemmSmallRepeat);
   Tile tile[2][2];  // [a band of q + 1 rows][the last column tile]
   Tiles tiles;      // a narrow plan's one tile, repeating (GemmSmallTiles); else null
+  using Bands = void (*)(std::size_t, const T*, std::size_t, std::size_t, const T*, std::size_t, T,
+                         T, T*, std::size_t, std::size_t, std::size_t);
+  Bands bands_tile;  // every band of a one-column plan in one call (GemmSmallBands); else null
   std::size_t q, rem, bands, width, col_tiles, last_nr, lanes, a_row, a_col, k_block;
   bool transposed_b;  // op(B) columns are copied to a panel of `lanes` columns first
 };
@@ -1188,11 +1206,15 @@ constexpr std::size_t GemmSmallRows(std::size_t vecs) {
   return GemmMin(kGemmSmallMaxRows, (kEngine.vector_registers - vecs - 1) / vecs);
 }
 
-// The widest tile the ISA's registers hold with at least 6 rows: 4 vectors with 32 registers, 2
-// with 16. A wider tile reads fewer broadcasts per multiply-add (4 x 6: 10 loads for 24; 2 x 11:
-// 13 for 22), and a row of C that fits one tile has its row of B read whole at each step of k.
+// The widest tile the ISA's registers hold with at least 6 rows, or else 3 vectors of 4 rows: 4
+// vectors with 32 registers, 3 with 16. A wider tile reads fewer broadcasts per multiply-add (4 x
+// 6: 10 loads for 24; 2 x 11: 13 for 22; with 16 registers 3 x 4: 7 for 12, 2 x 6: 8), and a row of
+// C that fits one tile has its row of B read whole at each step of k. With 16 registers a row of
+// three vectors (f32 orders 17 to 24, f64 9 to 12) took a tile of two vectors and one of one, a
+// load per multiply-add in the second; on three-vector tiles, with their bands in one call (avx2's
+// record has the figures), f32 order 24 and f64 12 ran 1.2-1.4x as fast on a Zen 3 guest.
 constexpr std::size_t kGemmSmallWidestVecs = GemmSmallRows(4) >= 6   ? 4
-                                             : GemmSmallRows(3) >= 6 ? 3
+                                             : GemmSmallRows(3) >= 4 ? 3
                                                                      : 2;
 
 // Wider C is cut into tiles of two vectors, as before the wider tiles: the bands of rows pass in
@@ -1218,23 +1240,30 @@ HWY_INLINE auto GemmSmallByRows(std::size_t rows, Pick pick) {
   return pick(std::integral_constant<std::size_t, kRows>());
 }
 
-// The tile function of `vecs` <= kMaxVecs vectors and `rows` <= GemmSmallRows(vecs) rows, its
-// last vector half of D's when `half_tail` and the engine's record asks for it.
-template <class D, std::size_t kMaxVecs, std::size_t kVecs = 1, class T = hn::TFromD<D>>
-HWY_INLINE typename GemmSmallPlan<T>::Tile GemmSmallTileOf(std::size_t vecs, std::size_t rows,
-                                                           bool half_tail) {
+// The tile function of `vecs` <= kMaxVecs vectors and `rows` <= GemmSmallRows(vecs) rows (with
+// kBands, its GemmSmallBands), its last vector half of D's when `half_tail` and the engine's record
+// asks for it.
+template <class D, std::size_t kMaxVecs, bool kBands = false, std::size_t kVecs = 1,
+          class T = hn::TFromD<D>>
+HWY_INLINE auto GemmSmallTileOf(std::size_t vecs, std::size_t rows, bool half_tail) {
+  using Fn =
+      std::conditional_t<kBands, typename GemmSmallPlan<T>::Bands, typename GemmSmallPlan<T>::Tile>;
   if constexpr (kVecs < kMaxVecs) {
-    if (vecs > kVecs) return GemmSmallTileOf<D, kMaxVecs, kVecs + 1>(vecs, rows, half_tail);
+    if (vecs > kVecs) return GemmSmallTileOf<D, kMaxVecs, kBands, kVecs + 1>(vecs, rows, half_tail);
   }
-  using Tile = typename GemmSmallPlan<T>::Tile;
+  const auto of = [rows](auto half) -> Fn {
+    return GemmSmallByRows<GemmSmallRows(kVecs)>(rows, [](auto r) -> Fn {
+      if constexpr (kBands) {
+        return &GemmSmallBands<D, r(), kVecs, decltype(half)::value>;
+      } else {
+        return &GemmSmallTile<D, r(), kVecs, decltype(half)::value>;
+      }
+    });
+  };
   if constexpr (kGemmSmallHalfTail<D>) {
-    if (half_tail) {
-      return GemmSmallByRows<GemmSmallRows(kVecs)>(
-          rows, [](auto r) -> Tile { return &GemmSmallTile<D, r(), kVecs, true>; });
-    }
+    if (half_tail) return of(std::true_type());
   }
-  return GemmSmallByRows<GemmSmallRows(kVecs)>(
-      rows, [](auto r) -> Tile { return &GemmSmallTile<D, r(), kVecs, false>; });
+  return of(std::false_type());
 }
 
 // The plan on vectors of D (tb == Trans::T: one vector wide, its columns copied to a panel). C
@@ -1274,6 +1303,16 @@ HWY_INLINE GemmSmallPlan<T> GemmSmallPlanOn(D d, Trans ta, Trans tb, std::size_t
     }
   }
   p.tiles = nullptr;
+  // Every band in one call: one column tile (its last, p.tile[0][1]'s width) in equal bands. Only
+  // records that ask for it have the functions.
+  p.bands_tile = nullptr;
+  if constexpr (kTuning.gemm.of<T>().small_bands_call) {
+    if (p.col_tiles == 1 && p.bands > 1 && p.rem == 0) {
+      const std::size_t nr_vecs = (p.last_nr + p.lanes - 1) / p.lanes;
+      const bool half_tail = p.last_nr - (nr_vecs - 1) * p.lanes <= p.lanes / 2;
+      p.bands_tile = GemmSmallTileOf<D, kMaxVecs, true>(nr_vecs, p.q, half_tail);
+    }
+  }
   return p;
 }
 
@@ -1372,6 +1411,10 @@ HWY_INLINE void GemmSmallRun(const GemmSmallPlan<T>& p, std::size_t k, T alpha,
       }
       const T* a = A + pc * p.a_col;
       T* c = C + j0;
+      if (p.bands_tile != nullptr && next == nullptr) {
+        p.bands_tile(kc, a, p.a_row, p.a_col, b, b_ld, alpha, block_beta, c, ldc, nr, p.bands);
+        continue;
+      }
       for (std::size_t band = 0; band < p.bands; ++band) {
         const std::size_t big = band < p.rem ? 1 : 0;
         const std::size_t rows = p.q + big;
