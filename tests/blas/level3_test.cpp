@@ -462,7 +462,10 @@ TEST_CASE_TEMPLATE("her2k agrees with the reference BLAS around the base block",
 
 // ------------------------------ symm, hemm
 
-// 1100: the symmetric matrix is expanded in more than one panel of 4 MiB.
+// 1100: the complex symmetric matrix is expanded in more than one panel of 4 MiB, a case of the
+// complex types alone (the real symm packs A from its triangle, whatever the order) and of the
+// Fortran interface (CBLAS's row-major calls are the same routine with side and uplo swapped, at
+// every other order): in every form, the 1100 was a third of the suite's time under qemu.
 constexpr int kSymmOrders[] = {1, 11, 12, 31, 32, 33, 47, 64, 65, 97, 1100};
 
 template <class T>
@@ -479,7 +482,7 @@ void symmetric_routine(const char* stem) {
           for (const int q : kOthers)
             for (int special_case = 0; special_case < (p == 65 && q == 33 && !row ? 6 : 1);
                  ++special_case) {
-              if (p == 1100 && q != 8) continue;
+              if (p == 1100 && (q != 8 || row || !kComplex<T>)) continue;
               const int m = side == kLeft ? p : q, n = side == kLeft ? q : p;
               Matrix<T> a = triangle<T>(p, row, uplo == kUpper, false, random);
               Matrix<T> b = general<T>(m, n, row, random);

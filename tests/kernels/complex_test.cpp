@@ -185,7 +185,8 @@ TEST_CASE_TEMPLATE("complex dots of n = 0 are 0, and NaN and Inf reach the resul
 // bits for the same operands (a Hermitian diagonal: its real part, and 0),
 // nothing written elsewhere, C's padding included. Panels of 16 columns (the fewest), so that the
 // larger orders cross several; a Hermitian diagonal's imaginary parts are NaN (not read), and so
-// is the triangle when beta == 0.
+// is the triangle when beta == 0. Quick runs leave out order 70 at depth 40 (60% of the case, 24 s
+// of the qemu64 suite; 70 still runs at the shallower depths).
 TEST_CASE_TEMPLATE("the complex triangle product writes the complex gemm's bits on C's triangle", R,
                    float, double) {
   using C = std::complex<R>;
@@ -197,6 +198,7 @@ TEST_CASE_TEMPLATE("the complex triangle product writes the complex gemm's bits 
     for (const auto& [opa, opb] : {std::pair{Op::N, across}, std::pair{across, Op::N}}) {
       for (const std::size_t n : {1, 7, 16, 37, 70}) {
         for (const std::size_t k : {1, 9, 40}) {
+          if (quick() && n == 70 && k == 40) continue;
           for (const Uplo uplo : {Uplo::Lower, Uplo::Upper}) {
             for (const R beta_re : {R(0), R(1), R(0.75)}) {
               const C alpha(R(0.7), hermitian ? R(0) : R(0.3));

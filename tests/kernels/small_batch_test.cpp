@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstring>
+#include <iterator>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -65,12 +66,18 @@ TEST_CASE_TEMPLATE("small gemm matches the oracle, and the packed path bit for b
                    double) {
   Random random(240);
   Worst worst;
-  // The shapes with `pad` elements past each row of every operand, in every form.
+  // The shapes with `pad` elements past each row of every operand, in every form. Quick runs take
+  // two of the four scalings per shape, alternating from shape to shape (each scaling still meets
+  // half the shapes, small and large; the oracle's long double products made this case 50 of the
+  // 196 s of the A64FX's sve suite).
   const auto check = [&](const std::vector<Shape>& shapes, std::size_t pad) {
-    for (const Shape& shape : shapes) {
+    for (std::size_t s = 0; s < shapes.size(); ++s) {
+      const Shape& shape = shapes[s];
       for (Trans ta : {Trans::N, Trans::T}) {
         for (Trans tb : {Trans::N, Trans::T}) {
-          for (const auto& [alpha, beta] : kScalings<T>) {
+          for (std::size_t scaling = 0; scaling < std::size(kScalings<T>); ++scaling) {
+            if (quick() && scaling % 2 != s % 2) continue;
+            const auto& [alpha, beta] = kScalings<T>[scaling];
             const Product<T> p(ta, tb, shape, alpha, beta, pad, 1, random);
             Matrix<T> got = p.c;
             run_gemm(p, got);
@@ -187,7 +194,8 @@ TEST_CASE_TEMPLATE("batches give each product's gemm bits on any thread count", 
   // size first, order 40 (19 or 38 KiB) also where it reads only those of streamed_touch_bytes
   // (avx512's 13 KiB), 256 x 256 x 5 (above small³: one gemm call each, and few multiply-adds
   // per byte) where a record reads those (streamed_touch_large); on more threads, each thread's
-  // part is judged on its own.
+  // part is judged on its own (1 and 7 threads for these three: at every count they were 60% of
+  // the reference engine's case).
   // Products of `shape` in 48 MiB with the padding (Batch's lda, ldb and ldc).
   const auto streamed = [](Shape s) {
     return (std::size_t{48} << 20) /
@@ -217,7 +225,9 @@ TEST_CASE_TEMPLATE("batches give each product's gemm bits on any thread count", 
                {{256, 256, 5}, streamed({256, 256, 5}), false}};
   // Quick (emulated) runs take 1 and 7 threads: 7 is more threads than most batches have
   // products, and splits 37 unevenly. Under qemu64 the reference's f64 products (compensated, a
-  // software fma each) made the four counts 111 s of the suite's 216.
+  // software fma each) made the four counts 111 s of the suite's 216; there the array-of-pointers
+  // form, which differs from the strided one only in where a product's operands are found, runs on
+  // 7 threads alone.
   const std::vector<std::size_t> thread_counts =
       quick() ? std::vector<std::size_t>{1, 7} : std::vector<std::size_t>{1, 2, 3, 7};
   // alpha and beta as the tiles' epilogues tell them apart: C not read, read and scaled, and
@@ -236,10 +246,11 @@ TEST_CASE_TEMPLATE("batches give each product's gemm bits on any thread count", 
             const Batch<T> batch(ta, tb, shape, alpha, beta, count, share_a, c_pad, random);
             CAPTURE(batch.describe());
             for (std::size_t threads : thread_counts) {
+              if (count == streamed(shape) && threads != 1 && threads != 7) continue;
               CAPTURE(threads);
               set_num_threads(threads);
               CHECK(same_bits(batch.strided(), batch.expected));
-              CHECK(same_bits(batch.arrays(), batch.expected));
+              if (!quick() || threads == 7) CHECK(same_bits(batch.arrays(), batch.expected));
             }
             set_num_threads(0);
           }
