@@ -64,7 +64,8 @@ struct GemmTuning {
   bool small_half_tail = false;
   // A small product of one column of tiles whose rows divide into equal bands (m = bands·q, C's
   // row in one tile) runs every band in one call, where each band was a call of its own, with its
-  // set-up and its tests of alpha and beta (gemm-inl.h, GemmSmallBands). The same bits.
+  // set-up and its tests of alpha and beta (gemm-inl.h, GemmSmallBands), and a strided batch of
+  // such products in one call when each fits one k-block and nothing is read ahead. The same bits.
   bool small_bands_call = false;
 };
 

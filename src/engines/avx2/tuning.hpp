@@ -11,7 +11,11 @@
 // beta. On the same guest, batches held in L2, LIBXSMM's time over ours (medians of five runs in
 // one process each): with the three-vector tiles (gemm-inl.h, kGemmSmallWidestVecs) and a call
 // per band f32 order 24 0.64 -> 0.76, f64 12 0.57 -> 0.65; with one call for the bands 0.86-0.92
-// and 0.71-0.84 (three sets of runs); products of two bands (f64 8, f32 12) level.
+// and 0.71-0.84 (three sets of runs); products of two bands (f64 8, f32 12) level. The same call
+// also runs a strided batch's products one after the other (in one k-block, nothing read ahead):
+// f64 8 0.70 -> 0.86, f32 12 0.71 -> 0.78, f64 12 0.82 -> 0.89, f32 20 0.93 -> 0.98 in L2
+// (medians of five), and in batches of 64 MiB f64 8 0.73-0.90 -> 0.95-0.99, f32 12 0.65-0.82 ->
+// 0.85-0.95.
 // Everything else: the defaults.
 #pragma once
 

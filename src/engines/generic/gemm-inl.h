@@ -1166,18 +1166,22 @@ HWY_NOINLINE void GemmSmallTiles(std::size_t kc, const T* a, std::size_t a_row, 
   }
 }
 
-// `bands` bands of kRows rows each, one under the other, in one call (a plan's `bands_tile`): a
-// product of one column of tiles whose rows divide into equal bands, on records that ask for it
+// `bands` bands of kRows rows each, one under the other, of `repeat.count` products, in one call
+// (a plan's `bands_tile`): a product of one column of tiles whose rows divide into equal bands, or
+// a strided batch of such products that fit one k-block, on records that ask for it
 // (GemmTuning::small_bands_call). Each band is the tile's body, the same operations as a call of
 // GemmSmallTile each: the same bits.
 template <class D, std::size_t kRows, std::size_t kVecs, bool kHalfTail, class T = hn::TFromD<D>>
 HWY_NOINLINE void GemmSmallBands(std::size_t kc, const T* a, std::size_t a_row, std::size_t a_col,
                                  const T* b, std::size_t ldb, T alpha, T beta, T* c,
-                                 std::size_t ldc, std::size_t nr, std::size_t bands) {
-  for (std::size_t band = 0; band < bands; ++band) {
-    GemmSmallTileBody<D, kRows, kVecs, kHalfTail>(kc, a + band * kRows * a_row, a_row, a_col, b,
-                                                  ldb, alpha, beta, c + band * kRows * ldc, ldc,
-                                                  nr);
+                                 std::size_t ldc, std::size_t nr, std::size_t bands,
+                                 GemmSmallRepeat repeat) {
+  for (std::size_t i = 0; i < repeat.count; ++i) {
+    for (std::size_t band = 0; band < bands; ++band) {
+      GemmSmallTileBody<D, kRows, kVecs, kHalfTail>(
+          kc, a + i * repeat.stride_a + band * kRows * a_row, a_row, a_col, b + i * repeat.stride_b,
+          ldb, alpha, beta, c + i * repeat.stride_c + band * kRows * ldc, ldc, nr);
+    }
   }
 }
 
@@ -1194,7 +1198,7 @@ struct GemmSmallPlan {
   Tile tile[2][2];  // [a band of q + 1 rows][the last column tile]
   Tiles tiles;      // a narrow plan's one tile, repeating (GemmSmallTiles); else null
   using Bands = void (*)(std::size_t, const T*, std::size_t, std::size_t, const T*, std::size_t, T,
-                         T, T*, std::size_t, std::size_t, std::size_t);
+                         T, T*, std::size_t, std::size_t, std::size_t, GemmSmallRepeat);
   Bands bands_tile;  // every band of a one-column plan in one call (GemmSmallBands); else null
   std::size_t q, rem, bands, width, col_tiles, last_nr, lanes, a_row, a_col, k_block;
   bool transposed_b;  // op(B) columns are copied to a panel of `lanes` columns first
@@ -1412,7 +1416,8 @@ HWY_INLINE void GemmSmallRun(const GemmSmallPlan<T>& p, std::size_t k, T alpha,
       const T* a = A + pc * p.a_col;
       T* c = C + j0;
       if (p.bands_tile != nullptr && next == nullptr) {
-        p.bands_tile(kc, a, p.a_row, p.a_col, b, b_ld, alpha, block_beta, c, ldc, nr, p.bands);
+        p.bands_tile(kc, a, p.a_row, p.a_col, b, b_ld, alpha, block_beta, c, ldc, nr, p.bands,
+                     {1, 0, 0, 0});
         continue;
       }
       for (std::size_t band = 0; band < p.bands; ++band) {
@@ -2134,16 +2139,24 @@ HWY_NOINLINE void GemmSmallBatch(const GemmSmallPlan<T>& p, Trans ta, Trans tb, 
   const bool touch = s.streamed && work >= kBatch.streamed_touch_work &&
                      s.product_bytes >= kBatch.streamed_touch_bytes && !s.deep &&
                      (kBatch.streamed_touch_row_tiles || !row_tile);
-  // A batch of one-tile products that reads nothing ahead or first: the tile function alone, a
-  // strided batch of a narrow plan's products in one call.
-  if (GemmSmallIsOneTile(p, k) && !prefetch && !touch) {
-    if constexpr (requires { operands.stride_a; }) {
+  // A strided batch that reads nothing ahead or first, of products of one column tile in one
+  // k-block: a narrow plan's products (one tile each), or on records that ask for it products in
+  // equal bands (GemmSmallBands), in one call.
+  if constexpr (requires { operands.stride_a; }) {
+    if (k <= p.k_block && !p.transposed_b && !prefetch && !touch) {
+      const GemmSmallRepeat repeat{batch, operands.stride_a, operands.stride_b, operands.stride_c};
       if (p.tiles != nullptr) {
         return p.tiles(k, operands.A, p.a_row, p.a_col, operands.B, ldb, alpha, beta, operands.C,
-                       ldc, p.last_nr,
-                       {batch, operands.stride_a, operands.stride_b, operands.stride_c});
+                       ldc, p.last_nr, repeat);
+      }
+      if (p.bands_tile != nullptr) {
+        return p.bands_tile(k, operands.A, p.a_row, p.a_col, operands.B, ldb, alpha, beta,
+                            operands.C, ldc, p.last_nr, p.bands, repeat);
       }
     }
+  }
+  // A batch of one-tile products that reads nothing ahead or first: the tile function alone.
+  if (GemmSmallIsOneTile(p, k) && !prefetch && !touch) {
     const auto tile = p.tile[0][1];
     for (std::size_t i = 0; i < batch; ++i) {
       const T *a, *b;
