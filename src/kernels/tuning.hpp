@@ -59,8 +59,10 @@ struct GemmTuning {
   // KiB apart (they share L1 sets: gemm-inl.h, GemmRunsUnpacked).
   std::size_t unpacked_bytes = 0;
   // A small product's tile (gemm-inl.h, GemmSmallTile) whose last vector holds at most half a
-  // vector of columns computes it on half a vector (vectors of 512 bits and more): on a host whose
-  // widest operations run as two halves in turn, that costs half. The same bits.
+  // vector of columns computes it on half a vector (vectors of 256 bits and more): on a host whose
+  // widest operations run as two halves in turn, that costs half; with AVX2, columns that fill the
+  // half are read and written whole, not by vmaskmov, whose stores are slow on AMD's Zen 3 (the
+  // records say what they measured). The same bits.
   bool small_half_tail = false;
   // A small product of one column of tiles whose rows divide into equal bands (m = bands·q, C's
   // row in one tile) runs every band in one call, where each band was a call of its own, with its

@@ -15,8 +15,13 @@
 // also runs a strided batch's products one after the other (in one k-block, nothing read ahead):
 // f64 8 0.70 -> 0.86, f32 12 0.71 -> 0.78, f64 12 0.82 -> 0.89, f32 20 0.93 -> 0.98 in L2
 // (medians of five), and in batches of 64 MiB f64 8 0.73-0.90 -> 0.95-0.99, f32 12 0.65-0.82 ->
-// 0.85-0.95.
-// Everything else: the defaults.
+// 0.85-0.95. A small tile's last vector is half a vector where its columns fit there
+// (small_half_tail), as on avx512's record but for another reason: the tail's masked stores of C
+// (vmaskmov to memory, slow on AMD: about a third of the tile's samples in `perf` at f32 order
+// 12), which half a vector the columns fill needs none of, and which cost less on 128 bits where
+// one remains (f32 9). On the same guest, in L2, medians of five: f32 12 0.77 -> 1.19, f32 20 0.98
+// -> 1.23, f32 28 0.90 -> 1.04, f32 9 0.55 -> 0.71, f64 6 0.75 -> 1.11, f64 10 0.72 -> 0.83, f64 5
+// 0.71 -> 0.82, f64 9 0.81 -> 0.91; rows of whole vectors level. Everything else: the defaults.
 #pragma once
 
 #include "kernels/tuning.hpp"
@@ -28,6 +33,7 @@ constexpr Tuning kTuning = [] {
   t.gemm.f32 = {.mr = 6, .nr = 16, .kc = 384, .mc = 168, .nc = 80};
   t.gemm.f64 = {.mr = 6, .nr = 8, .kc = 384, .mc = 84, .nc = 40};
   t.gemm.f32.small_bands_call = t.gemm.f64.small_bands_call = true;
+  t.gemm.f32.small_half_tail = t.gemm.f64.small_half_tail = true;
   t.gemm_u8s8 = {.mr = 6, .kc = 512, .mc = 96};
   t.small_batch.prefetch_column_tiles = 8;
   return t;

@@ -1229,10 +1229,11 @@ constexpr std::size_t kGemmSmallStripVecs = 2;
 
 // Whether a tile's last vector is half of D's where the columns it holds fit there: the engine's
 // record says so (GemmTuning::small_half_tail: hosts whose widest operations run as two halves,
-// where half a vector costs half), for vectors of 512 bits and more.
+// where half a vector costs half, and AVX2 hosts, where columns that fill the half need no masked
+// load or store), for vectors of 256 bits and more.
 template <class D, class T = hn::TFromD<D>>
 constexpr bool kGemmSmallHalfTail = (kTuning.gemm.of<T>().small_half_tail) &&
-                                    (hn::MaxLanes(D()) * sizeof(T) >= 64);
+                                    (hn::MaxLanes(D()) * sizeof(T) >= 32);
 
 // pick(std::integral_constant<std::size_t, r>) for the run-time `rows` <= kRows: the choice of a
 // tile function (or a repeating one) by its number of rows, made once for both kinds.
