@@ -67,7 +67,8 @@ struct GemmTuning {
   // A small product of one column of tiles whose rows divide into equal bands (m = bands·q, C's
   // row in one tile) runs every band in one call, where each band was a call of its own, with its
   // set-up and its tests of alpha and beta (gemm-inl.h, GemmSmallBands), and a strided batch of
-  // such products in one call when each fits one k-block and nothing is read ahead. The same bits.
+  // such products, or of products of one tile of one vector (GemmSmallTiles, as a narrow plan's),
+  // in one call when each fits one k-block and nothing is read ahead. The same bits.
   bool small_bands_call = false;
 };
 

@@ -1196,7 +1196,7 @@ struct GemmSmallPlan {
   using Tiles = void (*)(std::size_t, const T*, std::size_t, std::size_t, const T*, std::size_t, T,
                          T, T*, std::size_t, std::size_t, GemmSmallRepeat);
   Tile tile[2][2];  // [a band of q + 1 rows][the last column tile]
-  Tiles tiles;      // a narrow plan's one tile, repeating (GemmSmallTiles); else null
+  Tiles tiles;  // a narrow or (small_bands_call) one-vector plan's one tile, repeating; else null
   using Bands = void (*)(std::size_t, const T*, std::size_t, std::size_t, const T*, std::size_t, T,
                          T, T*, std::size_t, std::size_t, std::size_t, GemmSmallRepeat);
   Bands bands_tile;  // every band of a one-column plan in one call (GemmSmallBands); else null
@@ -1308,7 +1308,8 @@ HWY_INLINE GemmSmallPlan<T> GemmSmallPlanOn(D d, Trans ta, Trans tb, std::size_t
     }
   }
   p.tiles = nullptr;
-  // Every band in one call: one column tile (its last, p.tile[0][1]'s width) in equal bands. Only
+  // Every band in one call: one column tile (its last, p.tile[0][1]'s width) in equal bands; and a
+  // product of one tile of one vector repeats in a strided batch, as a narrow plan's does. Only
   // records that ask for it have the functions.
   p.bands_tile = nullptr;
   if constexpr (kTuning.gemm.of<T>().small_bands_call) {
@@ -1316,6 +1317,10 @@ HWY_INLINE GemmSmallPlan<T> GemmSmallPlanOn(D d, Trans ta, Trans tb, std::size_t
       const std::size_t nr_vecs = (p.last_nr + p.lanes - 1) / p.lanes;
       const bool half_tail = p.last_nr - (nr_vecs - 1) * p.lanes <= p.lanes / 2;
       p.bands_tile = GemmSmallTileOf<D, kMaxVecs, true>(nr_vecs, p.q, half_tail);
+    }
+    if (p.col_tiles == 1 && p.bands == 1 && p.width == p.lanes && !p.transposed_b) {
+      p.tiles = GemmSmallByRows<GemmSmallRows(1)>(
+          p.q, [](auto r) -> typename GemmSmallPlan<T>::Tiles { return &GemmSmallTiles<D, r()>; });
     }
   }
   return p;
@@ -2141,8 +2146,8 @@ HWY_NOINLINE void GemmSmallBatch(const GemmSmallPlan<T>& p, Trans ta, Trans tb, 
                      s.product_bytes >= kBatch.streamed_touch_bytes && !s.deep &&
                      (kBatch.streamed_touch_row_tiles || !row_tile);
   // A strided batch that reads nothing ahead or first, of products of one column tile in one
-  // k-block: a narrow plan's products (one tile each), or on records that ask for it products in
-  // equal bands (GemmSmallBands), in one call.
+  // k-block: a narrow plan's products (one tile each), or on records that ask for it products of
+  // one tile of one vector or in equal bands (GemmSmallBands), in one call.
   if constexpr (requires { operands.stride_a; }) {
     if (k <= p.k_block && !p.transposed_b && !prefetch && !touch) {
       const GemmSmallRepeat repeat{batch, operands.stride_a, operands.stride_b, operands.stride_c};
