@@ -226,8 +226,8 @@ TEST_CASE_TEMPLATE("batches give each product's gemm bits on any thread count", 
   // Quick (emulated) runs take 1 and 7 threads: 7 is more threads than most batches have
   // products, and splits 37 unevenly. Under qemu64 the reference's f64 products (compensated, a
   // software fma each) made the four counts 111 s of the suite's 216; there the array-of-pointers
-  // form, which differs from the strided one only in where a product's operands are found, runs on
-  // 7 threads alone.
+  // form runs on 7 threads alone (its own loop runs there on each thread's part; how a batch is
+  // split among threads does not depend on the form).
   const std::vector<std::size_t> thread_counts =
       quick() ? std::vector<std::size_t>{1, 7} : std::vector<std::size_t>{1, 2, 3, 7};
   // alpha and beta as the tiles' epilogues tell them apart: C not read, read and scaled, and
