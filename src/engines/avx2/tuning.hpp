@@ -15,13 +15,13 @@
 // also runs a strided batch's products one after the other (in one k-block, nothing read ahead):
 // f64 8 0.70 -> 0.86, f32 12 0.71 -> 0.78, f64 12 0.82 -> 0.89, f32 20 0.93 -> 0.98 in L2
 // (medians of five), and in batches of 64 MiB f64 8 0.73-0.90 -> 0.95-0.99, f32 12 0.65-0.82 ->
-// 0.85-0.95; and one of products of one tile of one vector: f64 4 0.77 -> 1.07, f64 3 0.54 ->
-// 0.73, f32 7 1.21 -> 1.33, f32 6 0.76 -> 0.84 (f32 8 level). A small tile's last vector is half a
-// vector where its columns fit there (small_half_tail), as on avx512's record but for another
-// reason: the tail's masked stores of C (vmaskmov to memory, slow on AMD: about a third of the
-// tile's samples in `perf` at f32 order 12), which half a vector the columns fill needs none of,
-// and which cost less on 128 bits where one remains (f32 9). On the same guest, in L2, medians of
-// five: f32 12 0.77 -> 1.19, f32 20 0.98
+// 0.85-0.95; so does a strided batch of products of one tile of one vector (the narrow plans'
+// repeating tile): f64 4 0.77 -> 1.07, f64 3 0.54 -> 0.73, f32 7 1.21 -> 1.33, f32 6 0.76 -> 0.84
+// (f32 8 level). A small tile's last vector is half a vector where its columns fit there
+// (small_half_tail), as on avx512's record but for another reason: the tail's masked stores of C
+// (vmaskmov to memory, slow on AMD: about a third of the tile's samples in `perf` at f32 order
+// 12), which half a vector the columns fill needs none of, and which cost less on 128 bits where
+// one remains (f32 9). On the same guest, in L2, medians of five: f32 12 0.77 -> 1.19, f32 20 0.98
 // -> 1.23, f32 28 0.90 -> 1.04, f32 9 0.55 -> 0.71, f64 6 0.75 -> 1.11, f64 10 0.72 -> 0.83, f64 5
 // 0.71 -> 0.82, f64 9 0.81 -> 0.91; rows of whole vectors level. Everything else: the defaults.
 #pragma once
