@@ -74,9 +74,8 @@ void check_gemv(Trans op, std::size_t m, std::size_t n, std::ptrdiff_t incx, std
   gemv(op, m, n, alpha, a.storage.data(), a.lda, x.base(), incx, beta, y.base(), incy);
   std::size_t bad = 0;
   for (std::size_t i = 0; i < ly; ++i) {
-    const auto term = [&](std::size_t j) { return Wide(t ? a(j, i) : a(i, j)) * Wide(gx[j]); };
-    const Wide sum = pairwise_sum(0, lx, term);
-    const Wide magnitude = pairwise_sum(0, lx, [&](std::size_t j) { return std::fabs(term(j)); });
+    const auto term = [&](std::size_t j) { return wide_product(t ? a(j, i) : a(i, j), gx[j]); };
+    const auto [sum, magnitude] = pairwise_sum_and_magnitude(0, lx, term);
     if (m == 0 || n == 0) {  // y untouched
       bad += y.at(i) == gy[i] ? 0 : 1;
       continue;

@@ -31,11 +31,9 @@ void check_product(const Product<T>& p, const Matrix<T>& got, const std::string&
     for (std::size_t j = 0; j < n; ++j) {
       // (op(A)·op(B))_ij and (|op(A)|·|op(B)|)_ij, each a pairwise sum in long double.
       const auto product = [&](std::size_t q) {
-        return Wide(p.a.op(p.ta, i, q)) * Wide(p.b.op(p.tb, q, j));
+        return wide_product(p.a.op(p.ta, i, q), p.b.op(p.tb, q, j));
       };
-      const Wide exact_dot = pairwise_sum(0, k, product);
-      const Wide magnitude_dot =
-          pairwise_sum(0, k, [&](std::size_t q) { return std::fabs(product(q)); });
+      const auto [exact_dot, magnitude_dot] = pairwise_sum_and_magnitude(0, k, product);
       // beta == 0: C is not read (it holds NaN here).
       const Wide exact = p.beta == T(0)
                              ? Wide(p.alpha) * exact_dot

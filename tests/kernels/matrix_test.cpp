@@ -192,6 +192,12 @@ TEST_CASE_TEMPLATE("trmm's pass agrees with the reference engine's across k-bloc
         for (Uplo uplo : {Uplo::Upper, Uplo::Lower}) {
           for (Op op : ops) {
             for (Diag diag : {Diag::NonUnit, Diag::Unit}) {
+              // Quick runs take half of the largest order's (op, diag) pairs, in turn with uplo:
+              // each op still meets both diagonals and each (side, uplo) both (the complex
+              // orders were a quarter of the A64FX's sve suite).
+              if (quick() && order > 17 && (int(op) + int(uplo) + int(diag)) % 2 != 0) {
+                continue;
+              }
               const T alpha = (order + width) % 2 == 0 ? T(1) : make<T>(-0.75, 0.5);
               const std::vector<T> a = triangle<T>(uplo, diag == Diag::Unit, order, lda, random);
               const std::vector<T> b = random_matrix<T>(m, ldb, random);

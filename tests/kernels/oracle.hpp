@@ -38,6 +38,43 @@ Wide pairwise_sum(std::size_t begin, std::size_t end, const Term& term) {
   return pairwise_sum(begin, middle, term) + pairwise_sum(middle, end, term);
 }
 
+// x·y in Wide, exactly for f32 (24 + 24 significant bits fit a double's 53, so the double
+// product is exact and cheaper than a long double one where that is software) and rounded once
+// at 2^-64 or less for f64.
+template <class T>
+Wide wide_product(T x, T y) {
+  if constexpr (sizeof(T) == sizeof(float)) {
+    return Wide(double(x) * double(y));
+  } else {
+    return Wide(x) * Wide(y);
+  }
+}
+
+// Σ term(i) and Σ|term(i)| in one pass, each summed in pairwise_sum's order (the same bits as
+// two pairwise_sum calls): a term is one long double product, which is the oracle's cost where
+// long double is IEEE quad in software (aarch64, under qemu too).
+struct SignedAndMagnitude {
+  Wide sum = 0, magnitude = 0;
+};
+
+template <class Term>
+SignedAndMagnitude pairwise_sum_and_magnitude(std::size_t begin, std::size_t end,
+                                              const Term& term) {
+  if (end - begin <= 8) {
+    SignedAndMagnitude total;
+    for (std::size_t i = begin; i < end; ++i) {
+      const Wide t = term(i);
+      total.sum += t;
+      total.magnitude += std::fabs(t);
+    }
+    return total;
+  }
+  const std::size_t middle = begin + (end - begin) / 2;
+  const SignedAndMagnitude low = pairwise_sum_and_magnitude(begin, middle, term);
+  const SignedAndMagnitude high = pairwise_sum_and_magnitude(middle, end, term);
+  return {low.sum + high.sum, low.magnitude + high.magnitude};
+}
+
 // The oracle's error bound of a pairwise sum of n terms, relative to Σ|terms| (one more eps_ld
 // for a rounded f64 product per term).
 inline double oracle_error(std::size_t n) {

@@ -67,12 +67,13 @@ case "$mode" in
     "${emulator[@]}" ./app_c_static auto
     ;;
   subdirectory)
-    # The engines the caller names (one of the build under test, tests/packaging). At -O1: this
-    # checks the shared build inside another project, not its speed, and -O1 compiles the library
-    # in about 60% of -O3's time.
+    # The engines the caller names (one of the build under test, tests/packaging). At -O0: this
+    # checks the shared build inside another project, not its speed (the consumer runs one dot
+    # of 1001 elements per engine), and -O0 compiles the library in about 60% of -O1's time (the
+    # avx2 engine's TU 30 s of CPU against 49 on a Zen 3 guest). Warnings are not errors here.
     cmake -S "$src" -B "$build" -G Ninja -DCOHERIQ_CONSUMER_MODE=subdirectory \
       -DCOHERIQ_SOURCE_DIR="$where" -DBUILD_SHARED_LIBS=ON -DCMAKE_BUILD_TYPE=Release \
-      "-DCMAKE_CXX_FLAGS_RELEASE=-O1 -DNDEBUG" "${cmake_cross[@]}" \
+      "-DCMAKE_CXX_FLAGS_RELEASE=-O0 -DNDEBUG" "${cmake_cross[@]}" \
       "-DCOHERIQ_ENGINES=$(tr , ';' <<<"${engines#reference}" | sed 's/^;//')"
     cmake --build "$build"
     run_consumer "$build/consumer"
