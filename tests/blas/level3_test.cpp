@@ -465,8 +465,15 @@ TEST_CASE_TEMPLATE("her2k agrees with the reference BLAS around the base block",
 // 1100: the complex symmetric matrix is expanded in more than one panel of 4 MiB, a case of the
 // complex types alone (the real symm packs A from its triangle, whatever the order) and of the
 // Fortran interface (CBLAS's row-major calls are the same routine with side and uplo swapped, at
-// every other order): in every form, the 1100 was a third of the suite's time under qemu.
+// every other order): in every form, the 1100 was a third of the suite's time under qemu. Not in
+// quick runs (COHERIQ_TEST_QUICK=1, the cross build's entry): the expansion's panels are the same
+// C++ on every target, run natively, and 1100 was half of the entry's time under qemu-aarch64.
 constexpr int kSymmOrders[] = {1, 11, 12, 31, 32, 33, 47, 64, 65, 97, 1100};
+
+bool quick() {
+  const char* value = std::getenv("COHERIQ_TEST_QUICK");
+  return value != nullptr && std::strcmp(value, "1") == 0;
+}
 
 template <class T>
 void symmetric_routine(const char* stem) {
@@ -482,7 +489,7 @@ void symmetric_routine(const char* stem) {
           for (const int q : kOthers)
             for (int special_case = 0; special_case < (p == 65 && q == 33 && !row ? 6 : 1);
                  ++special_case) {
-              if (p == 1100 && (q != 8 || row || !kComplex<T>)) continue;
+              if (p == 1100 && (q != 8 || row || !kComplex<T> || quick())) continue;
               const int m = side == kLeft ? p : q, n = side == kLeft ? q : p;
               Matrix<T> a = triangle<T>(p, row, uplo == kUpper, false, random);
               Matrix<T> b = general<T>(m, n, row, random);
