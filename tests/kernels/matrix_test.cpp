@@ -312,6 +312,10 @@ TEST_CASE_TEMPLATE("trsm_rows is the row form of its row, bit for bit", T, float
         for (Trans ta : {Trans::N, Trans::T}) {
           for (Diag diag : {Diag::NonUnit, Diag::Unit}) {
             for (T alpha : {T(1), T(-0.75)}) {
+              // Quick runs take, from order 32, alpha 1 with the unit diagonal and the other
+              // alpha with the stored one (every pair at the smaller orders): 32 and 70 are 95% of
+              // the case's work, a software fma per multiply-add on qemu64.
+              if (quick() && m >= 32 && (alpha == T(1)) != (diag == Diag::Unit)) continue;
               const std::size_t lda = m + 1, ldb = n + 3;
               std::vector<T> a = triangle<T>(uplo, diag == Diag::Unit, m, lda, random);
               // Zeros in the triangle below or above the diagonal.
