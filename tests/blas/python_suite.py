@@ -71,7 +71,8 @@ def outcomes(junit):
 
 
 def run(name, blas, lapack, scratch, tests):
-    """pytest over `tests` with `blas` as libblas.so.3: (output, junit path, folder)."""
+    """pytest over `tests` with `blas` as libblas.so.3: (outcomes, libraries mapped, the file of
+    the node ids that did not pass)."""
     folder = os.path.join(scratch, name)
     os.mkdir(folder)
     os.symlink(os.path.abspath(blas), os.path.join(folder, "libblas.so.3"))

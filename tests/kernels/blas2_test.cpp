@@ -75,7 +75,7 @@ void check_gemv(Trans op, std::size_t m, std::size_t n, std::ptrdiff_t incx, std
   std::size_t bad = 0;
   for (std::size_t i = 0; i < ly; ++i) {
     const auto term = [&](std::size_t j) { return wide_product(t ? a(j, i) : a(i, j), gx[j]); };
-    const auto [sum, magnitude] = pairwise_sum_and_magnitude(0, lx, term);
+    const auto [sum, magnitude] = pairwise_sum<SignedAndMagnitude>(0, lx, term);
     if (m == 0 || n == 0) {  // y untouched
       bad += y.at(i) == gy[i] ? 0 : 1;
       continue;

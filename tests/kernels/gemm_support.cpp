@@ -33,7 +33,7 @@ void check_product(const Product<T>& p, const Matrix<T>& got, const std::string&
       const auto product = [&](std::size_t q) {
         return wide_product(p.a.op(p.ta, i, q), p.b.op(p.tb, q, j));
       };
-      const auto [exact_dot, magnitude_dot] = pairwise_sum_and_magnitude(0, k, product);
+      const auto [exact_dot, magnitude_dot] = pairwise_sum<SignedAndMagnitude>(0, k, product);
       // beta == 0: C is not read (it holds NaN here).
       const Wide exact = p.beta == T(0)
                              ? Wide(p.alpha) * exact_dot

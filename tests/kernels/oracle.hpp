@@ -26,16 +26,18 @@ static_assert(std::numeric_limits<Wide>::digits >= 64 &&
 inline constexpr Wide kWideEps = std::numeric_limits<Wide>::epsilon();
 
 // Σ term(i) for i in [begin, end), pairwise: halves until at most 8 terms are left, which are
-// added in order.
-template <class Term>
-Wide pairwise_sum(std::size_t begin, std::size_t end, const Term& term) {
+// added in order. Sum: what is summed (Wide, or SignedAndMagnitude below).
+template <class Sum = Wide, class Term>
+Sum pairwise_sum(std::size_t begin, std::size_t end, const Term& term) {
   if (end - begin <= 8) {
-    Wide total = 0;
+    Sum total{};
     for (std::size_t i = begin; i < end; ++i) total += term(i);
     return total;
   }
   const std::size_t middle = begin + (end - begin) / 2;
-  return pairwise_sum(begin, middle, term) + pairwise_sum(middle, end, term);
+  Sum total = pairwise_sum<Sum>(begin, middle, term);
+  total += pairwise_sum<Sum>(middle, end, term);
+  return total;
 }
 
 // x·y in Wide, exactly for f32 (24 + 24 significant bits fit a double's 53, so the double
@@ -50,30 +52,22 @@ Wide wide_product(T x, T y) {
   }
 }
 
-// Σ term(i) and Σ|term(i)| in one pass, each summed in pairwise_sum's order (the same bits as
-// two pairwise_sum calls): a term is one long double product, which is the oracle's cost where
-// long double is IEEE quad in software (aarch64, under qemu too).
+// Σ term(i) and Σ|term(i)| in one pass, pairwise_sum<SignedAndMagnitude>: each the same bits as a
+// pairwise_sum of its own, with each term computed once (a term is a long double product, the
+// oracle's cost where long double is IEEE quad in software: aarch64, under qemu too).
 struct SignedAndMagnitude {
   Wide sum = 0, magnitude = 0;
-};
-
-template <class Term>
-SignedAndMagnitude pairwise_sum_and_magnitude(std::size_t begin, std::size_t end,
-                                              const Term& term) {
-  if (end - begin <= 8) {
-    SignedAndMagnitude total;
-    for (std::size_t i = begin; i < end; ++i) {
-      const Wide t = term(i);
-      total.sum += t;
-      total.magnitude += std::fabs(t);
-    }
-    return total;
+  SignedAndMagnitude& operator+=(Wide term) {
+    sum += term;
+    magnitude += std::fabs(term);
+    return *this;
   }
-  const std::size_t middle = begin + (end - begin) / 2;
-  const SignedAndMagnitude low = pairwise_sum_and_magnitude(begin, middle, term);
-  const SignedAndMagnitude high = pairwise_sum_and_magnitude(middle, end, term);
-  return {low.sum + high.sum, low.magnitude + high.magnitude};
-}
+  SignedAndMagnitude& operator+=(const SignedAndMagnitude& other) {
+    sum += other.sum;
+    magnitude += other.magnitude;
+    return *this;
+  }
+};
 
 // The oracle's error bound of a pairwise sum of n terms, relative to Σ|terms| (one more eps_ld
 // for a rounded f64 product per term).
