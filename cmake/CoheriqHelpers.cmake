@@ -21,18 +21,13 @@ else()
 endif()
 
 # What the test programs compile with, beyond the build's flags (tests/CMakeLists.txt applies it
-# to every target of tests/). The library's code is what the suites check; the test programs'
-# own code (doctest's expansions, the oracle, the case tables) is a third to a half of each stage's
-# build (of 1,250, 1,040 and 1,190 s of CPU: default, asan, aarch64 on a Zen 3 guest) and little of
-# what a run executes. So:
-# - In an optimised build, -O1: a test file compiles in 35-65% of its -O3 time (matrix_test.cpp
-#   22 s -> 15 s of CPU, reproducible_test.cpp 32 -> 11, level3_test.cpp 24 -> 9 on a Zen 3
-#   guest), and the suites run 4-14% longer (avx2's kernel suite natively 47 -> 54 s, the
-#   reference's quick suite under qemu64 308 -> 319 s, the A64FX's GEMM cases 55 -> 61 s).
-# - Under UBSan, none of its checks (-fno-sanitize=undefined): they instrument the test's own
-#   arithmetic, and were 30% of a test file's compile (matrix_test.cpp 22 s -> 15 s). ASan's
-#   checks stay: a library kernel that writes past a test's array is caught at the library's
-#   instrumented store, whatever compiled the array's owner. The library keeps both sanitizers.
+# to every target of tests/). The library's code is what the suites check; the test programs' own
+# code (doctest's expansions, the oracle, the case tables) was a third to a half of each stage's
+# compile. So, in an optimised build, -O1 (a test file compiles in 35-65% of its -O3 time; the
+# suites run longer, most under qemu, where the oracle is emulated); under UBSan, none of its
+# checks, which instrument the tests' own arithmetic. ASan's checks stay: a library kernel that
+# writes past a test's array is caught at the library's instrumented store. The library keeps its
+# flags and both sanitizers. Figures: docs/decisions.md, "The test programs compile at -O1".
 set(COHERIQ_TEST_COMPILE_OPTIONS ${COHERIQ_NO_SCOPE_CHECKS})
 string(TOUPPER "${CMAKE_BUILD_TYPE}" coheriq_build_type)
 if(CMAKE_CXX_FLAGS_${coheriq_build_type} MATCHES "-O[23]")
