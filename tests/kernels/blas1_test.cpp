@@ -69,6 +69,33 @@ TEST_CASE("the reference engine's reductions are exact where naive arithmetic is
   CHECK(ref::nrm2(2, tiny_f) == 0x5p-149f);
 }
 
+// Each f64 product of the reference is exact (src/reference/compensated.hpp: Dekker's product
+// where that is exact, std::fma elsewhere), so dot(a, -p; b, 1) with p = a·b rounded is the
+// product's rounding error, which std::fma gives exactly: the same value at every exponent
+// (normal, subnormal, overflowing ones skipped; a product that underflows to zero gives fma's -0
+// where the sum is +0) and at the ends of Dekker's range (2^995 for a factor, 2^-960 and 2^1020
+// for the product).
+TEST_CASE("the reference engine's f64 dot recovers each product's rounding error exactly") {
+  Random random(1103);
+  const auto check = [](double a, double b) {
+    const double p = a * b;
+    if (!std::isfinite(p)) return;
+    const double x[] = {a, -p}, y[] = {b, 1.0};
+    const double got = ref::dot(2, x, y), want = std::fma(a, b, -p);
+    CHECK_MESSAGE(got == want, "a = ", show(a), ", b = ", show(b), ": ", show(got),
+                  " against fma's ", show(want));
+  };
+  for (int i = 0; i < 20000; ++i) check(random.wide<double>(1074), random.wide<double>(1074));
+  const double m = 1.0 + 0x1p-30 + 0x1p-52;  // a factor whose product with itself is inexact
+  for (double edge : {0x1p995, 0x1p-960, 0x1p1020}) {
+    for (double side : {1 - 0x1p-53, 1.0, 1 + 0x1p-52}) {
+      check(edge * side * m, m);
+      check(std::sqrt(edge) * side * m, std::sqrt(edge) * m);
+      check(-edge * side, 0.75 * m);
+    }
+  }
+}
+
 // ------------------------------ dot, sum, asum
 
 TEST_CASE_TEMPLATE(

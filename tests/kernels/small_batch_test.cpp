@@ -227,8 +227,8 @@ TEST_CASE_TEMPLATE("batches give each product's gemm bits on any thread count", 
                {{40, 40, 40}, streamed({40, 40, 40}), false},
                {{256, 256, 5}, streamed({256, 256, 5}), false}};
   // Quick (emulated) runs take 1 and 7 threads: 7 is more threads than most batches have
-  // products, and splits 37 unevenly. Under qemu64 the reference's f64 products (compensated, a
-  // software fma each) made the four counts 111 s of the suite's 216; there the array-of-pointers
+  // products, and splits 37 unevenly. Under qemu64 the reference's f64 products (compensated, then
+  // a software fma each) made the four counts 111 s of the suite's 216; there the array-of-pointers
   // form runs on 7 threads alone (its own loop runs there on each thread's part; how a batch is
   // split among threads does not depend on the form).
   const std::vector<std::size_t> thread_counts =
