@@ -26,5 +26,5 @@ PY
 )
 echo "engines supported here: $engines"
 for engine in $engines; do
-  COHERIQ_ENGINE=$engine "$build/tests/kernels/coheriq_kernel_tests" -tc='sumsq*'
+  COHERIQ_TEST_QUICK=1 COHERIQ_ENGINE=$engine "$build/tests/kernels/coheriq_kernel_tests" -tc='sumsq*'
 done

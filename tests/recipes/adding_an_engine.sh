@@ -36,4 +36,5 @@ sys.exit(0 if e['supported'] else 1)"; then
   echo "skipped: $engine is not supported on this host (it needs the avx2 features), so only its listing was checked"
   exit 77
 fi
-COHERIQ_ENGINE=$engine "$build/tests/kernels/coheriq_kernel_tests" -tc='*gemm*,*pack_b*,*PackedMatrix*'
+# The quick sizes: the copy is built at -O0 (build_recipes.sh).
+COHERIQ_TEST_QUICK=1 COHERIQ_ENGINE=$engine "$build/tests/kernels/coheriq_kernel_tests" -tc='*gemm*,*pack_b*,*PackedMatrix*'
