@@ -36,6 +36,7 @@
 #include <vector>
 
 #include "libraries.hpp"
+#include "quick.hpp"
 
 namespace {
 
@@ -470,11 +471,6 @@ TEST_CASE_TEMPLATE("her2k agrees with the reference BLAS around the base block",
 // C++ on every target, run natively, and 1100 was half of the entry's time under qemu-aarch64.
 constexpr int kSymmOrders[] = {1, 11, 12, 31, 32, 33, 47, 64, 65, 97, 1100};
 
-bool quick() {
-  const char* value = std::getenv("COHERIQ_TEST_QUICK");
-  return value != nullptr && std::strcmp(value, "1") == 0;
-}
-
 template <class T>
 void symmetric_routine(const char* stem) {
   using R = real_t<T>;
@@ -489,7 +485,7 @@ void symmetric_routine(const char* stem) {
           for (const int q : kOthers)
             for (int special_case = 0; special_case < (p == 65 && q == 33 && !row ? 6 : 1);
                  ++special_case) {
-              if (p == 1100 && (q != 8 || row || !kComplex<T> || quick())) continue;
+              if (p == 1100 && (q != 8 || row || !kComplex<T> || coheriq::test::quick())) continue;
               const int m = side == kLeft ? p : q, n = side == kLeft ? q : p;
               Matrix<T> a = triangle<T>(p, row, uplo == kUpper, false, random);
               Matrix<T> b = general<T>(m, n, row, random);

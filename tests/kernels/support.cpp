@@ -6,14 +6,6 @@
 
 namespace coheriq::kernels::testing {
 
-bool quick() {
-  static const bool value = [] {
-    const char* v = std::getenv("COHERIQ_TEST_QUICK");
-    return v != nullptr && std::string(v) == "1";
-  }();
-  return value;
-}
-
 const std::string& engine() {
   static const std::string name = coheriq::kernels::active_engine();
   return name;

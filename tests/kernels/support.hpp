@@ -18,12 +18,14 @@
 #include <type_traits>
 #include <vector>
 
+#include "quick.hpp"
+
 namespace coheriq::kernels::testing {
 
 // ------------------------------ Run configuration
 
 // COHERIQ_TEST_QUICK=1 (emulated runs): sizes and sweeps shrink about 50x.
-bool quick();
+using coheriq::test::quick;
 
 // The engine the kernels run on (the domain's engine in effect).
 const std::string& engine();
