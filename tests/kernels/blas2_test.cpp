@@ -181,30 +181,38 @@ TEST_CASE("gemv and ger reject an impossible matrix or a zero increment on y") {
 
 TEST_CASE_TEMPLATE("ger matches the oracle and skips the rows whose x_i is 0", T, float, double) {
   Random random(23);
-  for (std::size_t m : kSizes) {
-    for (std::size_t n : {0, 1, 3, 8, 9, 17, 33, 100, 1025}) {
-      for (std::ptrdiff_t incx : {1, -2, 0}) {
-        for (std::ptrdiff_t incy : {1, -1, 3, 0}) {
-          Matrix<T> a(m, n, random);
-          Strided<T> x(m, incx == 0 ? 1 : incx, random), y(n, incy == 0 ? 1 : incy, random);
-          const T alpha = T(-0.75);
-          const std::vector<T> ga = a.storage, gx = x.gathered(), gy = y.gathered();
-          ger(m, n, alpha, x.base(), incx, y.base(), incy, a.storage.data(), a.lda);
-          std::size_t bad = 0;
-          for (std::size_t i = 0; i < m; ++i) {
-            for (std::size_t j = 0; j < n; ++j) {
-              const Wide xi = gx[incx == 0 ? 0 : i], yj = gy[incy == 0 ? 0 : j];
-              const Wide update = Wide(alpha) * xi * yj, old = ga[i * a.lda + j];
-              const Wide bound = 3 * Wide(kEps<T>) * (std::fabs(update) + std::fabs(old));
-              if (std::fabs(Wide(a(i, j)) - (old + update)) > bound) ++bad;
-            }
-          }
-          const std::string at = where("ger", m, n, incx, incy);
-          CHECK_MESSAGE(bad == 0, at, ": ", bad, " elements off");
-          CHECK_MESSAGE(a.padding_untouched(), at, ": wrote past a row");
-          CHECK_MESSAGE((x.gathered() == gx && y.gathered() == gy), at, ": changed x or y");
-        }
+  const auto check = [&](std::size_t m, std::size_t n, std::ptrdiff_t incx, std::ptrdiff_t incy) {
+    Matrix<T> a(m, n, random);
+    Strided<T> x(m, incx == 0 ? 1 : incx, random), y(n, incy == 0 ? 1 : incy, random);
+    const T alpha = T(-0.75);
+    const std::vector<T> ga = a.storage, gx = x.gathered(), gy = y.gathered();
+    ger(m, n, alpha, x.base(), incx, y.base(), incy, a.storage.data(), a.lda);
+    std::size_t bad = 0;
+    for (std::size_t i = 0; i < m; ++i) {
+      for (std::size_t j = 0; j < n; ++j) {
+        const Wide xi = gx[incx == 0 ? 0 : i], yj = gy[incy == 0 ? 0 : j];
+        const Wide update = Wide(alpha) * xi * yj, old = ga[i * a.lda + j];
+        const Wide bound = 3 * Wide(kEps<T>) * (std::fabs(update) + std::fabs(old));
+        if (std::fabs(Wide(a(i, j)) - (old + update)) > bound) ++bad;
       }
+    }
+    const std::string at = where("ger", m, n, incx, incy);
+    CHECK_MESSAGE(bad == 0, at, ": ", bad, " elements off");
+    CHECK_MESSAGE(a.padding_untouched(), at, ": wrote past a row");
+    CHECK_MESSAGE((x.gathered() == gx && y.gathered() == gy), at, ": changed x or y");
+  };
+  for (std::size_t m : kSizes) {
+    for (std::size_t n : {0, 1, 3, 8, 9, 17, 33, 100}) {
+      for (std::ptrdiff_t incx : {1, -2, 0}) {
+        for (std::ptrdiff_t incy : {1, -1, 3, 0}) check(m, n, incx, incy);
+      }
+    }
+  }
+  // Past the generic engines' chunk of 1024 columns, a strided y gathered in pieces: a few rows
+  // suffice (each row is the same axpy of the chunk), as in gemv's case.
+  for (std::size_t m : {1, 3, 9}) {
+    for (std::ptrdiff_t incx : {1, -2, 0}) {
+      for (std::ptrdiff_t incy : {1, -1, 3, 0}) check(m, 1025, incx, incy);
     }
   }
   // x_i == 0 skips row i, so NaN and Inf in y do not reach it; alpha == 0 reads nothing.
