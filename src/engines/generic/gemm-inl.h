@@ -1047,12 +1047,9 @@ HWY_INLINE void GemmSmallTileBody(std::size_t kc, const T* HWY_RESTRICT a, std::
   }
   // Row p of B as vectors (the last one whole where `full_b`, a constant of each loop), those
   // past it unused. The loop over k is unrolled by 4 (each accumulator's sum keeps its order: the
-  // same bits): its counter, pointer steps and branch were a fifth of a step's instructions for
-  // a tile of 8 multiply-adds. On a Zen 3 guest under avx2, batches held in L2, LIBXSMM's time
-  // over ours, medians of five alternating runs: f32 32 0.64-0.69 -> 0.83, f64 32 0.68-0.70 ->
-  // 0.80-0.84, f32 12 1.18 -> 1.33, f64 24 0.76-0.79 -> 0.85-0.86; by 2 gained as much in most
-  // rows but lost a fifth at f32 23 x 29 x 31. The price: engine objects 38% larger (avx2's text
-  // 1.60 -> 2.22 MB), 6% more compile time (docs/decisions.md, "The small tile's loop unrolled").
+  // same bits): its counter, pointer steps and branch were a fifth of a step's instructions for a
+  // tile of 8 multiply-adds. What it gained, why not by 2, and its cost in code size:
+  // docs/decisions.md, "The small tile's loop unrolled".
 #define COHERIQ_GEMM_LOAD_B(j, full_b) \
   const auto b##j = GemmSmallLoad<j, kVecs>(d, dl, full_b, mask, b_row + j * lanes);
 #define COHERIQ_GEMM_LOOP(full_b)                                \
